@@ -1,0 +1,85 @@
+"""The case-library linter (test262-style): what the schema alone cannot see.
+
+The loader already enforces the schema, unique ids, file names, known wires, features
+and dialects.  The linter adds the cross-field rules: every shape is realistic on each
+wire the case names, a case lives in the directory of one of its features, a turn only
+continues past a final-looking response when the case needs XML recovery, expectations
+name requests the script can produce, and no opaque payload is minted twice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from conformance.cases.loader import CaseSet, LoadedCase
+from conformance.cases.schema import (
+    Case,
+    ExpectAnyOf,
+    Expectation,
+    ExpectRequests,
+    ExpectOutput,
+)
+from conformance.model import CONTINUING_STOPS, opaque_fields
+from conformance.wires.registry import get_wire
+
+
+@dataclass(frozen=True)
+class LintProblem:
+    file: str
+    case: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.case}: {self.message}"
+
+
+def _requests(expectations: tuple[Expectation, ...]) -> list[int]:
+    numbers: list[int] = []
+    for expectation in expectations:
+        if isinstance(expectation, ExpectAnyOf):
+            numbers += _requests(expectation.any_of)
+        elif not isinstance(expectation, ExpectRequests | ExpectOutput):
+            request = expectation.where.request
+            if isinstance(request, int):
+                numbers.append(request)
+    return numbers
+
+
+def lint_case(case: Case, file: str) -> list[str]:
+    """Problems of one case (empty when it is clean)."""
+    problems: list[str] = []
+    family = Path(file).parent.name
+    if family not in case.features:
+        problems.append(f"lives in {family}/ but does not list the feature {family!r}")
+    for wire in sorted(case.wires):
+        problems += [f"{wire}: {p}" for p in get_wire(wire).realism(case)]
+    for t, turn in enumerate(case.given.turns):
+        for r, response in enumerate(turn.responses[:-1]):
+            if response.stop not in CONTINUING_STOPS and "xml-recovery" not in case.needs:
+                problems.append(
+                    f"turns[{t}].responses[{r}] stops with {response.stop!r} but the turn goes on: "
+                    "only a target that recovers an XML tool call asks again (requires: [xml-recovery])"
+                )
+    scripted = len(case.given.responses)
+    for number in _requests(case.expect):
+        if abs(number) > scripted:
+            problems.append(f"an expectation names request {number}; the script answers {scripted}")
+    payloads = Counter(
+        value
+        for response in case.given.responses
+        for block in response.blocks
+        for value in opaque_fields(block).values()
+    )
+    problems += [f"opaque payload minted twice: {value[:24]}…" for value, n in payloads.items() if n > 1]
+    return problems
+
+
+def lint(cases: CaseSet) -> list[LintProblem]:
+    """Every lint problem of a loaded library, in case order."""
+    found: list[LintProblem] = []
+    loaded: LoadedCase
+    for loaded in cases.cases:
+        found += [LintProblem(loaded.file, loaded.case.id, p) for p in lint_case(loaded.case, loaded.file)]
+    return found

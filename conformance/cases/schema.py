@@ -1,0 +1,426 @@
+"""The case-file schema: strict pydantic models for ``cases/<family>/<id>.yaml``.
+
+Modelled on test262 frontmatter: identity, provenance, features, the wires a case runs
+on (each with the reason the wire really produces the shape), the conversation it
+scripts (``given``) and the normative predicates over what the target sends (``expect``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    PositiveInt,
+    Tag,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from conformance.model import (
+    CONTINUING_STOPS,
+    BlockKind,
+    ContentBlock,
+    Message,
+    Role,
+    Stop,
+    ThinkingConfig,
+    ToolCall,
+)
+from conformance.verdict import Severity
+
+CASE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+ISSUE_REF = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+#[0-9]+$")
+
+#: What a target may declare it can do beyond plain request/response conversion.
+Capability: TypeAlias = Literal["history", "output-selection", "xml-recovery"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ---------------------------------------------------------------- provenance
+
+
+class SeedRef(Strict):
+    """A behaviour of ``reference/seed-behaviors.md`` (entry number, 1–186)."""
+
+    seed: Annotated[int, Field(ge=1, le=186)]
+
+
+class RuleRef(Strict):
+    """A rule of ``reference/wire-rules.md`` (1–53), or a bug report ``E1``–``E54``,
+    or a drift note ``F1``–``F7``."""
+
+    rule: int | str
+
+    @field_validator("rule")
+    @classmethod
+    def _known(cls, value: int | str) -> int | str:
+        if isinstance(value, int):
+            if not 1 <= value <= 53:
+                raise ValueError("a wire rule number is between 1 and 53")
+            return value
+        if re.fullmatch(r"E([1-9]|[1-4][0-9]|5[0-4])|F[1-7]", value):
+            return value
+        raise ValueError("a rule is a number 1–53, a bug report E1–E54 or a drift note F1–F7")
+
+
+class IssueRef(Strict):
+    """A public issue or pull request, ``owner/repo#N``."""
+
+    issue: str
+
+    @field_validator("issue")
+    @classmethod
+    def _shape(cls, value: str) -> str:
+        if not ISSUE_REF.match(value):
+            raise ValueError("an issue is written owner/repo#N")
+        return value
+
+
+Provenance: TypeAlias = SeedRef | RuleRef | IssueRef
+
+
+# ---------------------------------------------------------------- the script
+
+
+class ToolSpec(Strict):
+    """A tool offered to the model, and the result the suite hands out when it runs."""
+
+    name: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")]
+    description: str = ""
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
+    result: str
+
+
+class Options(Strict):
+    """Request options a target should use for this conversation."""
+
+    model: str = "model-under-test"
+    max_tokens: PositiveInt = 4096
+    thinking: ThinkingConfig = ThinkingConfig()
+    store: bool | None = Field(default=None, description="OpenAI Responses `store`.")
+    include: tuple[str, ...] | None = Field(
+        default=None, description="OpenAI Responses `include`."
+    )
+
+
+Noise: TypeAlias = Literal["ping", "unknown-event"]
+
+
+class ScriptedResponse(Strict):
+    """One assistant response the provider serves, in neutral blocks."""
+
+    stop: Stop
+    blocks: tuple[ContentBlock, ...] = ()
+    noise: tuple[Noise, ...] = Field(
+        default=(),
+        description="Events the wire allows anywhere and a client must tolerate.",
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ScriptedResponse:
+        calls = [b for b in self.blocks if isinstance(b, ToolCall)]
+        if self.stop == "tool_calls" and not calls:
+            raise ValueError("stop `tool_calls` needs at least one tool_call block")
+        ids = [c.id for c in calls]
+        if len(ids) != len(set(ids)):
+            raise ValueError("tool_call ids repeat within one response")
+        return self
+
+
+class Turn(Strict):
+    """A user prompt and the responses of its tool loop, in order.
+
+    Every response but the last continues the loop (the target answers its tool calls and
+    asks again); the last one ends the turn.
+    """
+
+    user: str
+    responses: tuple[ScriptedResponse, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _loop_shape(self) -> Turn:
+        last = self.responses[-1]
+        if last.stop in CONTINUING_STOPS and any(
+            isinstance(b, ToolCall) and b.complete for b in last.blocks
+        ):
+            raise ValueError(
+                "the last response of a turn ends the tool loop: a complete tool call "
+                "with stop `tool_calls` would make the target ask again"
+            )
+        return self
+
+
+class Given(Strict):
+    """The conversation a case scripts."""
+
+    system: str | None = None
+    tools: tuple[ToolSpec, ...] = ()
+    options: Options = Options()
+    history: tuple[Message, ...] = Field(
+        default=(), description="A saved history the conversation continues from."
+    )
+    turns: tuple[Turn, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _tools_offered(self) -> Given:
+        names = [t.name for t in self.tools]
+        if len(names) != len(set(names)):
+            raise ValueError("tool names repeat")
+        for t, turn in enumerate(self.turns):
+            for r, response in enumerate(turn.responses):
+                for block in response.blocks:
+                    if isinstance(block, ToolCall) and block.name not in names:
+                        raise ValueError(
+                            f"turns.{t}.responses.{r}: tool `{block.name}` is not offered"
+                        )
+        return self
+
+    @property
+    def responses(self) -> tuple[ScriptedResponse, ...]:
+        """Every scripted response, in the order the provider serves them."""
+        return tuple(r for turn in self.turns for r in turn.responses)
+
+    def tool(self, name: str) -> ToolSpec | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+
+# ---------------------------------------------------------------- expectations
+
+
+class BlockPattern(Strict):
+    """A partial block: only the fields written in the case are compared.
+
+    Writing ``signature: null`` demands that the block carries no signature.
+    """
+
+    kind: BlockKind | None = None
+    text: str | None = None
+    text_contains: str | None = None
+    signature: str | None = None
+    redacted: bool | None = None
+    data: str | None = None
+    id: str | None = None
+    summary: tuple[str, ...] | None = None
+    name: str | None = None
+    arguments: dict[str, Any] | str | None = None
+    call_id: str | None = None
+    is_error: bool | None = None
+    content: str | None = None
+    content_contains: str | None = None
+
+
+class Where(Strict):
+    """Which captured request(s), and which message(s) in them.
+
+    ``request`` counts from 1 in arrival order (negative counts from the end; ``each``
+    means every request).  ``role`` filters messages; ``nth`` picks one of the matching
+    messages (negative from the end) and, when omitted, every matching message counts.
+    """
+
+    request: int | Literal["each"] = -1
+    role: Role | None = None
+    nth: int | None = None
+
+    @field_validator("request")
+    @classmethod
+    def _nonzero(cls, value: int | str) -> int | str:
+        if value == 0:
+            raise ValueError("requests count from 1 (or from -1 at the end)")
+        return value
+
+
+class ExpectBlocks(Strict):
+    """The selected message holds exactly these blocks, in this order."""
+
+    where: Where = Field(alias="in")
+    blocks: tuple[BlockPattern, ...]
+    why: str | None = None
+    severity: Severity = "must"
+
+    @model_validator(mode="after")
+    def _one_message(self) -> ExpectBlocks:
+        if self.where.nth is None:
+            raise ValueError("`blocks` compares one message: give `in.nth`")
+        return self
+
+
+class ExpectContains(Strict):
+    """The selected message(s) hold these blocks in this order, other blocks between."""
+
+    where: Where = Field(alias="in")
+    contains: tuple[BlockPattern, ...] = Field(min_length=1)
+    why: str | None = None
+    severity: Severity = "must"
+
+
+class ExpectNone(Strict):
+    """No block of the selected message(s) matches the pattern."""
+
+    where: Where = Field(alias="in")
+    none: BlockPattern
+    why: str | None = None
+    severity: Severity = "must"
+
+
+class ExpectNoMessage(Strict):
+    """No selected message is empty (``empty: true``) or holds only matching blocks."""
+
+    where: Where = Field(alias="in")
+    no_message: Literal["empty"]
+    why: str | None = None
+    severity: Severity = "must"
+
+
+class ExpectRequests(Strict):
+    """The target sent exactly this many requests."""
+
+    requests: PositiveInt
+    why: str | None = None
+    severity: Severity = "must"
+
+
+class OutputPattern(Strict):
+    """What a target selects as the conversation's final output (a subagent's result)."""
+
+    text: str | None = None
+    complete: bool | None = None
+    stop: Stop | None = None
+
+
+class ExpectOutput(Strict):
+    output: OutputPattern
+    why: str | None = None
+    severity: Severity = "must"
+
+
+class ExpectAnyOf(Strict):
+    """At least one of these expectations holds."""
+
+    any_of: tuple[Expectation, ...] = Field(min_length=2)
+    why: str | None = None
+    severity: Severity = "must"
+
+
+def _expectation_tag(value: Any) -> str | None:
+    keys = value.keys() if isinstance(value, dict) else vars(value).keys()
+    for tag in ("blocks", "contains", "none", "no_message", "requests", "output", "any_of"):
+        if tag in keys:
+            return tag
+    return None
+
+
+Expectation: TypeAlias = Annotated[
+    Annotated[ExpectBlocks, Tag("blocks")]
+    | Annotated[ExpectContains, Tag("contains")]
+    | Annotated[ExpectNone, Tag("none")]
+    | Annotated[ExpectNoMessage, Tag("no_message")]
+    | Annotated[ExpectRequests, Tag("requests")]
+    | Annotated[ExpectOutput, Tag("output")]
+    | Annotated[ExpectAnyOf, Tag("any_of")],
+    Discriminator(
+        _expectation_tag,
+        custom_error_type="expectation_kind",
+        custom_error_message=(
+            "an expectation has one of the keys blocks, contains, none, no_message, "
+            "requests, output, any_of"
+        ),
+    ),
+]
+
+ExpectAnyOf.model_rebuild()
+
+
+# ---------------------------------------------------------------- the case
+
+
+class WireUse(Strict):
+    """Why a wire really produces this case's shape (and, for Chat, which dialect)."""
+
+    reason: str = Field(min_length=10)
+    dialect: str | None = None
+
+
+class Case(Strict):
+    """One conformance case."""
+
+    id: str
+    title: str = Field(min_length=5)
+    provenance: tuple[Provenance, ...] = Field(min_length=1)
+    features: tuple[str, ...] = Field(min_length=1)
+    requires: tuple[Capability, ...] = ()
+    status: Literal["normative", "pinned"] = "normative"
+    pinned_reason: str | None = None
+    wires: dict[str, WireUse | str] = Field(min_length=1)
+    notes: str | None = None
+    given: Given
+    expect: tuple[Expectation, ...] = Field(min_length=1)
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        if not CASE_ID.match(value):
+            raise ValueError("a case id is lowercase words joined by hyphens")
+        return value
+
+    @field_validator("features")
+    @classmethod
+    def _known_features(cls, value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        known = (info.context or {}).get("features")
+        if known is not None:
+            unknown = [f for f in value if f not in known]
+            if unknown:
+                raise ValueError(
+                    f"unknown feature {', '.join(map(repr, unknown))}; "
+                    "the vocabulary is cases/FEATURES.txt"
+                )
+        if len(value) != len(set(value)):
+            raise ValueError("features repeat")
+        return value
+
+    @field_validator("wires")
+    @classmethod
+    def _reasons(
+        cls, value: dict[str, WireUse | str], info: ValidationInfo
+    ) -> dict[str, WireUse | str]:
+        dialects: dict[str, tuple[str, ...]] | None = (info.context or {}).get("wires")
+        for wire, use in value.items():
+            if dialects is not None and wire not in dialects:
+                raise ValueError(f"unknown wire {wire!r}; known: {', '.join(sorted(dialects))}")
+            reason = use if isinstance(use, str) else use.reason
+            if len(reason.strip()) < 10:
+                raise ValueError(f"wire `{wire}` needs the reason it produces this shape")
+            dialect = None if isinstance(use, str) else use.dialect
+            if dialect is not None and dialects is not None and dialect not in dialects[wire]:
+                raise ValueError(f"wire `{wire}` has no dialect {dialect!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _pin_has_reason(self) -> Case:
+        if self.status == "pinned" and not self.pinned_reason:
+            raise ValueError("a pinned case names its limitation in `pinned_reason`")
+        if self.status == "normative" and self.pinned_reason:
+            raise ValueError("`pinned_reason` belongs to pinned cases only")
+        return self
+
+    def wire_use(self, wire: str) -> WireUse:
+        use = self.wires[wire]
+        return WireUse(reason=use) if isinstance(use, str) else use
+
+    @property
+    def needs(self) -> frozenset[str]:
+        """Capabilities a target must declare to run this case."""
+        needs = set(self.requires)
+        if self.given.history:
+            needs.add("history")
+        if any(isinstance(e, ExpectOutput) for e in self.expect):
+            needs.add("output-selection")
+        return frozenset(needs)

@@ -1,0 +1,347 @@
+"""Case expectations, evaluated exactly as ``conformance/cases/schema.py`` defines them.
+
+Requests are numbered like the exchanges: 1-based in arrival order over EVERY request
+the target sent (so ``request 2`` is the second HTTP request, and the numbers in messages
+match ``Violation.request`` everywhere).  Selecting a request whose body did not parse is
+a violation (the expectation cannot hold on bytes that are not a request); ``each``
+skips such requests, which already carry a ``provider/malformed-request`` violation.
+
+Positive expectations (``blocks``, ``contains``) fail when the selected message does not
+exist; negative ones (``none``, ``no_message``) hold vacuously on no message.  ``none``
+also looks inside tool-result content, so "no reasoning in tool input" catches reasoning
+nested in a result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.cases.schema import (
+    BlockPattern,
+    ExpectAnyOf,
+    Expectation,
+    ExpectBlocks,
+    ExpectContains,
+    ExpectNoMessage,
+    ExpectNone,
+    ExpectOutput,
+    ExpectRequests,
+    OutputPattern,
+    Where,
+)
+from conformance.checks import render
+from conformance.checks.check import Check
+from conformance.checks.walk import placed, result_text
+from conformance.model import Block, ToolResult
+from conformance.transcript import Transcript
+from conformance.verdict import Violation
+from conformance.wires.base import RequestView
+
+EXPECT = Check(
+    id="expect",
+    statement="Every expectation the case writes holds for the captured requests and output.",
+    source="DESIGN.md, Case files (expect is normative); conformance/cases/schema.py",
+)
+
+#: Pattern fields that test containment, and the block field they look into.
+_CONTAINS = {"text_contains": "text", "content_contains": "content"}
+#: How many blocks a ``contains`` failure quotes from what it searched.
+_QUOTED = 8
+
+
+@dataclass(frozen=True)
+class _Finding:
+    """Why an expectation failed, before it is numbered and given a severity."""
+
+    message: str
+    request: int | None = None
+    at: str | None = None
+
+
+@dataclass(frozen=True)
+class _Request:
+    number: int
+    view: RequestView
+
+
+def expectation_violations(transcript: Transcript) -> list[Violation]:
+    """Every failed expectation of the case, in the order the case writes them."""
+    found: list[Violation] = []
+    for i, expectation in enumerate(transcript.case.expect):
+        for finding in _evaluate(expectation, transcript):
+            found.append(
+                EXPECT.violation(
+                    f"expect[{i}] {finding.message}",
+                    request=finding.request,
+                    at=finding.at,
+                    severity=expectation.severity,
+                )
+            )
+    return found
+
+
+def matches(pattern: BlockPattern, block: Block) -> bool:
+    """Whether ``block`` has every field the case wrote in ``pattern``."""
+    for name in pattern.model_fields_set:
+        wanted = getattr(pattern, name)
+        if name in _CONTAINS:
+            actual = _actual(_CONTAINS[name], block)
+            if wanted is not None and not (isinstance(actual, str) and wanted in actual):
+                return False
+        elif _actual(name, block) != wanted:
+            return False
+    return True
+
+
+def _evaluate(expectation: Expectation, transcript: Transcript) -> list[_Finding]:
+    if isinstance(expectation, ExpectBlocks):
+        return _blocks(expectation, transcript)
+    if isinstance(expectation, ExpectContains):
+        return _contains(expectation, transcript)
+    if isinstance(expectation, ExpectNone):
+        return _none(expectation, transcript)
+    if isinstance(expectation, ExpectNoMessage):
+        return _no_message(expectation, transcript)
+    if isinstance(expectation, ExpectRequests):
+        return _requests_sent(expectation, transcript)
+    if isinstance(expectation, ExpectOutput):
+        return _output(expectation, transcript)
+    return _any_of(expectation, transcript)
+
+
+# ---------------------------------------------------------------- selection
+
+
+def _requests(where: Where, transcript: Transcript) -> tuple[list[_Request], list[_Finding]]:
+    exchanges = transcript.exchanges
+    if where.request == "each":
+        return [_Request(e.number, e.view) for e in exchanges if e.view is not None], []
+    wanted = where.request
+    index = wanted - 1 if wanted > 0 else len(exchanges) + wanted
+    if not 0 <= index < len(exchanges):
+        return [], [_Finding(f"request {wanted}: the target sent {len(exchanges)} request(s)")]
+    exchange = exchanges[index]
+    if exchange.view is None:
+        problem = exchange.problem or "no neutral view"
+        return [], [
+            _Finding(
+                f"request {exchange.number}: its body did not parse ({problem})",
+                request=exchange.number,
+            )
+        ]
+    return [_Request(exchange.number, exchange.view)], []
+
+
+def _messages(where: Where, view: RequestView) -> list[int]:
+    """Indexes of the selected messages of one request."""
+    matching = [i for i, message in enumerate(view.messages) if where.role in (None, message.role)]
+    if where.nth is None:
+        return matching
+    if -len(matching) <= where.nth < len(matching):
+        return [matching[where.nth]]
+    return []
+
+
+def _scope(where: Where, number: int) -> str:
+    if where.nth is None:
+        return f"request {number}, {where.role or 'all'} messages"
+    role = f"{where.role} " if where.role else ""
+    return f"request {number}, {role}message {where.nth}"
+
+
+def _no_such_message(where: Where, request: _Request) -> _Finding:
+    count = len(_messages(where.model_copy(update={"nth": None}), request.view))
+    kind = f"{where.role} " if where.role else ""
+    return _Finding(
+        f"{_scope(where, request.number)}: no such message (the request has {count} "
+        f"{kind}message(s))",
+        request=request.number,
+    )
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _actual(name: str, block: Block) -> Any:
+    """The value of a pattern field on a block (a result's content as its text)."""
+    if name == "content":
+        return result_text(block) if isinstance(block, ToolResult) else None
+    return getattr(block, name, None)
+
+
+def _fields(pattern: BlockPattern) -> list[str]:
+    """The fields the case wrote, in schema order, without ``kind``."""
+    return [
+        name
+        for name in BlockPattern.model_fields
+        if name in pattern.model_fields_set and name != "kind"
+    ]
+
+
+def _pattern(pattern: BlockPattern) -> str:
+    return render.call(
+        pattern.kind or "block", ((n, getattr(pattern, n)) for n in _fields(pattern))
+    )
+
+
+def _patterns(patterns: tuple[BlockPattern, ...]) -> str:
+    return "[" + ", ".join(_pattern(p) for p in patterns) + "]"
+
+
+def _found(block: Block, pattern: BlockPattern | None) -> str:
+    """A found block, showing the fields ``pattern`` compares (else its telling ones,
+    also when the pattern is about another kind of block)."""
+    names = [] if pattern is None else [_CONTAINS.get(n, n) for n in _fields(pattern)]
+    if not names or (pattern is not None and pattern.kind not in (None, block.kind)):
+        return render.block(block)
+    unique = list(dict.fromkeys(names))
+    return render.call(block.kind, ((n, _actual(n, block)) for n in unique))
+
+
+def _found_list(blocks: list[Block], patterns: tuple[BlockPattern, ...]) -> str:
+    aligned = [_found(b, patterns[i] if i < len(patterns) else None) for i, b in enumerate(blocks)]
+    return "[" + ", ".join(aligned) + "]"
+
+
+# ---------------------------------------------------------------- the expectations
+
+
+def _blocks(expectation: ExpectBlocks, transcript: Transcript) -> list[_Finding]:
+    requests, findings = _requests(expectation.where, transcript)
+    wanted = expectation.blocks
+    for request in requests:
+        scope = _scope(expectation.where, request.number)
+        chosen = _messages(expectation.where, request.view)
+        if not chosen:
+            findings.append(_no_such_message(expectation.where, request))
+            continue
+        m = chosen[0]
+        found = list(request.view.messages[m].blocks)
+        if len(found) != len(wanted):
+            findings.append(
+                _Finding(
+                    f"{scope}: expected {len(wanted)} block(s) {_patterns(wanted)}, "
+                    f"found {len(found)} {_found_list(found, wanted)}",
+                    request=request.number,
+                    at=request.view.where(m),
+                )
+            )
+            continue
+        for b, (pattern, block) in enumerate(zip(wanted, found, strict=True)):
+            if not matches(pattern, block):
+                findings.append(
+                    _Finding(
+                        f"{scope}, block {b}: expected {_pattern(pattern)}, "
+                        f"found {_found(block, pattern)}",
+                        request=request.number,
+                        at=request.view.where(m, b),
+                    )
+                )
+                break
+    return findings
+
+
+def _contains(expectation: ExpectContains, transcript: Transcript) -> list[_Finding]:
+    requests, findings = _requests(expectation.where, transcript)
+    wanted = expectation.contains
+    for request in requests:
+        chosen = _messages(expectation.where, request.view)
+        if not chosen:
+            findings.append(_no_such_message(expectation.where, request))
+            continue
+        pool = [b for m in chosen for b in request.view.messages[m].blocks]
+        matched = 0
+        for block in pool:
+            if matched < len(wanted) and matches(wanted[matched], block):
+                matched += 1
+        if matched == len(wanted):
+            continue
+        missing = wanted[matched]
+        after = f"after the first {matched}, " if matched else ""
+        quoted = ", ".join(_found(b, missing) for b in pool[:_QUOTED])
+        more = ", …" if len(pool) > _QUOTED else ""
+        findings.append(
+            _Finding(
+                f"{_scope(expectation.where, request.number)}: expected in order "
+                f"{_patterns(wanted)}; {after}no {_pattern(missing)} among "
+                f"[{quoted}{more}]",
+                request=request.number,
+                at=request.view.where(chosen[0]) if len(chosen) == 1 else None,
+            )
+        )
+    return findings
+
+
+def _none(expectation: ExpectNone, transcript: Transcript) -> list[_Finding]:
+    requests, findings = _requests(expectation.where, transcript)
+    for request in requests:
+        chosen = set(_messages(expectation.where, request.view))
+        for item in placed(request.view.messages, request.view.where):
+            if item.message in chosen and matches(expectation.none, item.block):
+                findings.append(
+                    _Finding(
+                        f"{_scope(expectation.where, request.number)}: expected no "
+                        f"{_pattern(expectation.none)}, found "
+                        f"{_found(item.block, expectation.none)} at {item.place}",
+                        request=request.number,
+                        at=item.at,
+                    )
+                )
+    return findings
+
+
+def _no_message(expectation: ExpectNoMessage, transcript: Transcript) -> list[_Finding]:
+    requests, findings = _requests(expectation.where, transcript)
+    for request in requests:
+        for m in _messages(expectation.where, request.view):
+            message = request.view.messages[m]
+            if not message.blocks:
+                findings.append(
+                    _Finding(
+                        f"{_scope(expectation.where, request.number)}: expected no empty "
+                        f"message, found an empty {message.role} message {m}",
+                        request=request.number,
+                        at=request.view.where(m),
+                    )
+                )
+    return findings
+
+
+def _requests_sent(expectation: ExpectRequests, transcript: Transcript) -> list[_Finding]:
+    sent = len(transcript.exchanges)
+    if sent == expectation.requests:
+        return []
+    return [_Finding(f"expected {expectation.requests} request(s), found {sent}")]
+
+
+def _output(expectation: ExpectOutput, transcript: Transcript) -> list[_Finding]:
+    wanted = expectation.output
+    names = [n for n in OutputPattern.model_fields if n in wanted.model_fields_set]
+    expected = render.call("output", ((n, getattr(wanted, n)) for n in names))
+    output = transcript.output
+    if output is None:
+        return [_Finding(f"expected {expected}; {transcript.output_error or 'no output selected'}")]
+    if all(getattr(output, n) == getattr(wanted, n) for n in names):
+        return []
+    found = render.call("output", ((n, getattr(output, n)) for n in OutputPattern.model_fields))
+    return [_Finding(f"expected {expected}, found {found}")]
+
+
+def _any_of(expectation: ExpectAnyOf, transcript: Transcript) -> list[_Finding]:
+    failures: list[list[_Finding]] = []
+    for alternative in expectation.any_of:
+        found = _evaluate(alternative, transcript)
+        if not found:
+            return []
+        failures.append(found)
+    reasons = "; ".join(
+        f"({i}) {', '.join(f.message for f in found)}" for i, found in enumerate(failures, 1)
+    )
+    requests = {f.request for found in failures for f in found}
+    return [
+        _Finding(
+            f"none of {len(failures)} alternatives holds: {reasons}",
+            request=requests.pop() if len(requests) == 1 else None,
+        )
+    ]

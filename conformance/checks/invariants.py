@@ -1,0 +1,312 @@
+"""Universal invariants besides the ledger: each one function over a transcript.
+
+They hold on every wire, so they read only the neutral view (and, for append-only, the
+wire's raw history items); the wires' own rules judge the wire-specific shapes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.checks import render
+from conformance.checks.check import Check, Judge
+from conformance.checks.walk import placed, result_text
+from conformance.model import TRUNCATING_STOPS, ToolCall, ToolResult
+from conformance.transcript import Transcript
+from conformance.verdict import Severity, Violation
+from conformance.wires.base import RequestView, Wire
+
+TOOL_PAIRING = Check(
+    id="invariant/tool-pairing",
+    statement="Each tool call of an assistant message is answered by exactly one tool result "
+    "before the next assistant message, and each tool result answers a call of the "
+    "assistant message before it.",
+    source="wire-rules 13, 28, 32, 42",
+)
+NO_EMPTY_MESSAGE = Check(
+    id="invariant/no-empty-message",
+    statement="No message is empty, except an optional final assistant message.",
+    source="wire-rules 15; seed §165; DESIGN.md (no empty messages)",
+)
+NO_REASONING_IN_USER_INPUT = Check(
+    id="invariant/no-reasoning-in-user-input",
+    statement="No reasoning or tool-call block is sent in user or tool messages, nor inside "
+    "a tool result's content.",
+    source="seed §1, §2, §3, §6, §10; DESIGN.md (no reasoning in user input)",
+)
+APPEND_ONLY = Check(
+    id="invariant/append-only",
+    statement="Each served request's history starts with the previous served request's "
+    "history, JSON-identical except for cache_control breakpoints.",
+    source="wire-rules 19, 53; seed §91, §103; seed Appendix B14",
+    severity="should",
+)
+TRUNCATED_CALL_NOT_RUN = Check(
+    id="invariant/truncated-call-not-run",
+    statement="A tool call with cut-off arguments is never answered with its tool's real "
+    "result (must); nor is a complete call from a truncated response (should).",
+    source="wire-rules 16, 33; seed §165",
+)
+
+
+# ---------------------------------------------------------------- tool pairing
+
+
+@dataclass
+class _Turn:
+    """An assistant message's calls, and how often the messages after it answered each."""
+
+    message: int
+    calls: dict[str, tuple[ToolCall, str | None, int]]
+    answers: dict[str, int]
+
+
+def tool_pairing(transcript: Transcript, wire: Wire) -> list[Violation]:
+    """Calls and results pair one to one between consecutive assistant messages."""
+    found: list[Violation] = []
+    for number, view in transcript.views:
+        turn: _Turn | None = None
+        for m, message in enumerate(view.messages):
+            if message.role == "assistant":
+                found += _unanswered(number, view, turn)
+                turn = _Turn(m, {}, {})
+                for b, block in enumerate(message.blocks):
+                    if isinstance(block, ToolCall):
+                        turn.calls.setdefault(block.id, (block, view.where(m, b), b))
+                continue
+            for b, block in enumerate(message.blocks):
+                if isinstance(block, ToolResult):
+                    found += _answer(number, view, turn, m, b, block)
+        if turn is not None and turn.message != len(view.messages) - 1:
+            found += _unanswered(number, view, turn)
+    return found
+
+
+def _answer(
+    number: int, view: RequestView, turn: _Turn | None, m: int, b: int, result: ToolResult
+) -> list[Violation]:
+    place = f"{view.messages[m].role} message {m}, block {b}"
+    if turn is None or result.call_id not in turn.calls:
+        before = (
+            "no assistant message precedes it"
+            if turn is None
+            else f"assistant message {turn.message} before it made no such call"
+        )
+        return [
+            TOOL_PAIRING.violation(
+                f"tool result at {place} answers call {result.call_id}, but {before}",
+                request=number,
+                at=view.where(m, b),
+            )
+        ]
+    turn.answers[result.call_id] = turn.answers.get(result.call_id, 0) + 1
+    if turn.answers[result.call_id] > 1:
+        return [
+            TOOL_PAIRING.violation(
+                f"tool result at {place} answers call {result.call_id} a second time",
+                request=number,
+                at=view.where(m, b),
+            )
+        ]
+    return []
+
+
+def _unanswered(number: int, view: RequestView, turn: _Turn | None) -> list[Violation]:
+    if turn is None:
+        return []
+    return [
+        TOOL_PAIRING.violation(
+            f"tool call {call_id} ({call.name}) at assistant message {turn.message}, block "
+            f"{b} has no tool result before the next assistant message or the request's end",
+            request=number,
+            at=at,
+        )
+        for call_id, (call, at, b) in turn.calls.items()
+        if call_id not in turn.answers
+    ]
+
+
+# ---------------------------------------------------------------- empty messages
+
+
+def no_empty_message(transcript: Transcript, wire: Wire) -> list[Violation]:
+    """Only a final assistant message may be empty."""
+    return [
+        NO_EMPTY_MESSAGE.violation(
+            f"{message.role} message {m} has no content",
+            request=number,
+            at=view.where(m),
+        )
+        for number, view in transcript.views
+        for m, message in enumerate(view.messages)
+        if not message.blocks and not (message.role == "assistant" and m == len(view.messages) - 1)
+    ]
+
+
+# ---------------------------------------------------------------- user input
+
+
+def no_reasoning_in_user_input(transcript: Transcript, wire: Wire) -> list[Violation]:
+    """User and tool input carries no reasoning or tool calls, not even nested."""
+    found: list[Violation] = []
+    for number, view in transcript.views:
+        for item in placed(view.messages, view.where):
+            block = item.block
+            if block.kind not in ("reasoning", "tool_call"):
+                continue
+            if item.nested >= 0:
+                where = "inside a tool result's content"
+            elif item.role in ("user", "tool"):
+                where = f"in {item.role} input"
+            else:
+                continue
+            what = f"tool call {block.id}" if isinstance(block, ToolCall) else "reasoning block"
+            found.append(
+                NO_REASONING_IN_USER_INPUT.violation(
+                    f"{what} at {item.place} is sent {where}",
+                    request=number,
+                    at=item.at,
+                )
+            )
+    return found
+
+
+# ---------------------------------------------------------------- append-only
+
+
+def append_only(transcript: Transcript, wire: Wire) -> list[Violation]:
+    """Served requests only append to the history the previous served one sent.
+
+    Rejected requests are skipped (a repaired retry legitimately differs), and so is the
+    request after a refusal, which must drop the refused turn (wire-rules 17).
+    """
+    found: list[Violation] = []
+    previous: tuple[int, list[Any], str] | None = None
+    script = transcript.case.given.responses
+    for exchange in transcript.exchanges:
+        if exchange.view is None or exchange.served is None:
+            continue
+        items = [_without_cache_control(item) for item in wire.history_items(exchange.view)]
+        if previous is not None and previous[2] != "refusal":
+            change = _first_change(previous[1], items, previous[0])
+            if change is not None:
+                found.append(
+                    APPEND_ONLY.violation(
+                        f"history does not extend request {previous[0]}'s: {change}",
+                        request=exchange.number,
+                    )
+                )
+        previous = (exchange.number, items, script[exchange.served].stop)
+    return found
+
+
+def _without_cache_control(item: Any) -> Any:
+    """A JSON value with every ``cache_control`` key removed, at any depth."""
+    if isinstance(item, dict):
+        return {k: _without_cache_control(v) for k, v in item.items() if k != "cache_control"}
+    if isinstance(item, list):
+        return [_without_cache_control(v) for v in item]
+    return item
+
+
+def _canonical(item: Any) -> str:
+    """JSON equality without key order, yet telling ``true`` from ``1``."""
+    return json.dumps(item, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _first_change(old: list[Any], new: list[Any], before: int) -> str | None:
+    for i, item in enumerate(old):
+        if i >= len(new):
+            return f"it has {len(new)} history item(s), request {before} had {len(old)}"
+        if _canonical(item) != _canonical(new[i]):
+            path, was, now = _difference(item, new[i], "")
+            return f"history item {i} changed at {path}: {was} → {now}"
+    return None
+
+
+def _difference(old: Any, new: Any, path: str) -> tuple[str, str, str]:
+    """The first place two JSON values differ, and both values there."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in sorted(set(old) | set(new)):
+            here = f"{path}.{key}" if path else key
+            if key not in old:
+                return here, "(absent)", render.value(new[key])
+            if key not in new:
+                return here, render.value(old[key]), "(absent)"
+            if _canonical(old[key]) != _canonical(new[key]):
+                return _difference(old[key], new[key], here)
+    if isinstance(old, list) and isinstance(new, list):
+        for i, (a, b) in enumerate(zip(old, new, strict=False)):
+            if _canonical(a) != _canonical(b):
+                return _difference(a, b, f"{path}.{i}" if path else str(i))
+        return path or "(item)", f"{len(old)} entries", f"{len(new)} entries"
+    return path or "(item)", render.value(old), render.value(new)
+
+
+# ---------------------------------------------------------------- truncated calls
+
+
+@dataclass(frozen=True)
+class _Suspect:
+    call: ToolCall
+    response: int
+    severity: Severity
+    why: str
+    result: str
+
+
+def truncated_call_not_run(transcript: Transcript, wire: Wire) -> list[Violation]:
+    """A call from a truncated turn is answered with an error, or dropped, never run."""
+    suspects: dict[str, _Suspect] = {}
+    found: list[Violation] = []
+    for exchange in transcript.exchanges:
+        if exchange.view is not None:
+            for item in placed(exchange.view.messages, exchange.view.where):
+                block = item.block
+                if not isinstance(block, ToolResult) or item.nested >= 0 or block.is_error:
+                    continue
+                suspect = suspects.get(block.call_id)
+                if suspect is None or result_text(block).strip() != suspect.result.strip():
+                    continue
+                del suspects[block.call_id]
+                found.append(
+                    TRUNCATED_CALL_NOT_RUN.violation(
+                        f"tool call {suspect.call.id} ({suspect.call.name}) {suspect.why} in "
+                        f"scripted response {suspect.response + 1}, yet {item.place} answers "
+                        f"it with the tool's real result, as if it ran",
+                        request=exchange.number,
+                        at=item.at,
+                        severity=suspect.severity,
+                    )
+                )
+        if exchange.served is not None:
+            suspects.update(_suspects(transcript, exchange.served))
+    return found
+
+
+def _suspects(transcript: Transcript, index: int) -> dict[str, _Suspect]:
+    given = transcript.case.given
+    response = given.responses[index]
+    found: dict[str, _Suspect] = {}
+    for block in response.blocks:
+        tool = given.tool(block.name) if isinstance(block, ToolCall) else None
+        if not isinstance(block, ToolCall) or tool is None:
+            continue
+        if not block.complete:
+            found[block.id] = _Suspect(block, index, "must", "had cut-off arguments", tool.result)
+        elif response.stop in TRUNCATING_STOPS:
+            why = f"came from a response that stopped with {response.stop}"
+            found[block.id] = _Suspect(block, index, "should", why, tool.result)
+    return found
+
+
+#: Every invariant of this module with the function that judges it, in report order.
+INVARIANTS: tuple[tuple[Check, Judge], ...] = (
+    (TOOL_PAIRING, tool_pairing),
+    (NO_EMPTY_MESSAGE, no_empty_message),
+    (NO_REASONING_IN_USER_INPUT, no_reasoning_in_user_input),
+    (APPEND_ONLY, append_only),
+    (TRUNCATED_CALL_NOT_RUN, truncated_call_not_run),
+)

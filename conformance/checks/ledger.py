@@ -1,0 +1,423 @@
+"""The opaque-payload ledger: every replay token the provider minted comes back exactly
+once, byte-exact, on its own block, in order relative to the tool calls.
+
+Payloads are compared whole and named in messages by length and SHA-256 prefix only
+(seed-behaviors Appendix B12: ids, lengths and hashes, never truncated display strings;
+B13: each request's tokens are an ordered, byte-exact prefix of what was minted).
+
+Minted before request *k*: the opaque fields of every block of every response served
+before *k*, plus the blocks of ``given.history`` without an ``origin`` (minted by this
+provider in an earlier session).  A history block with an ``origin`` was minted elsewhere
+and is foreign.  Only assistant history blocks are owed back: a token saved inside user
+or tool input (a child agent's reasoning) is known, but no wire can carry it there.
+
+Responses that ended their turn by truncation, cancellation or refusal owe nothing: the
+provider accepts dropping them (wire-rules 9, 10, 16, 17, 33).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from conformance.cases.schema import Case
+from conformance.checks import render
+from conformance.checks.check import Check
+from conformance.checks.walk import Placed, placed
+from conformance.model import TRUNCATING_STOPS, Block, ToolCall, opaque_fields
+from conformance.transcript import Transcript
+from conformance.verdict import Violation
+from conformance.wires.base import RequestView, Wire
+
+#: Stops after which the provider accepts that the response is dropped from history.
+DROPPABLE_STOPS: frozenset[str] = TRUNCATING_STOPS | {"refusal"}
+
+KNOWN = Check(
+    id="invariant/ledger-known",
+    statement="Every opaque payload in a request is byte-identical to one the provider "
+    "minted before it (none truncated, concatenated, re-encoded or fabricated).",
+    source="DESIGN.md (opaque-payload ledger); wire-rules 3, 7, 22, 43; seed §26, §28, §35, "
+    "§108; seed Appendix B12",
+)
+FOREIGN = Check(
+    id="invariant/ledger-foreign",
+    statement="No request carries a payload minted by another provider, model or session.",
+    source="wire-rules 8, 38, 46, 51; DESIGN.md (opaque-payload ledger)",
+)
+PAIRED = Check(
+    id="invariant/ledger-paired",
+    statement="A payload comes back in the field and on the kind of block it was minted on, "
+    "with the same companion (episode text, call id).",
+    source="wire-rules 5, 7, 26, 40, 44; seed §26",
+)
+ONCE = Check(
+    id="invariant/ledger-once",
+    statement="No payload appears in one request more often than it was minted.",
+    source="DESIGN.md (every token comes back exactly once); wire-rules 5, 7",
+)
+ORDER = Check(
+    id="invariant/ledger-order",
+    statement="Payloads keep their minted order among themselves and relative to the tool "
+    "calls of the response that minted them.",
+    source="DESIGN.md (in order relative to the tool calls); wire-rules 7, 26, 41; seed §25, "
+    "§29, §108; seed Appendix B13",
+)
+CURRENT_LOOP = Check(
+    id="invariant/ledger-current-loop",
+    statement="Every payload minted in the current tool loop comes back (severity: the "
+    "wire's token strength).",
+    source="wire-rules 3, 4, 5, 6, 25, 27, 35, 37, 40, 41, 43; seed §25, §26, §30",
+)
+COMPLETE = Check(
+    id="invariant/ledger-complete",
+    statement="Payloads minted in earlier turns come back too (prompt cache and reasoning "
+    "continuity).",
+    source="wire-rules 19, 20, 24, 44, 53; seed §109; seed Appendix B13",
+    severity="should",
+)
+LEDGER_CHECKS: tuple[Check, ...] = (
+    KNOWN,
+    FOREIGN,
+    PAIRED,
+    ONCE,
+    ORDER,
+    CURRENT_LOOP,
+    COMPLETE,
+)
+
+#: Sort key of a payload in minted order: (rank, message, block, nested, field).
+Order = tuple[int, int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Mint:
+    """One payload as the provider minted it."""
+
+    payload: str
+    field: str
+    block: Block
+    order: Order
+    group: str  # the response (or history message) that minted it
+    index: int  # its block's index there
+    response: int | None  # 0-based script index; None for history
+    owed: bool  # whether its return is demanded at all
+
+    @property
+    def source(self) -> str:
+        return f"{self.group}, block {self.index}"
+
+
+@dataclass(frozen=True)
+class _Sent:
+    """One payload as a request carries it."""
+
+    payload: str
+    field: str
+    placed: Placed
+    rank: int  # field order within its block
+
+    @property
+    def position(self) -> tuple[int, int, int, int]:
+        return (*self.placed.position, self.rank)
+
+
+@dataclass
+class _Book:
+    """What the case itself says was minted: its history, and its script."""
+
+    case: Case
+    history: list[Mint]
+    foreign: dict[str, str]
+    calls: dict[str, list[tuple[int, str]]]
+    turns: list[int]  # the 0-based user turn of each script index
+
+    @classmethod
+    def of(cls, case: Case) -> _Book:
+        history: list[Mint] = []
+        foreign: dict[str, str] = {}
+        calls: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for item in placed(case.given.history):
+            group = f"history message {item.message}"
+            if isinstance(item.block, ToolCall) and item.nested < 0:
+                calls[group].append((item.index, item.block.id))
+            origin = getattr(item.block, "origin", None)
+            for rank, (field, payload) in enumerate(opaque_fields(item.block).items()):
+                if origin is not None:
+                    foreign.setdefault(payload, f"{origin} ({group}, block {item.index})")
+                    continue
+                order = (0, item.message, item.index, item.nested, rank)
+                owed = item.role == "assistant" and item.nested < 0
+                history.append(
+                    Mint(payload, field, item.block, order, group, item.index, None, owed)
+                )
+        for r, response in enumerate(case.given.responses):
+            group = _response_group(r)
+            calls[group] = [
+                (b, c.id) for b, c in enumerate(response.blocks) if isinstance(c, ToolCall)
+            ]
+        turns = [t for t, turn in enumerate(case.given.turns) for _ in turn.responses]
+        return cls(case, history, foreign, dict(calls), turns)
+
+    def minted(self, served: Sequence[int]) -> list[Mint]:
+        """Every payload minted once the responses ``served`` (in serve order) went out."""
+        mints = list(self.history)
+        for rank, r in enumerate(served, start=1):
+            response = self.case.given.responses[r]
+            owed = response.stop not in DROPPABLE_STOPS
+            for b, block in enumerate(response.blocks):
+                for field_rank, (field, payload) in enumerate(opaque_fields(block).items()):
+                    order = (rank, 0, b, -1, field_rank)
+                    mints.append(Mint(payload, field, block, order, _response_group(r), b, r, owed))
+        return mints
+
+    def turn_of(self, response: int) -> int:
+        """The 0-based user turn of a script index (past the end: the last turn)."""
+        return self.turns[min(response, len(self.turns) - 1)]
+
+
+def ledger_violations(transcript: Transcript, wire: Wire) -> list[Violation]:
+    """Every ledger violation of every parsed request, grouped by check."""
+    book = _Book.of(transcript.case)
+    found: list[Violation] = []
+    served: list[int] = []
+    for exchange in transcript.exchanges:
+        if exchange.view is not None:
+            found += _judge(exchange.number, exchange.view, book, served, wire)
+        if exchange.served is not None:
+            served.append(exchange.served)
+    rank = {check.id: i for i, check in enumerate(LEDGER_CHECKS)}
+    return sorted(found, key=lambda v: rank[v.check])
+
+
+def _response_group(index: int) -> str:
+    return f"scripted response {index + 1}"
+
+
+def _token(block: Block, field: str, payload: str) -> str:
+    """A payload named the way B12 names it: kind, id, field, length, hash."""
+    ident = getattr(block, "id", None)
+    named = f"{block.kind} {ident}" if ident else block.kind
+    return f"{named} {field} ({render.payload(payload)})"
+
+
+def _sent(view: RequestView) -> list[_Sent]:
+    return [
+        _Sent(payload, field, item, rank)
+        for item in placed(view.messages, view.where)
+        for rank, (field, payload) in enumerate(opaque_fields(item.block).items())
+    ]
+
+
+def _judge(
+    number: int, view: RequestView, book: _Book, served: Sequence[int], wire: Wire
+) -> list[Violation]:
+    mints = book.minted(served)
+    by_payload: dict[str, list[Mint]] = defaultdict(list)
+    for mint in mints:
+        by_payload[mint.payload].append(mint)
+    sent = _sent(view)
+    found: list[Violation] = []
+    seen: Counter[str] = Counter()
+    returned: list[tuple[_Sent, Mint]] = []
+    for item in sent:
+        candidates = by_payload.get(item.payload)
+        if candidates is None:
+            found.append(_unknown(number, item, book, by_payload))
+            continue
+        seen[item.payload] += 1
+        if seen[item.payload] > len(candidates):
+            found.append(_repeated(number, item, candidates, seen[item.payload]))
+            continue
+        paired = next((m for m in candidates if _pairs(item, m, wire)), None)
+        mint = paired or candidates[0]
+        if paired is None:
+            found.append(_mispaired(number, item, mint, wire))
+        if seen[item.payload] == 1:
+            returned.append((item, mint))
+    found += _order(number, view, returned, book)
+    found += _missing(number, {item.payload for item in sent}, mints, book, served, wire)
+    return found
+
+
+def _pairs(item: _Sent, mint: Mint, wire: Wire) -> bool:
+    if item.placed.block.kind != mint.block.kind or item.field != mint.field:
+        return False
+    companion = wire.companion(mint.block)
+    return companion is None or wire.companion(item.placed.block) == companion
+
+
+# ---------------------------------------------------------------- violations
+
+
+def _unknown(number: int, item: _Sent, book: _Book, by_payload: dict[str, list[Mint]]) -> Violation:
+    token = _token(item.placed.block, item.field, item.payload)
+    origin = book.foreign.get(item.payload)
+    if origin is not None:
+        return FOREIGN.violation(
+            f"{token} at {item.placed.place} was minted by {origin}, not by the provider "
+            "and model of this conversation",
+            request=number,
+            at=item.placed.at,
+        )
+    return KNOWN.violation(
+        f"{token} at {item.placed.place} was never minted before request {number}: "
+        f"{diagnose(item.payload, list(by_payload))}",
+        request=number,
+        at=item.placed.at,
+    )
+
+
+def _repeated(number: int, item: _Sent, candidates: list[Mint], count: int) -> Violation:
+    token = _token(item.placed.block, item.field, item.payload)
+    return ONCE.violation(
+        f"{token} at {item.placed.place} is occurrence {count} in this request; it was "
+        f"minted {len(candidates)} time(s) ({candidates[0].source})",
+        request=number,
+        at=item.placed.at,
+    )
+
+
+def _mispaired(number: int, item: _Sent, mint: Mint, wire: Wire) -> Violation:
+    token = _token(item.placed.block, item.field, item.payload)
+    block = item.placed.block
+    if block.kind != mint.block.kind or item.field != mint.field:
+        why = (
+            f"was minted as the {mint.field} of a {mint.block.kind} block ({mint.source}) "
+            f"but is sent as the {item.field} of a {block.kind} block"
+        )
+    else:
+        sent = wire.companion(block)
+        minted = wire.companion(mint.block)
+        why = (
+            f"was minted paired with {render.value(minted)} ({mint.source}) but is sent "
+            f"paired with {render.value(sent)}"
+        )
+    return PAIRED.violation(
+        f"{token} at {item.placed.place} {why}", request=number, at=item.placed.at
+    )
+
+
+def _order(
+    number: int, view: RequestView, returned: list[tuple[_Sent, Mint]], book: _Book
+) -> list[Violation]:
+    calls: dict[str, tuple[int, int, int]] = {}
+    for block in placed(view.messages):
+        if isinstance(block.block, ToolCall) and block.role == "assistant":
+            calls.setdefault(block.block.id, block.position)
+    found: list[Violation] = []
+    latest: tuple[_Sent, Mint] | None = None
+    for item, mint in sorted(returned, key=lambda pair: pair[0].position):
+        token = _token(item.placed.block, item.field, item.payload)
+        if latest is not None and mint.order < latest[1].order:
+            other = _token(latest[0].placed.block, latest[0].field, latest[0].payload)
+            found.append(
+                ORDER.violation(
+                    f"{token} from {mint.source} is sent after {other} from "
+                    f"{latest[1].source}, which was minted later",
+                    request=number,
+                    at=item.placed.at,
+                )
+            )
+            continue
+        latest = (item, mint)
+        problem = _call_side(item, mint, book.calls.get(mint.group, []), calls)
+        if problem is not None:
+            found.append(ORDER.violation(f"{token} {problem}", request=number, at=item.placed.at))
+    return found
+
+
+def _call_side(
+    item: _Sent,
+    mint: Mint,
+    minted_calls: Iterable[tuple[int, str]],
+    sent_calls: dict[str, tuple[int, int, int]],
+) -> str | None:
+    """Why a payload sits on the wrong side of one of its response's calls, if it does."""
+    for index, call_id in minted_calls:
+        position = sent_calls.get(call_id)
+        if index == mint.index or position is None or position == item.placed.position:
+            continue
+        minted_before = mint.index < index
+        if minted_before != (item.placed.position < position):
+            side, now = ("before", "after") if minted_before else ("after", "before")
+            return (
+                f"was minted {side} call {call_id} ({mint.source}) but is sent {now} it "
+                f"(at {item.placed.place})"
+            )
+    return None
+
+
+def _missing(
+    number: int,
+    present: set[str],
+    mints: list[Mint],
+    book: _Book,
+    served: Sequence[int],
+    wire: Wire,
+) -> list[Violation]:
+    turn = book.turn_of(len(served))
+    found: list[Violation] = []
+    reported: set[str] = set()
+    for mint in mints:
+        if not mint.owed or mint.payload in present or mint.payload in reported:
+            continue
+        reported.add(mint.payload)
+        token = _token(mint.block, mint.field, mint.payload)
+        if mint.response is not None and book.turn_of(mint.response) == turn:
+            found.append(
+                CURRENT_LOOP.violation(
+                    f"{token} minted by {mint.source} in the current tool loop is missing",
+                    request=number,
+                    severity=wire.token_strength(mint.block, mint.field),
+                )
+            )
+        else:
+            found.append(
+                COMPLETE.violation(
+                    f"{token} minted by {mint.source} in an earlier turn is missing",
+                    request=number,
+                )
+            )
+    return found
+
+
+# ---------------------------------------------------------------- diagnosis
+
+
+def diagnose(payload: str, minted: Sequence[str]) -> str:
+    """What an unknown payload most likely is, relative to the minted ones."""
+    values = [v for v in dict.fromkeys(minted) if v]
+    for value in values:
+        if value.startswith(payload):
+            return (
+                f"a truncated copy (first {len(payload)} of {len(value)} chars) of the "
+                f"minted payload ({render.payload(value)})"
+            )
+    parts = _concatenation(payload, values)
+    if parts is not None:
+        return "a concatenation of minted payloads " + " + ".join(
+            f"({render.payload(p)})" for p in parts
+        )
+    for value in values:
+        if payload.startswith(value):
+            extra = len(payload) - len(value)
+            return f"the minted payload ({render.payload(value)}) with {extra} chars appended"
+    for value in values:
+        if payload in value:
+            return f"a fragment of the minted payload ({render.payload(value)})"
+    return "it matches no minted payload (fabricated, re-encoded, or minted elsewhere)"
+
+
+def _concatenation(payload: str, values: Sequence[str]) -> list[str] | None:
+    """``payload`` split into two or more minted values, if it is one."""
+    ways: dict[int, list[str]] = {0: []}
+    for start in range(len(payload)):
+        if start not in ways:
+            continue
+        for value in values:
+            end = start + len(value)
+            if end not in ways and payload.startswith(value, start):
+                ways[end] = [*ways[start], value]
+    parts = ways.get(len(payload))
+    return parts if parts is not None and len(parts) > 1 else None

@@ -1,0 +1,229 @@
+"""The ``wire-conformance`` command.
+
+    wire-conformance run    [--target reference|module:attr|cmd:<command>] [--wire W]
+                            [--case GLOB] [--cases DIR] [--json PATH] [--junit PATH]
+                            [--markdown PATH] [--timeout S] [--strict]
+                            [--snapshots DIR [--update-snapshots]]
+    wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
+    wire-conformance checks
+
+``run`` exits 0 when every cell passed (or is pinned, xfail or n/a), 1 on any fail,
+error or case-file error, and 2 on a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+
+from conformance import __version__
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def _add_case_dirs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cases",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="DIR",
+        help="add a directory of case files to the bundled library (repeatable)",
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="wire-conformance", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("run", help="run the cases on a target and print the matrix")
+    run.add_argument(
+        "--target",
+        default="reference",
+        help="reference (default), module:attr, or 'cmd:<shell command>'",
+    )
+    run.add_argument("--target-name", help="name used in reports and snapshot paths")
+    run.add_argument("--wire", action="append", default=[], help="only this wire (repeatable)")
+    run.add_argument(
+        "--case",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only cases whose id matches (repeatable)",
+    )
+    _add_case_dirs(run)
+    run.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report")
+    run.add_argument("--junit", type=Path, metavar="PATH", help="write a JUnit XML report")
+    run.add_argument("--markdown", type=Path, metavar="PATH", help="write a Markdown report")
+    run.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a case may take on the target (default 10)",
+    )
+    run.add_argument("--strict", action="store_true", help="`should` violations fail too")
+    run.add_argument(
+        "--snapshots",
+        type=Path,
+        metavar="DIR",
+        help="compare emitted request bodies with DIR/<target>/<wire>/<case>.json",
+    )
+    run.add_argument(
+        "--update-snapshots",
+        action="store_true",
+        help="write new and changed snapshots (with --snapshots)",
+    )
+    run.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+
+    cases = commands.add_parser("cases", help="list, lint or describe the case files")
+    mode = cases.add_mutually_exclusive_group()
+    mode.add_argument("--schema", action="store_true", help="print the case JSON Schema")
+    mode.add_argument("--lint", action="store_true", help="lint the library, exit 1 on problems")
+    mode.add_argument("--list", action="store_true", help="list the cases (the default)")
+    _add_case_dirs(cases)
+
+    commands.add_parser("checks", help="list every check, rule and invariant with its source")
+    return parser
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    from conformance.cases.library import load_library
+    from conformance.report.junit import to_junit
+    from conformance.report.markdown import to_markdown
+    from conformance.report.model import LoadError, build_report, to_json
+    from conformance.report.terminal import render
+    from conformance.runner import RunOptions, plan, run_jobs
+    from conformance.snapshots import SnapshotStore
+    from conformance.targets.resolve import TargetError, resolve_target
+    from conformance.wires.registry import wire_names
+
+    try:
+        target = resolve_target(args.target, args.target_name)
+    except TargetError as error:
+        console.print(f"wire-conformance: {error}", markup=False)
+        return EXIT_USAGE
+    unknown = sorted(set(args.wire) - set(wire_names()))
+    if unknown:
+        console.print(
+            f"wire-conformance: unknown wire {', '.join(unknown)}; known: "
+            f"{', '.join(wire_names())}",
+            markup=False,
+        )
+        return EXIT_USAGE
+    if args.update_snapshots and not args.snapshots:
+        console.print("wire-conformance: --update-snapshots needs --snapshots DIR", markup=False)
+        return EXIT_USAGE
+    library = load_library(args.cases)
+    options = RunOptions(
+        timeout=args.timeout,
+        strict=args.strict,
+        snapshots=SnapshotStore(args.snapshots, target.name, args.update_snapshots)
+        if args.snapshots
+        else None,
+    )
+    jobs = plan((c.case for c in library.cases), target, args.wire, args.case)
+    results = run_jobs(target, jobs, options)
+    report = build_report(
+        target.name,
+        target.kind,
+        results,
+        args.strict,
+        [
+            LoadError(file=e.file, line=e.line, field=e.field, message=e.message)
+            for e in library.errors
+        ],
+    )
+    if args.json:
+        args.json.write_text(to_json(report), encoding="utf-8")
+    if args.junit:
+        args.junit.write_text(to_junit(report), encoding="utf-8")
+    if args.markdown:
+        args.markdown.write_text(to_markdown(report), encoding="utf-8")
+    if args.quiet:
+        console.print(", ".join(f"{n} {v}" for v, n in report.summary.items() if n), markup=False)
+    else:
+        render(report, console)
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _cases(args: argparse.Namespace, console: Console) -> int:
+    from conformance.cases.library import load_library
+    from conformance.cases.schema import Case
+
+    if args.schema:
+        schema = Case.model_json_schema(by_alias=True)
+        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        schema["title"] = "wire-conformance case"
+        sys.stdout.write(json.dumps(schema, indent=2, sort_keys=True) + "\n")
+        return EXIT_OK
+    library = load_library(args.cases)
+    for error in library.errors:
+        console.print(f"error: {error}", markup=False, highlight=False)
+    if args.lint:
+        from conformance.cases.lint import lint
+
+        problems = lint(library)
+        for problem in problems:
+            console.print(f"lint: {problem}", markup=False, highlight=False)
+        console.print(
+            f"{len(library.cases)} cases, {len(library.errors)} errors, "
+            f"{len(problems)} lint problems",
+            markup=False,
+        )
+        return EXIT_FAILED if problems or library.errors else EXIT_OK
+    for loaded in library.cases:
+        case = loaded.case
+        status = "" if case.status == "normative" else f" [{case.status}]"
+        console.print(
+            f"{case.id}{status}  wires={','.join(sorted(case.wires))}  "
+            f"features={','.join(case.features)}",
+            markup=False,
+            highlight=False,
+        )
+    return EXIT_FAILED if library.errors else EXIT_OK
+
+
+def _checks(console: Console) -> int:
+    from conformance.checks.registry import all_checks
+    from conformance.provider.scripted import PROVIDER_RULES
+    from conformance.wires.registry import get_wire, wire_names
+
+    for check in all_checks():
+        console.print(
+            f"{check.id}  [{check.severity}]  {check.statement}  ({check.source})",
+            markup=False,
+            highlight=False,
+        )
+    for rule in PROVIDER_RULES:
+        console.print(
+            f"{rule.id}  {rule.statement}  ({rule.source})", markup=False, highlight=False
+        )
+    for name in wire_names():
+        for rule in get_wire(name).rules:
+            console.print(
+                f"{rule.id}  {rule.statement}  ({rule.ref}; {rule.source})",
+                markup=False,
+                highlight=False,
+            )
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    console = Console(soft_wrap=True)
+    if args.command == "run":
+        return _run(args, console)
+    if args.command == "cases":
+        return _cases(args, console)
+    return _checks(console)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""Plain HTTP exchange records shared by the provider, its transports and the targets."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class HttpRequest:
+    """One request exactly as it arrived: method, path, raw query, headers, body bytes."""
+
+    method: str
+    path: str
+    body: bytes = b""
+    query: str = ""
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    def header(self, name: str) -> str | None:
+        lowered = name.lower()
+        return next((v for k, v in self.headers.items() if k.lower() == lowered), None)
+
+
+@dataclass(frozen=True)
+class HttpResponse:
+    """One response.  ``chunks`` holds the body split where a streaming server flushes
+    (one SSE event each); the joined chunks are always ``body``."""
+
+    status: int
+    body: bytes
+    headers: tuple[tuple[str, str], ...] = ()
+    chunks: tuple[bytes, ...] = ()
+
+    @property
+    def streaming(self) -> bool:
+        return any(k.lower() == "content-type" and "event-stream" in v for k, v in self.headers)
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def json_response(
+    status: int, payload: Any, headers: Mapping[str, str] | None = None
+) -> HttpResponse:
+    """A JSON response with deterministic bytes."""
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    merged = {"content-type": "application/json", **(headers or {})}
+    return HttpResponse(status, body, tuple(merged.items()))

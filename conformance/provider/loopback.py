@@ -1,0 +1,176 @@
+"""A real HTTP server on 127.0.0.1 in front of a request handler.
+
+Black-box targets (commands in any language, clients that cannot be patched) must meet
+the scripted provider over a real socket.  The server is the standard library's threaded
+HTTP/1.1 server: keep-alive with ``Content-Length``, streamed bodies flushed chunk by
+chunk the way an SSE server flushes events, and every method handed to the handler.
+It never logs, and ``close`` leaves nothing listening and no connection open.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+from conformance.http import HttpRequest, HttpResponse
+from conformance.provider.scripted import plain_error
+
+Handler = Callable[[HttpRequest], HttpResponse]
+
+#: Response headers the server computes itself from the body it writes.
+_FRAMING_HEADERS = frozenset({"content-length", "transfer-encoding", "connection"})
+
+
+def answer(handler: Handler, request: HttpRequest) -> HttpResponse:
+    """The handler's response, or a 500 naming the error: a broken handler must show up
+    as a visible answer to the target, never as a dead transport."""
+    try:
+        return handler(request)
+    except Exception as error:
+        return plain_error(500, f"conformance handler failed: {type(error).__name__}: {error}")
+
+
+class _RequestHandler(BaseHTTPRequestHandler):
+    """Hands every request, whatever its method, to the server's handler."""
+
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def __getattr__(self, name: str) -> Callable[[], None]:
+        # BaseHTTPRequestHandler dispatches to ``do_<METHOD>``: serve them all.
+        if name.startswith("do_"):
+            return self._serve
+        raise AttributeError(name)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silent: the suite's output is its report, not an access log."""
+
+    def _read_body(self) -> bytes:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            parts: list[bytes] = []
+            while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
+                parts.append(self.rfile.read(size))
+                self.rfile.readline()
+            while self.rfile.readline().strip():  # trailers, up to the blank line
+                pass
+            return b"".join(parts)
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def _serve(self) -> None:
+        path, _, query = self.path.partition("?")
+        request = HttpRequest(
+            method=self.command,
+            path=path,
+            query=query,
+            headers=dict(self.headers.items()),
+            body=self._read_body(),
+        )
+        response = answer(self.server.handler, request)
+        self.send_response(response.status)
+        for name, value in response.headers:
+            if name.lower() not in _FRAMING_HEADERS:
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(response.body)))
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        for chunk in response.chunks or (response.body,):
+            self.wfile.write(chunk)
+            self.wfile.flush()
+
+
+class _Server(ThreadingHTTPServer):
+    """Tracks open connections so that closing the server also closes them."""
+
+    daemon_threads = True
+    block_on_close = True  # server_close joins the connection threads
+
+    def __init__(self, handler: Handler) -> None:
+        super().__init__(("127.0.0.1", 0), _RequestHandler)
+        self.handler = handler
+        self._connections: set[socket.socket] = set()
+        self._lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._lock:
+            self._connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._lock:
+            self._connections.discard(request)
+        super().shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Silent: a client that hangs up mid-answer is the target's business."""
+
+    def drop_connections(self) -> None:
+        """Wake every connection thread blocked on a keep-alive read, so it ends."""
+        with self._lock:
+            connections = list(self._connections)
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+
+
+class LoopbackServer:
+    """Serves ``handler`` on ``127.0.0.1`` at an ephemeral port while open.
+
+    Use as a context manager; ``base_url`` is ``http://127.0.0.1:<port>``.
+    """
+
+    def __init__(self, handler: Handler) -> None:
+        self._handler = handler
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> LoopbackServer:
+        if self._server is None:
+            self._server = _Server(self._handler)
+            self._thread = threading.Thread(
+                target=self._server.serve_forever,
+                kwargs={"poll_interval": 0.05},
+                name=f"conformance-loopback-{self.port}",
+                daemon=True,
+            )
+            self._thread.start()
+        return self
+
+    @property
+    def port(self) -> int:
+        if self._server is None:
+            raise RuntimeError("the loopback server is not started")
+        return int(self._server.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def close(self) -> None:
+        """Stop serving, close the listening socket and every connection, join the
+        threads.  Idempotent."""
+        server, thread = self._server, self._thread
+        if server is None or thread is None:
+            return
+        self._server = self._thread = None
+        server.shutdown()
+        thread.join()
+        server.drop_connections()
+        server.server_close()
+
+    def __enter__(self) -> LoopbackServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -1,0 +1,141 @@
+"""The scripted provider: serves a case's responses one per valid request, strictly.
+
+It answers every request the way the real provider would: a request that breaks one of
+the wire's rules gets that provider's status and error text (and does not consume a
+scripted response, so a target may repair and retry), a request past the end of the
+script gets an error instead of a hang, and every request is recorded byte for byte.
+It is transport-free: respx routes and the loopback server both call ``handle``.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from conformance.cases.schema import Case
+from conformance.http import HttpRequest, HttpResponse, json_response
+from conformance.transcript import Exchange
+from conformance.wires.base import (
+    RenderContext,
+    RequestParseError,
+    RequestView,
+    Rule,
+    RuleViolation,
+    ValidationContext,
+    Wire,
+)
+
+#: Provider-level rules: they hold on every wire.
+UNKNOWN_ENDPOINT = Rule(
+    id="provider/unknown-endpoint",
+    ref="DESIGN: the provider serves each wire on its real path",
+    statement="A request goes to one of the wire's real endpoints.",
+    source="DESIGN.md, command-target contract v1",
+    error="conformance: {method} {path} is not an endpoint of {wire}",
+    status=404,
+    error_type="not_found_error",
+)
+MALFORMED_REQUEST = Rule(
+    id="provider/malformed-request",
+    ref="Issue 3: request bodies that are not JSON produce a clear verdict",
+    statement="A request body is a JSON document of the wire's request shape.",
+    source="DESIGN.md, scripted provider",
+    error="{message}",
+)
+BEYOND_SCRIPT = Rule(
+    id="provider/beyond-script",
+    ref="DESIGN: a request beyond the script is a failure, not a hang",
+    statement="The target sends no request after the scripted conversation has ended.",
+    source="DESIGN.md, scripted provider",
+    error="conformance: request {number} is beyond the script ({scripted} responses, all served)",
+    status=500,
+    error_type="api_error",
+)
+PROVIDER_RULES = (UNKNOWN_ENDPOINT, MALFORMED_REQUEST, BEYOND_SCRIPT)
+
+#: Rejected requests a target may send (repair-and-retry) before the provider gives up.
+RETRY_ALLOWANCE = 3
+
+
+class ScriptedProvider:
+    """Serves one case on one wire.  Thread-safe: the loopback server is threaded."""
+
+    def __init__(self, case: Case, wire: Wire, dialect: str | None = None) -> None:
+        self.case = case
+        self.wire = wire
+        self.dialect = dialect
+        self.script = case.given.responses
+        self.exchanges: list[Exchange] = []
+        self._served = 0
+        self.lock = threading.Lock()
+
+    @property
+    def finished(self) -> bool:
+        """Whether every scripted response has been served."""
+        return self._served == len(self.script)
+
+    @property
+    def exhausted(self) -> bool:
+        """Whether the provider stopped answering: script done, or too many rejections."""
+        rejected = sum(1 for e in self.exchanges if e.served is None)
+        return rejected > RETRY_ALLOWANCE + len(self.script)
+
+    def handle(self, request: HttpRequest) -> HttpResponse:
+        with self.lock:
+            number = len(self.exchanges) + 1
+            response, view, served, violations, problem = self._answer(request, number)
+            self.exchanges.append(
+                Exchange(number, request, view, response, served, tuple(violations), problem)
+            )
+            return response
+
+    def _context(self, number: int) -> ValidationContext:
+        return ValidationContext(
+            number=number,
+            options=self.case.given.options,
+            served=self.script[: self._served],
+            history=self.case.given.history,
+            dialect=self.dialect,
+        )
+
+    def _error(self, rule: Rule, **fields: object) -> tuple[HttpResponse, RuleViolation]:
+        violation = RuleViolation(rule, rule.error.format(**fields))
+        return self.wire.error_response(violation), violation
+
+    def _answer(
+        self, request: HttpRequest, number: int
+    ) -> tuple[HttpResponse, RequestView | None, int | None, list[RuleViolation], str | None]:
+        if not self.wire.serves(request):
+            response, violation = self._error(
+                UNKNOWN_ENDPOINT, method=request.method, path=request.path, wire=self.wire.name
+            )
+            return response, None, None, [violation], violation.message
+        try:
+            view = self.wire.parse(request)
+        except RequestParseError as error:
+            violation = RuleViolation(MALFORMED_REQUEST, error.message, error.at)
+            return self.wire.error_response(violation), None, None, [violation], error.message
+        if self._served >= len(self.script) or self.exhausted:
+            response, violation = self._error(
+                BEYOND_SCRIPT, number=number, scripted=len(self.script)
+            )
+            return response, view, None, [violation], violation.message
+        violations = self.wire.validate(view, self._context(number))
+        if violations:
+            return self.wire.error_response(violations[0]), view, None, violations, None
+        index = self._served
+        context = RenderContext(
+            index=index,
+            case_id=self.case.id,
+            model=view.model or self.case.given.options.model,
+            stream=self.wire.wants_stream(request, view),
+            dialect=self.dialect,
+            request=view,
+        )
+        response = self.wire.render(self.script[index], context)
+        self._served += 1
+        return response, view, index, [], None
+
+
+def plain_error(status: int, message: str) -> HttpResponse:
+    """A transport-level error answer for requests no wire can be asked about."""
+    return json_response(status, {"error": {"message": message}})

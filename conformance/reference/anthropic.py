@@ -1,0 +1,358 @@
+"""The Anthropic Messages wire for the reference adapter.
+
+Decoding: SSE events (parsed with httpx-sse) or a JSON message become neutral fragments;
+``ping`` and unknown event, block and delta types are tolerated (wire-rules 1); a
+stream without ``message_stop``, or with an ``error`` event, is a ``no_finish`` cut.
+
+Requests are built from the replayable history in passes, each on neutral messages:
+
+1. per message, keep what may be sent: user/tool input loses reasoning and tool calls
+   (``replay``); assistant reasoning without its token or minted elsewhere is omitted
+   (rules 3, 8, 51); blank text is omitted (rule 15); anything without a Messages
+   representation raises ``UnsupportedBlock`` (seed §7);
+2. user input left empty is dropped (rule 15);
+3. adjacent assistant messages are concatenated in order, never hoisted (seed §84);
+   tool results open the user message that follows them (rule 13);
+4. manual thinking: each tool-use message leads with its first thinking run (rule 6);
+5. no assistant message ends with reasoning (rule 9): trailing reasoning is omitted
+   after step 4, so a run that step 4 moved to the front is never lost (seed §95);
+6. an assistant message left empty is not sent (rule 15, seed §165).
+
+Adjacent user prompts are not merged (the API joins consecutive turns itself), so a
+request never rewrites a message the previous request already sent.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import httpx
+from httpx_sse import EventSource
+
+from conformance.model import Block, Media, Message, Reasoning, Stop, Text, ToolCall, ToolResult
+from conformance.reference.codec import Decoded, ProviderError, UnsupportedBlock, WireCodec
+from conformance.reference.fragments import (
+    BlockEnd,
+    CallArguments,
+    CallStart,
+    Fragment,
+    ReasoningPiece,
+    RedactedPiece,
+    TextPiece,
+)
+from conformance.reference.replay import input_blocks
+from conformance.targets.base import WireRequest, WireResponse
+
+API_VERSION = "2023-06-01"
+INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
+#: Budget for manual thinking when the session names none (the API's minimum).
+DEFAULT_BUDGET = 1024
+
+_STOPS: Mapping[str, Stop] = {
+    "end_turn": "end",
+    "stop_sequence": "end",
+    "tool_use": "tool_calls",
+    "max_tokens": "max_tokens",
+    "model_context_window_exceeded": "max_tokens",
+    "refusal": "refusal",
+    "pause_turn": "pause",
+}
+_DOCUMENT_TYPES = frozenset({"application/pdf"})
+
+IsThinking = Callable[[Block], bool]
+
+
+class AnthropicCodec(WireCodec):
+    """Anthropic Messages: ``POST /v1/messages``, streamed."""
+
+    wire = "anthropic-messages"
+
+    # ------------------------------------------------------------ decoding
+
+    def decode(self, response: WireResponse) -> Decoded:
+        if not 200 <= response.status < 300:
+            raise ProviderError(response.status, response.body.decode(errors="replace"))
+        if response.streaming:
+            return _decode_stream(response.body)
+        return _decode_message(response.json())
+
+    def recovered_call_id(self, number: int) -> str:
+        return f"toolu_recovered_{number}"
+
+    # ------------------------------------------------------------ requests
+
+    def request(self, history: Sequence[Message]) -> WireRequest:
+        system, conversation = self._split_system(history)
+        sendable = [Message(role=m.role, blocks=self._sendable(m)) for m in conversation]
+        merged = _merge([m for m in sendable if m.blocks or m.role == "assistant"])
+        tool_turns = [i for i, m in enumerate(merged) if _has_call(m)]
+        latest = tool_turns[-1] if tool_turns else None
+        messages: list[Message] = []
+        for i, message in enumerate(merged):
+            if message.role == "assistant":
+                message = self._final_shape(message, latest=i == latest)
+                if not message.blocks and self.guards.on("skip-empty-assistant"):
+                    continue
+            messages.append(message)
+        return WireRequest(
+            body=self._body(system, messages), headers=self._headers(), path="/v1/messages"
+        )
+
+    def arrange(self, blocks: tuple[Block, ...], repair: bool) -> tuple[Block, ...]:
+        """The order of an assistant message's blocks.  ``repair``: manual thinking and
+        the message carries a tool_use, so it must lead with thinking (rule 6)."""
+        if not repair:
+            return blocks
+        if self.guards.on("leading-thinking-first-run"):
+            return first_run_to_front(blocks, self._is_thinking)
+        return all_to_front(blocks, self._is_thinking)
+
+    def _final_shape(self, message: Message, latest: bool) -> Message:
+        repair = (
+            self.session.thinking.mode == "manual"
+            and _has_call(message)
+            and (latest or self.guards.on("leading-thinking-every-tool-turn"))
+        )
+        blocks = self.arrange(message.blocks, repair)
+        if self.guards.on("omit-trailing-reasoning"):
+            while blocks and isinstance(blocks[-1], Reasoning):
+                blocks = blocks[:-1]
+        return Message(role="assistant", blocks=blocks)
+
+    def _is_thinking(self, block: Block) -> bool:
+        """Thinking for the leading-thinking rule; redacted_thinking counts (§96)."""
+        if not isinstance(block, Reasoning):
+            return False
+        return not block.redacted or self.guards.on("leading-thinking-redacted-counts")
+
+    def _split_system(self, history: Sequence[Message]) -> tuple[str | None, list[Message]]:
+        """The top-level system prompt: the session's, then any leading system messages
+        of a saved history.  A system message later on has no place on this wire."""
+        parts = [self.session.system] if self.session.system else []
+        start = 0
+        while start < len(history) and history[start].role == "system":
+            parts.extend(b.text for b in history[start].blocks if isinstance(b, Text))
+            start += 1
+        rest = list(history[start:])
+        if any(m.role == "system" for m in rest):
+            raise UnsupportedBlock("a system message inside the conversation has no place here")
+        return ("\n\n".join(parts) if parts else None), rest
+
+    def _sendable(self, message: Message) -> tuple[Block, ...]:
+        """Step 1: the blocks of one stored message this wire may carry."""
+        kept: list[Block] = []
+        for block in input_blocks(message, self.guards):
+            if isinstance(block, Text) and not block.text.strip():
+                if self.guards.on("omit-blank-text"):
+                    continue
+            elif isinstance(block, Reasoning):
+                if self._foreign(block) and self.guards.on("omit-foreign-reasoning"):
+                    continue
+                if not _token(block) and self.guards.on("omit-unsigned-thinking"):
+                    continue
+            elif message.role == "assistant" and isinstance(block, Media | ToolResult):
+                raise UnsupportedBlock(f"an assistant message cannot carry a {block.kind} block")
+            kept.append(block)
+        return tuple(kept)
+
+    def _foreign(self, block: Reasoning) -> bool:
+        return block.origin is not None and block.origin != f"{self.wire}:{self.session.model}"
+
+    def _body(self, system: str | None, messages: Sequence[Message]) -> dict[str, Any]:
+        session = self.session
+        body: dict[str, Any] = {
+            "model": session.model,
+            "max_tokens": session.max_tokens,
+            "stream": True,
+        }
+        if system is not None:
+            body["system"] = system
+        if session.tools:
+            body["tools"] = [
+                {"name": t.name, "description": t.description, "input_schema": dict(t.parameters)}
+                for t in session.tools
+            ]
+        if session.thinking.mode == "manual":
+            budget = session.thinking.budget_tokens or DEFAULT_BUDGET
+            body["thinking"] = {"type": "enabled", "budget_tokens": budget}
+        elif session.thinking.mode == "adaptive":
+            body["thinking"] = {"type": "adaptive"}
+        body["messages"] = [
+            {"role": m.role, "content": [_render(b) for b in m.blocks]} for m in messages
+        ]
+        return body
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"content-type": "application/json", "anthropic-version": API_VERSION}
+        if self.session.thinking.mode == "manual":  # rule 12d: not for adaptive models
+            headers["anthropic-beta"] = INTERLEAVED_BETA
+        return headers
+
+
+# ---------------------------------------------------------------- block order
+
+
+def first_run_to_front(blocks: tuple[Block, ...], is_thinking: IsThinking) -> tuple[Block, ...]:
+    """Move only the first contiguous run of thinking to the front, as one unit (§88,
+    §89); with no thinking at all nothing changes and nothing is invented (§93)."""
+    start = next((i for i, b in enumerate(blocks) if is_thinking(b)), None)
+    if start is None:
+        return blocks
+    end = start
+    while end < len(blocks) and is_thinking(blocks[end]):
+        end += 1
+    return (*blocks[start:end], *blocks[:start], *blocks[end:])
+
+
+def all_to_front(blocks: tuple[Block, ...], is_thinking: IsThinking) -> tuple[Block, ...]:
+    """Hoist every thinking block to the front (the pre-fix merge, seed §84 base)."""
+    return (
+        *(b for b in blocks if is_thinking(b)),
+        *(b for b in blocks if not is_thinking(b)),
+    )
+
+
+def _merge(messages: Sequence[Message]) -> list[Message]:
+    """Step 3: concatenate adjacent assistant messages; tool results absorb the tool
+    results and the one user prompt that follow them, and stay first (rule 13)."""
+    merged: list[Message] = []
+    previous: str | None = None
+    for message in messages:
+        joins = bool(merged) and (
+            (previous == "assistant" and message.role == "assistant")
+            or (previous == "tool" and message.role in ("tool", "user"))
+        )
+        role = "assistant" if message.role == "assistant" else "user"
+        if joins:
+            merged[-1] = Message(role=role, blocks=merged[-1].blocks + message.blocks)
+        else:
+            merged.append(Message(role=role, blocks=message.blocks))
+        previous = message.role
+    return merged
+
+
+def _has_call(message: Message) -> bool:
+    return any(isinstance(b, ToolCall) for b in message.blocks)
+
+
+def _token(block: Reasoning) -> str | None:
+    """The replay token a reasoning block needs on this wire (rule 3, rule 5)."""
+    return block.data if block.redacted else block.signature
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _render(block: Block) -> dict[str, Any]:
+    if isinstance(block, Reasoning):
+        if block.redacted:
+            return {"type": "redacted_thinking", **_present(data=block.data)}
+        # The thinking key is always sent, even for "" (rule 4).
+        return {"type": "thinking", "thinking": block.text, **_present(signature=block.signature)}
+    if isinstance(block, Text):
+        return {"type": "text", "text": block.text}
+    if isinstance(block, ToolCall):
+        if not isinstance(block.arguments, dict):
+            raise UnsupportedBlock(
+                f"tool call {block.id} has unparsed arguments; tool_use.input is an object"
+            )
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.arguments}
+    if isinstance(block, Media):
+        return _media(block)
+    content: str | list[dict[str, Any]] = (
+        block.content if isinstance(block.content, str) else [_render(b) for b in block.content]
+    )
+    result: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": block.call_id,
+        "content": content,
+    }
+    if block.is_error:
+        result["is_error"] = True
+    return result
+
+
+def _media(block: Media) -> dict[str, Any]:
+    source = {"type": "base64", "media_type": block.mime, "data": block.data}
+    if block.mime.startswith("image/"):
+        return {"type": "image", "source": source}
+    if block.mime in _DOCUMENT_TYPES:
+        return {"type": "document", "source": source}
+    raise UnsupportedBlock(f"media of type {block.mime} has no Messages block")
+
+
+def _present(**fields: str | None) -> dict[str, str]:
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+# ---------------------------------------------------------------- decoding
+
+
+def _decode_stream(body: bytes) -> Decoded:
+    response = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+    fragments: list[Fragment] = []
+    stop_reason: str | None = None
+    ended = False
+    for sse in EventSource(response).iter_sse():
+        try:
+            event = json.loads(sse.data)
+        except ValueError:
+            continue
+        if not isinstance(event, dict):
+            continue
+        kind = event.get("type", sse.event)
+        if kind == "content_block_start":
+            fragments.extend(_block(event.get("index", 0), event.get("content_block", {})))
+        elif kind == "content_block_delta":
+            fragments.extend(_delta(event.get("index", 0), event.get("delta", {})))
+        elif kind == "content_block_stop":
+            fragments.append(BlockEnd(event.get("index", 0)))
+        elif kind == "message_delta":
+            stop_reason = event.get("delta", {}).get("stop_reason") or stop_reason
+        elif kind == "message_stop":
+            ended = True
+        elif kind == "error":
+            break  # a mid-stream error ends the stream: nothing after it counts
+    stop: Stop = _STOPS.get(stop_reason or "", "end") if ended else "no_finish"
+    return Decoded(tuple(fragments), stop, ended)
+
+
+def _decode_message(message: Mapping[str, Any]) -> Decoded:
+    fragments: list[Fragment] = []
+    for index, block in enumerate(message.get("content") or ()):
+        fragments.extend(_block(index, block))
+        fragments.append(BlockEnd(index))
+    stop = _STOPS.get(message.get("stop_reason") or "", "end")
+    return Decoded(tuple(fragments), stop, True)
+
+
+def _block(index: int, block: Mapping[str, Any]) -> list[Fragment]:
+    """The fragments a content block opens with (a whole block in a JSON message)."""
+    kind = block.get("type")
+    if kind == "thinking":
+        text, signature = block.get("thinking") or "", block.get("signature") or ""
+        return [ReasoningPiece(index, text=text, signature=signature)]
+    if kind == "redacted_thinking":
+        return [RedactedPiece(index, block.get("data") or "")]
+    if kind == "text":
+        return [TextPiece(index, block.get("text") or "")]
+    if kind == "tool_use":
+        announced = block.get("input")
+        arguments = announced if isinstance(announced, dict) else {}
+        return [CallStart(index, block.get("id", ""), block.get("name", ""), arguments)]
+    return []  # server tools and future block types have no neutral form
+
+
+def _delta(index: int, delta: Mapping[str, Any]) -> list[Fragment]:
+    kind = delta.get("type")
+    if kind == "thinking_delta":
+        return [ReasoningPiece(index, text=delta.get("thinking") or "")]
+    if kind == "signature_delta":
+        return [ReasoningPiece(index, signature=delta.get("signature") or "")]
+    if kind == "text_delta":
+        return [TextPiece(index, delta.get("text") or "")]
+    if kind == "input_json_delta":
+        return [CallArguments(index, delta.get("partial_json") or "")]
+    return []  # citations and future delta types

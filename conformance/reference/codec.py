@@ -1,0 +1,63 @@
+"""What one wire contributes to the reference adapter: decoding and request building.
+
+Everything else (episodes, truncation, XML recovery, the history, output selection) is
+wire-agnostic and shared.  A sibling wire (OpenAI Responses, Chat dialects, Gemini)
+is one more ``WireCodec`` subclass registered in ``conformance.reference.adapter``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from conformance.model import Message, Stop
+from conformance.reference.fragments import Fragment
+from conformance.reference.guards import Guards
+from conformance.targets.base import Session, WireRequest, WireResponse
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """One response as fragments.  ``ended``: the stream reached its terminal event."""
+
+    fragments: tuple[Fragment, ...]
+    stop: Stop
+    ended: bool
+
+
+class ProviderError(RuntimeError):
+    """The provider answered with an error instead of a turn."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"provider error {status}: {message}")
+        self.status = status
+        self.message = message
+
+
+class UnsupportedBlock(ValueError):
+    """A stored block has no representation on this wire (seed §7: rejected, not
+    silently dropped)."""
+
+
+class WireCodec(ABC):
+    """Decodes this wire's responses and builds its requests from neutral history."""
+
+    wire: ClassVar[str]
+
+    def __init__(self, session: Session, guards: Guards) -> None:
+        self.session = session
+        self.guards = guards
+
+    @abstractmethod
+    def decode(self, response: WireResponse) -> Decoded:
+        """The response as neutral fragments plus its stop; raises ``ProviderError``."""
+
+    @abstractmethod
+    def request(self, history: Sequence[Message]) -> WireRequest:
+        """The next request from the replayable history; raises ``UnsupportedBlock``."""
+
+    @abstractmethod
+    def recovered_call_id(self, number: int) -> str:
+        """A deterministic id, in this wire's id syntax, for the n-th recovered call."""

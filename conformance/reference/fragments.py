@@ -1,0 +1,69 @@
+"""Neutral stream fragments: what every wire decoder turns its stream into.
+
+A decoder knows its wire's events; the consolidator knows episodes.  Fragments are the
+narrow language between them, so one episode tracker serves every wire.  ``key`` names
+the wire's block (Anthropic's ``index``, a Chat tool-call ``index``, ...); wires without
+block boundaries may reuse one key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+Key: TypeAlias = int | str
+
+
+@dataclass(frozen=True)
+class ReasoningPiece:
+    """A fragment of reasoning text and/or of its replay token (either may be empty)."""
+
+    key: Key
+    text: str = ""
+    signature: str = ""
+
+
+@dataclass(frozen=True)
+class RedactedPiece:
+    """A whole redacted reasoning block: always an episode of its own."""
+
+    key: Key
+    data: str
+
+
+@dataclass(frozen=True)
+class TextPiece:
+    """A fragment of visible text; consecutive pieces with one key form one block."""
+
+    key: Key
+    text: str
+
+
+@dataclass(frozen=True)
+class CallStart:
+    """A tool call begins; ``arguments`` is what the wire announced before any delta."""
+
+    key: Key
+    id: str
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CallArguments:
+    """A raw fragment of a call's argument JSON."""
+
+    key: Key
+    json: str
+
+
+@dataclass(frozen=True)
+class BlockEnd:
+    """The wire says block ``key`` is complete (Anthropic ``content_block_stop``)."""
+
+    key: Key
+
+
+Fragment: TypeAlias = (
+    ReasoningPiece | RedactedPiece | TextPiece | CallStart | CallArguments | BlockEnd
+)

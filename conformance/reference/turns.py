@@ -1,0 +1,83 @@
+"""What a received turn stores, and which of its calls run (wire-agnostic).
+
+A truncated turn (``max_tokens``, ``no_finish``, ``cancelled``) runs nothing: its
+complete calls are stored and answered with an error result, its incomplete ones
+(raw-string arguments) are left out (wire-rules 16, 33).  A complete turn without
+structured calls gets its XML-style calls recovered (wire-rules 50).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.model import TRUNCATING_STOPS, Reasoning, Stop, ToolCall, ToolResult
+from conformance.reference.consolidate import TurnBlock
+from conformance.reference.guards import Guards
+from conformance.reference.xml_recovery import recover
+from conformance.targets.base import CallToRun
+
+NOT_EXECUTED = "not executed: the response was cut by the output limit"
+
+#: Stops after which the model finished what it meant to say (XML recovery applies).
+_COMPLETE_STOPS: frozenset[Stop] = frozenset({"end", "tool_calls"})
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The turn to store, the calls to run, and results the adapter answers itself."""
+
+    blocks: tuple[TurnBlock, ...]
+    calls: tuple[CallToRun, ...]
+    answered: tuple[ToolResult, ...] = ()
+
+
+def settle(
+    blocks: Sequence[TurnBlock],
+    stop: Stop,
+    offered: Mapping[str, Mapping[str, Any]],
+    guards: Guards,
+    new_id: Callable[[], str],
+) -> Settled:
+    """Decide what a consolidated turn becomes.  ``offered``: tool name -> schema."""
+    if stop in TRUNCATING_STOPS:
+        return _truncated(blocks, guards)
+    if stop in _COMPLETE_STOPS and not any(isinstance(b, ToolCall) for b in blocks):
+        blocks = recover(blocks, offered, guards, new_id) or blocks
+    return Settled(tuple(blocks), _runnable(blocks))
+
+
+def _truncated(blocks: Sequence[TurnBlock], guards: Guards) -> Settled:
+    kept = list(blocks)
+    # Trailing-ness is judged on the turn as it streamed, before anything is removed
+    # (seed §62: removing blocks must not manufacture a trailing episode).
+    if (
+        kept
+        and _unsigned(kept[-1])
+        and any(isinstance(b, ToolCall) for b in kept)
+        and guards.on("drop-dangling-unsigned-episode")
+    ):
+        kept.pop()
+    kept = [b for b in kept if not (isinstance(b, ToolCall) and not b.complete)]
+    calls = _runnable(kept)
+    if guards.on("truncated-calls-not-run"):
+        answered = tuple(
+            ToolResult(call_id=c.id, content=NOT_EXECUTED, is_error=True) for c in calls
+        )
+        return Settled(tuple(kept), (), answered)
+    return Settled(tuple(kept), calls)
+
+
+def _runnable(blocks: Sequence[TurnBlock]) -> tuple[CallToRun, ...]:
+    """The complete calls of a turn, in order (an incomplete call is never run)."""
+    calls: list[CallToRun] = []
+    for block in blocks:
+        if isinstance(block, ToolCall) and isinstance(block.arguments, dict):
+            calls.append(CallToRun(block.id, block.name, block.arguments))
+    return tuple(calls)
+
+
+def _unsigned(block: TurnBlock) -> bool:
+    """A reasoning episode whose replay token never arrived (§41)."""
+    return isinstance(block, Reasoning) and not block.redacted and block.signature is None

@@ -1,0 +1,140 @@
+"""Recovery of tool calls a model wrote as XML-style text (wire-rules 50, seed §53–§64).
+
+Recognised dialects (a call must be complete and well-formed: only parameters, and
+whitespace between them, inside the call element):
+
+* ``<invoke name="t"><parameter name="k">v</parameter></invoke>``, alone or inside
+  ``<function_calls>`` (the wrapper goes when every call inside it was recovered);
+* ``<tool_call><function=t><parameter=k>v</parameter></function></tool_call>``.
+
+Markup naming a tool that was not offered, and prose that merely mentions a tag, stay
+as text.  A parameter value loses the newlines around it (the dialects' layout); it is
+kept as a string when the tool's schema types that property ``string``, else decoded as
+JSON when it parses (``3`` -> 3, ``{"a":1}`` -> object) and kept as a string otherwise.
+No entity decoding: models write values raw.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.model import Reasoning, Text, ToolCall
+from conformance.reference.consolidate import TurnBlock
+from conformance.reference.guards import Guards
+
+_INVOKE = re.compile(
+    r"<invoke\s+name=\"(?P<name>[^\"]+)\"\s*>(?P<body>(?:(?!<invoke\b).)*?)</invoke>",
+    re.DOTALL,
+)
+_INVOKE_PARAMETER = re.compile(
+    r"<parameter\s+name=\"(?P<name>[^\"]+)\"\s*>(?P<value>.*?)</parameter>", re.DOTALL
+)
+_TOOL_CALL = re.compile(
+    r"<tool_call>\s*<function=(?P<name>[^>\s]+)>(?P<body>(?:(?!<tool_call>).)*?)</function>"
+    r"\s*</tool_call>",
+    re.DOTALL,
+)
+_FUNCTION_PARAMETER = re.compile(
+    r"<parameter=(?P<name>[^>\s]+)>(?P<value>.*?)</parameter>", re.DOTALL
+)
+_EMPTY_WRAPPER = re.compile(r"<function_calls>\s*</function_calls>")
+_DIALECTS = ((_INVOKE, _INVOKE_PARAMETER), (_TOOL_CALL, _FUNCTION_PARAMETER))
+
+
+@dataclass(frozen=True)
+class Found:
+    """One recoverable call in a text."""
+
+    start: int
+    end: int
+    name: str
+    arguments: dict[str, Any]
+
+
+def find_calls(text: str, offered: Mapping[str, Mapping[str, Any]], guards: Guards) -> list[Found]:
+    """Every well-formed call in ``text`` worth recovering, in text order.
+
+    ``offered`` maps each offered tool's name to its parameter schema.
+    """
+    found: list[Found] = []
+    for call, parameter in _DIALECTS:
+        for match in call.finditer(text):
+            name = match["name"]
+            if name not in offered and guards.on("xml-offered-tools-only"):
+                continue
+            arguments = _parameters(match["body"], parameter, offered.get(name, {}))
+            if arguments is not None:
+                found.append(Found(match.start(), match.end(), name, arguments))
+    return sorted(found, key=lambda f: f.start)
+
+
+def without_calls(text: str, found: Sequence[Found]) -> str:
+    """``text`` with the recovered markup (and wrappers left empty) cut out, trimmed."""
+    kept: list[str] = []
+    at = 0
+    for call in found:
+        kept.append(text[at : call.start])
+        at = call.end
+    kept.append(text[at:])
+    return _EMPTY_WRAPPER.sub("", "".join(kept)).strip()
+
+
+def recover(
+    blocks: Sequence[TurnBlock],
+    offered: Mapping[str, Mapping[str, Any]],
+    guards: Guards,
+    new_id: Callable[[], str],
+) -> tuple[TurnBlock, ...] | None:
+    """The turn with its XML calls made structured, or ``None`` when there are none.
+
+    Text blocks holding markup are replaced, in place, by the prose around it; every
+    other block stays where it was; the recovered calls come last, so every surviving
+    reasoning episode precedes them (§58, §59).
+    """
+    kept: list[TurnBlock] = []
+    recovered: list[Found] = []
+    for block in blocks:
+        found = find_calls(block.text, offered, guards) if isinstance(block, Text) else []
+        if not isinstance(block, Text) or not found:
+            kept.append(block)
+            continue
+        recovered.extend(found)
+        prose = without_calls(block.text, found)
+        if prose and guards.on("xml-keep-remaining-text"):
+            kept.append(Text(text=prose))
+    if not recovered:
+        return None
+    if not guards.on("xml-keep-episodes"):
+        kept = [b for b in kept if not isinstance(b, Reasoning)]
+    calls = [ToolCall(id=new_id(), name=f.name, arguments=f.arguments) for f in recovered]
+    at = len(kept)
+    if not guards.on("xml-calls-after-episodes"):
+        at = next((i for i, b in enumerate(kept) if isinstance(b, Reasoning)), at)
+    return (*kept[:at], *calls, *kept[at:])
+
+
+def _parameters(
+    body: str, parameter: re.Pattern[str], schema: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The call's arguments, or ``None`` when its body is not only parameters."""
+    if parameter.sub("", body).strip():
+        return None
+    properties = schema.get("properties", {})
+    arguments: dict[str, Any] = {}
+    for match in parameter.finditer(body):
+        declared = properties.get(match["name"], {}) if isinstance(properties, dict) else {}
+        arguments[match["name"]] = _value(match["value"].strip("\r\n"), declared)
+    return arguments
+
+
+def _value(raw: str, declared: Mapping[str, Any]) -> Any:
+    if declared.get("type") == "string":
+        return raw
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw

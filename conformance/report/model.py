@@ -1,0 +1,75 @@
+"""The report of a run: versioned, documented in docs/report.md, deterministic.
+
+The same inputs give the same bytes: results are sorted by case and wire, and nothing
+in the report depends on time or on the machine.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict
+
+from conformance import __version__
+from conformance.verdict import VERDICTS, Result
+
+#: Bumped on any incompatible change to the JSON shape.
+REPORT_VERSION = 1
+
+
+class LoadError(BaseModel):
+    """A case file that could not be loaded."""
+
+    model_config = ConfigDict(frozen=True)
+
+    file: str
+    line: int | None
+    field: str | None
+    message: str
+
+
+class Report(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    report_version: int = REPORT_VERSION
+    suite_version: str = __version__
+    target: str
+    target_kind: str
+    strict: bool = False
+    results: tuple[Result, ...]
+    summary: dict[str, int]
+    load_errors: tuple[LoadError, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """No fail, no error, and every case file loaded."""
+        return not self.load_errors and not (self.summary["fail"] or self.summary["error"])
+
+
+def summarize(results: Iterable[Result]) -> dict[str, int]:
+    """The count of every verdict, zero included, in the canonical verdict order."""
+    counts = Counter(r.verdict for r in results)
+    return {verdict: counts.get(verdict, 0) for verdict in VERDICTS}
+
+
+def build_report(
+    target: str,
+    target_kind: str,
+    results: Iterable[Result],
+    strict: bool = False,
+    load_errors: Iterable[LoadError] = (),
+) -> Report:
+    ordered = tuple(sorted(results, key=lambda r: r.key))
+    return Report(
+        target=target,
+        target_kind=target_kind,
+        strict=strict,
+        results=ordered,
+        summary=summarize(ordered),
+        load_errors=tuple(load_errors),
+    )
+
+
+def to_json(report: Report) -> str:
+    return report.model_dump_json(indent=2) + "\n"

@@ -1,0 +1,250 @@
+"""The target API: what users implement to put their code under test.
+
+Three kinds share one verdict pipeline:
+
+* ``Adapter`` — in-process conversion code: the suite hands it wire responses and asks
+  it for the next request body.  Fastest; what the probe runner drives.
+* ``Client`` — an in-process real client stack pointed at the scripted provider through
+  respx (httpx and httpx2) or a loopback server.
+* ``command`` — any program, run once per case × wire against a loopback provider
+  (see ``conformance.targets.command``).
+
+A target declares the wires it speaks and the capabilities it has; a case that needs
+more is ``n/a`` with the reason.  ``pins`` maps ``case-id`` (or ``case-id[wire]``) to
+the reason of a known failure: it runs as a strict xfail.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from conformance.model import Message, Stop, ThinkingConfig
+
+CONTRACT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ToolDef:
+    """A tool offered to the model, as the target should declare it."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+    result: str
+
+
+@dataclass(frozen=True)
+class Session:
+    """Everything a target needs to hold one scripted conversation.
+
+    This is the in-process form of the command contract's ``CONFORMANCE_CASE`` file
+    (``contract()`` renders that file), plus a saved ``history`` for targets that
+    declare the ``history`` capability.
+    """
+
+    case: str
+    wire: str
+    dialect: str | None
+    model: str
+    system: str | None
+    prompts: tuple[str, ...]
+    tools: tuple[ToolDef, ...]
+    thinking: ThinkingConfig
+    max_tokens: int
+    store: bool | None = None
+    include: tuple[str, ...] | None = None
+    history: tuple[Message, ...] = ()
+
+    def tool(self, name: str) -> ToolDef | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+    def result_for(self, name: str) -> str:
+        """The result the suite's tools return when a call to ``name`` runs."""
+        tool = self.tool(name)
+        return tool.result if tool else f"unknown tool {name!r}"
+
+    def contract(self) -> dict[str, Any]:
+        """The ``CONFORMANCE_CASE`` JSON document (contract v1)."""
+        thinking: dict[str, Any] = {"mode": self.thinking.mode}
+        if self.thinking.budget_tokens is not None:
+            thinking["budget_tokens"] = self.thinking.budget_tokens
+        document: dict[str, Any] = {
+            "version": CONTRACT_VERSION,
+            "case": self.case,
+            "wire": self.wire,
+            "dialect": self.dialect,
+            "model": self.model,
+            "system": self.system,
+            "prompts": list(self.prompts),
+            "tools": [
+                {
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": dict(t.parameters),
+                    "result": t.result,
+                }
+                for t in self.tools
+            ],
+            "thinking": thinking,
+            "max_tokens": self.max_tokens,
+        }
+        if self.store is not None:
+            document["store"] = self.store
+        if self.include is not None:
+            document["include"] = list(self.include)
+        return document
+
+    def contract_json(self) -> str:
+        return json.dumps(self.contract(), ensure_ascii=False, indent=2) + "\n"
+
+
+@dataclass(frozen=True)
+class WireRequest:
+    """A request an adapter wants sent: a JSON body (bytes or an object) and headers."""
+
+    body: bytes | Mapping[str, Any]
+    headers: Mapping[str, str] = field(default_factory=dict)
+    path: str | None = None
+
+    @classmethod
+    def coerce(cls, value: WireRequest | Mapping[str, Any] | bytes) -> WireRequest:
+        """What ``AdapterSession.next_request`` may return, as a ``WireRequest``."""
+        if isinstance(value, WireRequest):
+            return value
+        if isinstance(value, Mapping):
+            return cls(body=value)
+        if isinstance(value, bytes | bytearray):
+            return cls(body=bytes(value))
+        raise TypeError(
+            f"next_request() returned {type(value).__name__}; "
+            "expected a WireRequest, a mapping or bytes"
+        )
+
+    def body_bytes(self) -> bytes:
+        if isinstance(self.body, bytes | bytearray):
+            return bytes(self.body)
+        return json.dumps(self.body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+@dataclass(frozen=True)
+class WireResponse:
+    """The provider's answer, as bytes on the wire."""
+
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+
+    @property
+    def streaming(self) -> bool:
+        return "event-stream" in self.headers.get("content-type", "")
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass(frozen=True)
+class CallToRun:
+    """A tool call the adapter decided to execute."""
+
+    id: str
+    name: str
+    arguments: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolResultIn:
+    """The result of an executed call, handed back to the adapter."""
+
+    call_id: str
+    name: str
+    content: str
+    is_error: bool = False
+
+
+@dataclass(frozen=True)
+class FinalOutput:
+    """What a target selects as the conversation's output (a subagent's result).
+
+    ``text`` is ``None`` when nothing was selected; ``complete`` is false when the run
+    ended incomplete (truncated, refused, cancelled); ``stop`` is the final stop reason.
+    """
+
+    text: str | None
+    complete: bool
+    stop: Stop | None = None
+
+
+class AdapterSession(ABC):
+    """One conversation held by an adapter."""
+
+    @abstractmethod
+    def add_user(self, text: str) -> None:
+        """Append a user prompt."""
+
+    @abstractmethod
+    def next_request(self) -> WireRequest | Mapping[str, Any] | bytes:
+        """The body (and optionally headers) of the next request, from stored history."""
+
+    @abstractmethod
+    def receive(self, response: WireResponse) -> Sequence[CallToRun]:
+        """Consume a response, store the assistant turn, return the calls to execute
+        (an empty list ends the tool loop, unless ``continues`` says otherwise)."""
+
+    def continues(self) -> bool:
+        """Whether the turn goes on without calls to run: the provider paused it and
+        expects the content resent to resume (Anthropic ``pause_turn``, wire-rules 14)."""
+        return False
+
+    @abstractmethod
+    def add_tool_results(self, results: Sequence[ToolResultIn]) -> None:
+        """Store the results of the calls ``receive`` asked to run."""
+
+    def final_output(self) -> FinalOutput:
+        """The selected output of the conversation (capability ``output-selection``)."""
+        raise NotImplementedError
+
+
+class TargetBase:
+    """Configuration every target kind shares (capability properties)."""
+
+    name: ClassVar[str] = "target"
+    wires: ClassVar[frozenset[str]] = frozenset()
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+    pins: ClassVar[Mapping[str, str]] = {}
+
+
+class Adapter(TargetBase, ABC):
+    """Subclass to test in-process conversion code."""
+
+    @abstractmethod
+    def open(self, session: Session) -> AdapterSession:
+        """Start a conversation."""
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """What a ``Client`` target gets: the session and where the provider answers."""
+
+    session: Session
+    base_url: str
+    api_key: str = "conformance-test-key"
+
+
+class Client(TargetBase, ABC):
+    """Subclass to test a real client stack in-process.
+
+    ``run`` sends ``session.prompts`` in order, each after the previous one's tool loop
+    ended, answering every call it executes with ``session.result_for(name)``.  It may
+    be a coroutine function.  ``transport`` picks respx (httpx and httpx2 clients are
+    both intercepted) or a loopback server on 127.0.0.1.
+    """
+
+    transport: ClassVar[str] = "respx"
+
+    @abstractmethod
+    def run(self, conversation: Conversation) -> Awaitable[None] | None:
+        """Hold the conversation against ``conversation.base_url``."""

@@ -1,0 +1,191 @@
+"""The command target: any program, in any language, run against a loopback provider.
+
+Contract v1 (DESIGN.md, "Targets"): for each case × wire the suite serves the scripted
+provider on 127.0.0.1, writes the ``CONFORMANCE_CASE`` document to a file, and runs the
+shell command once with the provider's address in the environment variables the
+providers' own SDKs read.  The command holds the conversation and exits 0.
+
+The command runs in its own session, so that the whole process tree can be ended at
+once: on timeout, on interruption of the suite, and after a normal exit (background
+children it left behind).  POSIX only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from conformance.provider.loopback import Handler, LoopbackServer
+from conformance.targets.base import Session
+
+SPEC_PREFIX = "cmd:"
+TAIL_CHARS = 2000
+
+#: Dummy keys: SDKs refuse to start without one; the scripted provider ignores them.
+DUMMY_KEYS = {
+    "ANTHROPIC_API_KEY": "conformance-anthropic-key",
+    "OPENAI_API_KEY": "conformance-openai-key",
+    "GEMINI_API_KEY": "conformance-gemini-key",
+}
+
+
+def contract_environment(base_url: str, wire: str, case_path: str) -> dict[str, str]:
+    """The variables contract v1 sets for one run (the rest is inherited)."""
+    return {
+        "CONFORMANCE_BASE_URL": base_url,
+        "ANTHROPIC_BASE_URL": base_url,
+        "OPENAI_BASE_URL": f"{base_url}/v1",
+        "GOOGLE_GEMINI_BASE_URL": base_url,
+        "GEMINI_BASE_URL": base_url,
+        **DUMMY_KEYS,
+        "CONFORMANCE_WIRE": wire,
+        "CONFORMANCE_CASE": case_path,
+    }
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """How one run of the command ended.
+
+    ``exit_code`` is the shell's return code (negative: killed by that signal); the
+    tails are the last characters of each stream, for the report.
+    """
+
+    exit_code: int
+    timed_out: bool
+    stdout_tail: str
+    stderr_tail: str
+
+    @property
+    def ok(self) -> bool:
+        return not self.timed_out and self.exit_code == 0
+
+
+def _tail(path: Path, chars: int = TAIL_CHARS) -> str:
+    """The last ``chars`` characters of a file of unknown encoding (UTF-8 assumed)."""
+    with path.open("rb") as stream:
+        size = stream.seek(0, os.SEEK_END)
+        stream.seek(max(0, size - 4 * chars))
+        return stream.read().decode("utf-8", errors="replace")[-chars:]
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether a process of the group still runs.  Zombies do not count: orphans are
+    reparented to PID 1, which in a container may never reap them."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rpartition(")")[2].split()  # state, ppid, pgrp, ...
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in "ZX":
+            return True
+    return False
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def end_process_group(process: subprocess.Popen[bytes], grace: float) -> None:
+    """End every process of the command's group: SIGTERM, then SIGKILL to whatever is
+    still running after ``grace`` seconds (at once if interrupted meanwhile); reap the
+    shell."""
+    pgid = process.pid  # start_new_session: the shell leads its own group
+    try:
+        _signal_group(pgid, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            process.poll()  # reap the shell, or its zombie keeps the group alive
+            if not _group_alive(pgid):
+                break
+            time.sleep(0.02)
+    finally:
+        if _group_alive(pgid):
+            _signal_group(pgid, signal.SIGKILL)
+        process.wait()
+
+
+@dataclass(frozen=True)
+class CommandTarget:
+    """A shell command honouring contract v1, run once per case × wire."""
+
+    command: str
+    timeout: float = 10.0
+    grace: float = 2.0
+
+    @property
+    def name(self) -> str:
+        return f"{SPEC_PREFIX}{self.command}"
+
+    def run(self, session: Session, handler: Handler) -> CommandResult:
+        """Serve ``handler`` on loopback and run the command against it for ``session``.
+        Server, process group and files are gone when this returns or raises."""
+        with (
+            LoopbackServer(handler) as server,
+            tempfile.TemporaryDirectory(prefix="conformance-cmd-") as scratch,
+        ):
+            folder = Path(scratch)
+            case_path = folder / "case.json"
+            case_path.write_text(session.contract_json(), encoding="utf-8")
+            environment = {
+                **os.environ,
+                **contract_environment(server.base_url, session.wire, str(case_path)),
+            }
+            exit_code, timed_out = self._execute(environment, folder)
+            return CommandResult(
+                exit_code=exit_code,
+                timed_out=timed_out,
+                stdout_tail=_tail(folder / "stdout"),
+                stderr_tail=_tail(folder / "stderr"),
+            )
+
+    def _execute(self, environment: Mapping[str, str], folder: Path) -> tuple[int, bool]:
+        # Output goes to files, not pipes: a background child that keeps a pipe open
+        # must not keep the suite waiting after the command itself has exited.
+        with (folder / "stdout").open("wb") as stdout, (folder / "stderr").open("wb") as stderr:
+            process = subprocess.Popen(
+                self.command,
+                shell=True,
+                start_new_session=True,
+                stdin=subprocess.DEVNULL,
+                stdout=stdout,
+                stderr=stderr,
+                env=dict(environment),
+            )
+        timed_out = False
+        try:
+            process.wait(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            end_process_group(process, self.grace)
+        return process.returncode, timed_out
+
+
+def parse_command_spec(spec: str) -> str | None:
+    """The shell command of a ``cmd:<shell command>`` spec; ``None`` for any other
+    spec.  An empty command is an error, not a silent no-op."""
+    if not spec.startswith(SPEC_PREFIX):
+        return None
+    command = spec[len(SPEC_PREFIX) :].strip()
+    if not command:
+        raise ValueError(f"{spec!r}: give the shell command after {SPEC_PREFIX!r}")
+    return command

@@ -1,0 +1,100 @@
+"""Turn a ``--target`` spec into a target the runner can drive.
+
+``reference`` is the bundled reference adapter; ``module:attr`` names an ``Adapter`` or
+``Client`` (a class, instantiated without arguments, an instance, or a factory function
+returning one); ``cmd:<shell command>`` is a command target.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from conformance.targets.base import Adapter, Client, TargetBase
+from conformance.targets.command import parse_command_spec
+
+Kind = Literal["adapter", "client", "command"]
+
+
+class TargetError(ValueError):
+    """The target spec names nothing the suite can run."""
+
+
+@dataclass(frozen=True)
+class ResolvedTarget:
+    """A runnable target and its declared configuration.
+
+    ``wires`` is ``None`` for a command target: it declares nothing, so every wire a
+    case names is attempted (narrow it with ``--wire``).
+    """
+
+    spec: str
+    name: str
+    kind: Kind
+    impl: Adapter | Client | str
+    wires: frozenset[str] | None
+    capabilities: frozenset[str] = frozenset()
+    pins: Mapping[str, str] = field(default_factory=dict)
+    timeout: float | None = None
+
+    def pin_for(self, case_id: str, wire: str) -> str | None:
+        return self.pins.get(f"{case_id}[{wire}]") or self.pins.get(case_id)
+
+
+def target_from_object(
+    obj: object, spec: str | None = None, name: str | None = None
+) -> ResolvedTarget:
+    """A target from an ``Adapter``/``Client`` class (instantiated without arguments), an
+    instance, or a factory function returning one."""
+    if not isinstance(obj, TargetBase) and callable(obj):
+        obj = obj()
+    spec = spec or f"{type(obj).__module__}:{type(obj).__qualname__}"
+    if isinstance(obj, Adapter):
+        kind: Kind = "adapter"
+    elif isinstance(obj, Client):
+        kind = "client"
+    else:
+        raise TargetError(f"{spec} is a {type(obj).__name__}, not an Adapter or Client target")
+    return ResolvedTarget(
+        spec=spec,
+        name=name or obj.name,
+        kind=kind,
+        impl=obj,
+        wires=frozenset(obj.wires),
+        capabilities=frozenset(obj.capabilities),
+        pins=dict(obj.pins),
+    )
+
+
+def command_name(command: str) -> str:
+    """A stable name for a command target (snapshot directories use it)."""
+    return "cmd-" + hashlib.sha256(command.encode()).hexdigest()[:10]
+
+
+def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
+    """Resolve ``reference``, ``module:attr`` or ``cmd:<shell command>``."""
+    try:
+        command = parse_command_spec(spec)
+    except ValueError as error:
+        raise TargetError(str(error)) from None
+    if command is not None:
+        return ResolvedTarget(spec, name or command_name(command), "command", command, None)
+    if spec == "reference":
+        spec = "conformance.reference.adapter:ReferenceAdapter"
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise TargetError(f"{spec!r}: a target is `reference`, `module:attr` or `cmd:<command>`")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise TargetError(f"cannot import {module_name!r}: {error}") from error
+    obj: object = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise TargetError(f"{module_name!r} has no attribute {attr!r}") from None
+    return target_from_object(obj, spec, name)

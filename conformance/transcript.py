@@ -1,0 +1,56 @@
+"""What one run of a case on a wire captured: every exchange, byte for byte."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from conformance.cases.schema import Case
+from conformance.http import HttpRequest, HttpResponse
+from conformance.targets.base import FinalOutput
+from conformance.wires.base import RequestView, RuleViolation
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request and the provider's answer.
+
+    ``served`` is the 0-based index of the scripted response the provider answered
+    with, or ``None`` when it answered with an error (a rule violation, a malformed or
+    misaddressed request, or a request beyond the script, named in ``problem``).
+    """
+
+    number: int
+    request: HttpRequest
+    view: RequestView | None
+    response: HttpResponse
+    served: int | None
+    violations: tuple[RuleViolation, ...] = ()
+    problem: str | None = None
+
+
+@dataclass
+class Transcript:
+    """The captured run of one case on one wire, for the checks to judge.
+
+    ``error`` is why the run could not be judged (a crash, a hang); ``stopped`` is why
+    the target ended early, which a rule violation may explain.
+    """
+
+    case: Case
+    wire: str
+    dialect: str | None
+    exchanges: list[Exchange] = field(default_factory=list)
+    output: FinalOutput | None = None
+    output_error: str | None = None
+    error: str | None = None
+    stopped: str | None = None
+    stdout_tail: str | None = None
+    stderr_tail: str | None = None
+
+    @property
+    def views(self) -> list[tuple[int, RequestView]]:
+        """``(request number, view)`` of every request whose body parsed."""
+        return [(e.number, e.view) for e in self.exchanges if e.view is not None]
+
+    def served_count(self) -> int:
+        return sum(1 for e in self.exchanges if e.served is not None)

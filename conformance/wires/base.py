@@ -1,0 +1,184 @@
+"""What a wire module is: it renders scripted turns as the provider sends them, parses
+request bodies into the neutral view, and validates requests with the provider's rules.
+
+One module per wire under ``conformance/wires/``; each registers one ``Wire`` subclass.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from conformance.cases.schema import Case, Options, ScriptedResponse
+from conformance.http import HttpRequest, HttpResponse
+from conformance.model import Block, Message, ThinkingConfig
+
+Strength = Literal["must", "should"]
+
+
+class RequestParseError(ValueError):
+    """The body is not a request this wire understands (not JSON, wrong shape)."""
+
+    def __init__(self, message: str, at: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.at = at
+
+
+class RequestView(BaseModel):
+    """A captured request body in neutral form.
+
+    ``locations[i]`` is ``(where message i sits in the body, where each of its blocks
+    sits)``, written the way the wire's own errors write them (``messages.1.content.0``),
+    so every violation can point at the bytes it is about.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    wire: str
+    model: str | None = None
+    stream: bool = False
+    system: str | None = None
+    tools: tuple[str, ...] = ()
+    thinking: ThinkingConfig = ThinkingConfig()
+    max_tokens: int | None = None
+    messages: tuple[Message, ...] = ()
+    locations: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    raw: dict[str, Any] = {}
+
+    def where(self, message: int, block: int | None = None) -> str | None:
+        """The body location of a message, or of one of its blocks."""
+        if not 0 <= message < len(self.locations):
+            return None
+        at, blocks = self.locations[message]
+        if block is None:
+            return at
+        return blocks[block] if 0 <= block < len(blocks) else at
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One request-validation rule of a provider.
+
+    ``id`` is stable (``<wire>/<slug>``); ``ref`` is the entry of
+    ``reference/wire-rules.md`` it encodes; ``error`` is the provider's real error text,
+    with ``{placeholders}`` the validator fills in.
+    """
+
+    id: str
+    ref: str
+    statement: str
+    source: str
+    error: str
+    status: int = 400
+    error_type: str = "invalid_request_error"
+
+
+@dataclass(frozen=True)
+class RuleViolation:
+    """A rule a request broke, with the provider's error text filled in."""
+
+    rule: Rule
+    message: str
+    at: str | None = None
+
+
+@dataclass(frozen=True)
+class RenderContext:
+    """What a render may depend on besides the scripted response."""
+
+    index: int  # 0-based position of this response in the script
+    case_id: str
+    model: str
+    stream: bool
+    dialect: str | None = None
+    request: RequestView | None = None
+
+
+@dataclass(frozen=True)
+class ValidationContext:
+    """What the provider knows when it validates request ``number`` (1-based)."""
+
+    number: int
+    options: Options
+    served: Sequence[ScriptedResponse]
+    history: Sequence[Message] = ()
+    dialect: str | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+class Wire(ABC):
+    """One provider wire.  Subclasses set ``name`` and implement the three jobs."""
+
+    name: ClassVar[str]
+    dialects: ClassVar[tuple[str, ...]] = ()
+    rules: ClassVar[tuple[Rule, ...]] = ()
+
+    # ------------------------------------------------------------ serving
+
+    @abstractmethod
+    def serves(self, request: HttpRequest) -> bool:
+        """Whether the request is addressed to one of this wire's real endpoints."""
+
+    def endpoint(self, model: str, stream: bool) -> str:
+        """The path (and query) a request for ``model`` goes to when a target names none."""
+        raise NotImplementedError(f"{self.name} names no default endpoint")
+
+    @abstractmethod
+    def wants_stream(self, request: HttpRequest, view: RequestView) -> bool:
+        """Whether the client asked for a streamed answer."""
+
+    @abstractmethod
+    def render(self, response: ScriptedResponse, context: RenderContext) -> HttpResponse:
+        """The scripted response exactly as the provider sends it (SSE or JSON)."""
+
+    @abstractmethod
+    def error_response(self, violation: RuleViolation) -> HttpResponse:
+        """The provider's error answer to a rule violation (status, body shape, text)."""
+
+    # ------------------------------------------------------------ parsing
+
+    @abstractmethod
+    def parse(self, request: HttpRequest) -> RequestView:
+        """The request body in neutral form; raises ``RequestParseError``."""
+
+    # ------------------------------------------------------------ rules
+
+    @abstractmethod
+    def validate(self, view: RequestView, context: ValidationContext) -> list[RuleViolation]:
+        """Every rule the request breaks, in the order the provider checks them."""
+
+    def history_items(self, view: RequestView) -> list[Any]:
+        """The body's conversation items in order, as raw JSON (``messages`` for
+        Anthropic and Chat, ``input`` for Responses, ``contents`` for Gemini): what the
+        append-only invariant compares between consecutive requests."""
+        items = view.raw.get("messages")
+        return list(items) if isinstance(items, list) else []
+
+    # ------------------------------------------------------------ ledger hints
+
+    def token_strength(self, block: Block, field_name: str) -> Strength:
+        """How strongly a minted opaque payload must come back within its tool loop."""
+        return "must"
+
+    def companion(self, block: Block) -> str | None:
+        """What an opaque payload stays paired with when it comes back (``None``: any
+        block of the same kind).  By default: a reasoning episode's text, a call's id."""
+        kind = block.kind
+        if kind == "reasoning":
+            return "redacted" if getattr(block, "redacted", False) else getattr(block, "text", None)
+        if kind == "tool_call":
+            return getattr(block, "id", None)
+        if kind == "text":
+            return getattr(block, "text", None)
+        return None
+
+    # ------------------------------------------------------------ realism (lint)
+
+    def realism(self, case: Case) -> list[str]:
+        """Shapes in the case this wire never sends (each a lint problem)."""
+        return []

@@ -1,0 +1,1 @@
+"""Command-line agents that honour the command-target contract v1."""

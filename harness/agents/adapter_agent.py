@@ -1,0 +1,197 @@
+"""Run any in-process ``Adapter`` as a command target (contract v1).
+
+``python -m harness.agents.adapter_agent module:attr`` reads ``CONFORMANCE_CASE``,
+opens a conversation with the adapter and holds it against the provider over real HTTP,
+the same loop the suite runs in-process.  Running one adapter both ways proves that the
+command transport changes no verdict.
+
+Exit codes: 0 done; 1 the provider answered with an HTTP error (or the turn ran away);
+2 bad invocation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from conformance.model import ThinkingConfig
+from conformance.targets.adapter import MAX_REQUESTS_PER_TURN
+from conformance.targets.base import (
+    CONTRACT_VERSION,
+    Adapter,
+    AdapterSession,
+    Session,
+    ToolDef,
+    ToolResultIn,
+    WireRequest,
+    WireResponse,
+)
+from conformance.targets.resolve import TargetError, resolve_target
+
+USAGE = "usage: python -m harness.agents.adapter_agent module:attr"
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where a wire's requests go, and how its provider expects the API key."""
+
+    base_variable: str
+    key_variable: str
+    path: Callable[[str, bool], str]  # (model, streaming) -> path under the base URL
+    key_headers: Callable[[str], dict[str, str]]
+
+
+def _bearer(key: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {key}"}
+
+
+def _gemini_path(model: str, stream: bool) -> str:
+    method = "streamGenerateContent?alt=sse" if stream else "generateContent"
+    return f"/v1beta/models/{model}:{method}"
+
+
+ENDPOINTS: Mapping[str, Endpoint] = {
+    "anthropic-messages": Endpoint(
+        "ANTHROPIC_BASE_URL",
+        "ANTHROPIC_API_KEY",
+        lambda model, stream: "/v1/messages",
+        lambda key: {"x-api-key": key, "anthropic-version": "2023-06-01"},
+    ),
+    "openai-responses": Endpoint(
+        "OPENAI_BASE_URL", "OPENAI_API_KEY", lambda model, stream: "/responses", _bearer
+    ),
+    "openai-chat": Endpoint(
+        "OPENAI_BASE_URL", "OPENAI_API_KEY", lambda model, stream: "/chat/completions", _bearer
+    ),
+    "gemini": Endpoint(
+        "GEMINI_BASE_URL", "GEMINI_API_KEY", _gemini_path, lambda key: {"x-goog-api-key": key}
+    ),
+}
+
+
+class AgentError(Exception):
+    """A reason to stop, with the exit code to stop with."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def session_from_contract(document: Mapping[str, Any]) -> Session:
+    """The ``Session`` a ``CONFORMANCE_CASE`` document describes (it has no history)."""
+    if document.get("version") != CONTRACT_VERSION:
+        raise ValueError(f"contract version {document.get('version')!r} is not {CONTRACT_VERSION}")
+    include = document.get("include")
+    return Session(
+        case=document["case"],
+        wire=document["wire"],
+        dialect=document.get("dialect"),
+        model=document["model"],
+        system=document.get("system"),
+        prompts=tuple(document["prompts"]),
+        tools=tuple(ToolDef(**tool) for tool in document["tools"]),
+        thinking=ThinkingConfig.model_validate(document["thinking"]),
+        max_tokens=document["max_tokens"],
+        store=document.get("store"),
+        include=None if include is None else tuple(include),
+    )
+
+
+def load_adapter(spec: str) -> Adapter:
+    """The adapter ``module:attr`` names, resolved as the suite resolves ``--target``."""
+    try:
+        target = resolve_target(spec).impl
+    except TargetError as error:
+        raise AgentError(f"{error}\n{USAGE}", 2) from None
+    except Exception as error:  # the user's module or constructor failed
+        raise AgentError(f"cannot load {spec!r}: {type(error).__name__}: {error}", 2) from error
+    if not isinstance(target, Adapter):
+        raise AgentError(f"{spec!r} is not a conformance Adapter\n{USAGE}", 2)
+    return target
+
+
+def _streaming(body: bytes) -> bool:
+    try:
+        document = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(document, dict) and document.get("stream") is True
+
+
+Send = Callable[[WireRequest], WireResponse]
+
+
+def hold(conversation: AdapterSession, session: Session, send: Send) -> None:
+    """Send the prompts in order, each after the previous tool loop ended, answering
+    every call the adapter runs with the tool's scripted result: the loop of
+    ``conformance.targets.adapter.drive_adapter``, over HTTP."""
+    for prompt in session.prompts:
+        conversation.add_user(prompt)
+        for _ in range(MAX_REQUESTS_PER_TURN):
+            response = send(WireRequest.coerce(conversation.next_request()))
+            calls = conversation.receive(response)
+            if not calls and not conversation.continues():
+                break
+            conversation.add_tool_results(
+                [ToolResultIn(call.id, call.name, session.result_for(call.name)) for call in calls]
+            )
+        else:
+            raise AgentError(f"more than {MAX_REQUESTS_PER_TURN} requests in one user turn", 1)
+
+
+def http_sender(client: httpx.Client, session: Session, environ: Mapping[str, str]) -> Send:
+    """Posts each request on the wire's real path; an HTTP error status stops the run."""
+    endpoint = ENDPOINTS.get(session.wire)
+    if endpoint is None:
+        raise AgentError(f"wire {session.wire!r} is not one of {', '.join(ENDPOINTS)}", 2)
+    key_headers = endpoint.key_headers(environ.get(endpoint.key_variable, "conformance-key"))
+
+    def send(request: WireRequest) -> WireResponse:
+        body = request.body_bytes()
+        if request.path is not None:
+            url = environ["CONFORMANCE_BASE_URL"] + request.path
+        else:
+            url = environ[endpoint.base_variable] + endpoint.path(session.model, _streaming(body))
+        headers = httpx.Headers({"content-type": "application/json", **key_headers})
+        headers.update(request.headers)  # the adapter's own headers win, by any case
+        answer = client.post(url, content=body, headers=headers)
+        if answer.status_code >= 400:
+            raise AgentError(f"HTTP {answer.status_code} from POST {url}: {answer.text}", 1)
+        return WireResponse(answer.status_code, dict(answer.headers), answer.content)
+
+    return send
+
+
+def run(spec: str, environ: Mapping[str, str]) -> None:
+    adapter = load_adapter(spec)
+    document = json.loads(Path(environ["CONFORMANCE_CASE"]).read_text(encoding="utf-8"))
+    session = session_from_contract(document)
+    # trust_env=False: the provider is on loopback; no proxy from the environment.
+    with httpx.Client(timeout=60.0, trust_env=False) as client:
+        hold(adapter.open(session), session, http_sender(client, session, environ))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if len(arguments) != 1:
+        print(USAGE, file=sys.stderr)
+        return 2
+    if os.getcwd() not in sys.path:  # resolve module:attr from here, as `python -m` does
+        sys.path.insert(0, os.getcwd())
+    try:
+        run(arguments[0], os.environ)
+    except AgentError as error:
+        print(error, file=sys.stderr)
+        return error.code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

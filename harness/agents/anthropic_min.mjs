@@ -1,0 +1,74 @@
+// A minimal Anthropic Messages agent honouring the command-target contract v1.
+// Node 20, fetch, no dependencies: proof that a target can be written in any language.
+// Non-streaming; every assistant turn is replayed exactly as received, and every
+// tool_use is answered with the scripted result of its tool.
+//
+//   wire-conformance run --target 'cmd:node harness/agents/anthropic_min.mjs'
+import { readFileSync } from "node:fs";
+
+const env = process.env;
+const kase = JSON.parse(readFileSync(env.CONFORMANCE_CASE, "utf8"));
+if (kase.version !== 1 || kase.wire !== "anthropic-messages") {
+  console.error(`unsupported contract: version ${kase.version}, wire ${kase.wire}`);
+  process.exit(2);
+}
+
+function thinking(config) {
+  if (config.mode === "manual") return { type: "enabled", budget_tokens: config.budget_tokens };
+  if (config.mode === "adaptive") return { type: "adaptive" };
+  return undefined;
+}
+
+function resultFor(name) {
+  const tool = kase.tools.find((t) => t.name === name);
+  return tool ? tool.result : `unknown tool '${name}'`;
+}
+
+async function send(messages) {
+  const body = {
+    model: kase.model,
+    max_tokens: kase.max_tokens,
+    ...(kase.system == null ? {} : { system: kase.system }),
+    ...(kase.tools.length === 0 ? {} : {
+      tools: kase.tools.map((t) => ({
+        name: t.name, description: t.description, input_schema: t.parameters,
+      })),
+    }),
+    ...(thinking(kase.thinking) ? { thinking: thinking(kase.thinking) } : {}),
+    messages,
+  };
+  const url = `${env.ANTHROPIC_BASE_URL}/v1/messages`;
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-api-key": env.ANTHROPIC_API_KEY,
+      "anthropic-version": "2023-06-01",
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) {
+    console.error(`HTTP ${res.status} from POST ${url}: ${text}`);
+    process.exit(1);
+  }
+  return JSON.parse(text);
+}
+
+const messages = [];
+for (const prompt of kase.prompts) {
+  messages.push({ role: "user", content: prompt });
+  for (;;) {
+    const reply = await send(messages);
+    if (reply.content.length > 0) messages.push({ role: "assistant", content: reply.content });
+    const calls = reply.content.filter((block) => block.type === "tool_use");
+    // A truncated turn ends the loop: its calls may be incomplete.
+    if (calls.length === 0 || reply.stop_reason === "max_tokens") break;
+    messages.push({
+      role: "user",
+      content: calls.map((call) => ({
+        type: "tool_result", tool_use_id: call.id, content: resultFor(call.name),
+      })),
+    });
+  }
+}

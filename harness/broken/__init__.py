@@ -1,0 +1,20 @@
+"""Deliberately broken adapters: the reference with one known pre-fix behaviour put back.
+
+Each must fail the cases for the shape it breaks and pass the others; a case library
+that lets one through has a hole.
+"""
+
+from __future__ import annotations
+
+from harness.broken.drop_signature_only import DropSignatureOnlyAdapter
+from harness.broken.hoist_thinking import HoistThinkingAdapter
+from harness.broken.merge_episodes import MergeEpisodesAdapter
+
+BROKEN_ADAPTERS = (MergeEpisodesAdapter, HoistThinkingAdapter, DropSignatureOnlyAdapter)
+
+__all__ = [
+    "BROKEN_ADAPTERS",
+    "DropSignatureOnlyAdapter",
+    "HoistThinkingAdapter",
+    "MergeEpisodesAdapter",
+]

@@ -1,0 +1,39 @@
+"""Broken: every reasoning episode of a turn merged into one, first signature kept,
+placed first.
+
+The base behaviour of qwen-code PR #8260 (seed §25, §26, §33): "merge-all/keep-first-
+signature" concatenated the episodes' text, kept episode one's signature and hoisted
+the blob to the front, so a turn ``[A(sigA), call1, B(sigB), call2]`` was replayed as
+``[AB(sigA), call1, call2]`` — a mis-signed block the provider rejects.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from conformance.model import Reasoning
+from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance.reference.codec import Decoded
+from conformance.reference.consolidate import TurnBlock
+
+
+def _episode(block: TurnBlock) -> bool:
+    return isinstance(block, Reasoning) and not block.redacted
+
+
+class MergeEpisodesSession(ReferenceSession):
+    def consolidate(self, decoded: Decoded) -> tuple[TurnBlock, ...]:
+        blocks = super().consolidate(decoded)
+        episodes = [b for b in blocks if isinstance(b, Reasoning) and _episode(b)]
+        if not episodes:
+            return blocks
+        merged = Reasoning(
+            text="".join(e.text for e in episodes),
+            signature=next((e.signature for e in episodes if e.signature), None),
+        )
+        return (merged, *(b for b in blocks if not _episode(b)))
+
+
+class MergeEpisodesAdapter(ReferenceAdapter):
+    name: ClassVar[str] = "broken-merge-episodes"
+    session_class: ClassVar[type[ReferenceSession]] = MergeEpisodesSession

@@ -1,0 +1,230 @@
+"""Hand-built cases, request views and transcripts for the tests of the checks.
+
+Wire-agnostic on purpose: a tiny fake wire, neutral blocks, and an ideal client
+(``ideal_views``) that replays every scripted response the way the rules demand, so a
+test can start from a transcript that holds and break exactly one thing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from conformance.cases.schema import Case, ScriptedResponse
+from conformance.http import HttpRequest, HttpResponse
+from conformance.model import (
+    TRUNCATING_STOPS,
+    Block,
+    ContentBlock,
+    Message,
+    Reasoning,
+    Role,
+    Stop,
+    Text,
+    ToolCall,
+    ToolResult,
+)
+from conformance.transcript import Exchange, Transcript
+from conformance.verdict import Violation
+from conformance.wires.base import (
+    RenderContext,
+    RequestParseError,
+    RequestView,
+    RuleViolation,
+    Strength,
+    ValidationContext,
+    Wire,
+)
+
+RESULT = "file contents"
+TRUNCATED_RESULT = "not run: the call was truncated"
+
+
+class FakeWire(Wire):
+    """A wire that only supplies the ledger hooks; nothing here renders or parses."""
+
+    name = "fake"
+
+    def serves(self, request: HttpRequest) -> bool:
+        return True
+
+    def wants_stream(self, request: HttpRequest, view: RequestView) -> bool:
+        return False
+
+    def render(self, response: ScriptedResponse, context: RenderContext) -> HttpResponse:
+        return HttpResponse(200, b"{}")
+
+    def error_response(self, violation: RuleViolation) -> HttpResponse:
+        return HttpResponse(400, violation.message.encode())
+
+    def parse(self, request: HttpRequest) -> RequestView:
+        raise RequestParseError("the fake wire parses nothing")
+
+    def validate(self, view: RequestView, context: ValidationContext) -> list[RuleViolation]:
+        return []
+
+
+class SoftTextWire(FakeWire):
+    """Like Gemini: a signature on visible text is owed only as a ``should``."""
+
+    def token_strength(self, block: Block, field_name: str) -> Strength:
+        return "should" if block.kind == "text" else "must"
+
+
+# ---------------------------------------------------------------- blocks
+
+
+def think(text: str, signature: str | None = None, **extra: Any) -> Reasoning:
+    return Reasoning(text=text, signature=signature, **extra)
+
+
+def text(value: str, **extra: Any) -> Text:
+    return Text(text=value, **extra)
+
+
+def call(call_id: str, arguments: dict[str, Any] | str | None = None) -> ToolCall:
+    args = {"path": f"{call_id}.txt"} if arguments is None else arguments
+    return ToolCall(id=call_id, name="read_file", arguments=args)
+
+
+def result(call_id: str, content: Any = RESULT, is_error: bool = False) -> ToolResult:
+    return ToolResult(call_id=call_id, content=content, is_error=is_error)
+
+
+def message(role: Role, *blocks: Block) -> Message:
+    return Message(role=role, blocks=blocks)
+
+
+def user(prompt: str) -> Message:
+    return message("user", text(prompt))
+
+
+def respond(stop: Stop, *blocks: ContentBlock) -> ScriptedResponse:
+    return ScriptedResponse(stop=stop, blocks=blocks)
+
+
+# ---------------------------------------------------------------- cases
+
+
+def make_case(
+    *turns: Sequence[ScriptedResponse],
+    history: Sequence[Message] = (),
+    expect: Sequence[dict[str, Any]] = ({"requests": 1},),
+) -> Case:
+    """A case with one ``read_file`` tool, a prompt per turn, and the given script."""
+    return Case.model_validate(
+        {
+            "id": "checks-test",
+            "title": "A case built by the tests of the checks",
+            "provenance": [{"seed": 25}],
+            "features": ["opaque-ledger"],
+            "wires": {"fake": "the fake wire of the tests of the checks"},
+            "given": {
+                "tools": [{"name": "read_file", "result": RESULT}],
+                "history": list(history),
+                "turns": [
+                    {"user": prompt(t), "responses": list(responses)}
+                    for t, responses in enumerate(turns)
+                ],
+            },
+            "expect": list(expect),
+        }
+    )
+
+
+def prompt(turn: int) -> str:
+    return f"prompt {turn + 1}"
+
+
+# ---------------------------------------------------------------- requests
+
+
+def view(*messages: Message, raw: dict[str, Any] | None = None) -> RequestView:
+    """A request view with Anthropic-style locations and a raw body made of the messages."""
+    locations = tuple(
+        (f"messages.{i}", tuple(f"messages.{i}.content.{j}" for j in range(len(m.blocks))))
+        for i, m in enumerate(messages)
+    )
+    body = raw if raw is not None else {"messages": [_raw(m) for m in messages]}
+    return RequestView(wire="fake", messages=messages, locations=locations, raw=body)
+
+
+def _raw(item: Message) -> dict[str, Any]:
+    dumped: dict[str, Any] = item.model_dump(mode="json", exclude_none=True)
+    return dumped
+
+
+def replayed(block: ContentBlock) -> ContentBlock:
+    """A scripted block as a request carries it: without stream directives."""
+    directives = {"chunks", "signature_chunks"} & set(type(block).model_fields)
+    return block.model_copy(update=dict.fromkeys(directives))
+
+
+def ideal_views(case: Case) -> list[RequestView]:
+    """Every request a rule-abiding client sends for ``case``, one per scripted response:
+    the saved history without foreign tokens or reasoning in user input, each response
+    replayed verbatim, every call answered (with an error when truncated)."""
+    history = [_sendable(m) for m in case.given.history]
+    views: list[RequestView] = []
+    for t, turn in enumerate(case.given.turns):
+        history.append(user(prompt(t)))
+        for response in turn.responses:
+            views.append(view(*history))
+            history.append(message("assistant", *(replayed(b) for b in response.blocks)))
+            calls = [b for b in response.blocks if isinstance(b, ToolCall)]
+            if calls:
+                history.append(message("tool", *(_answer(c, response.stop) for c in calls)))
+    return views
+
+
+def _sendable(saved: Message) -> Message:
+    def keep(block: Block) -> bool:
+        if getattr(block, "origin", None) is not None:
+            return False
+        return saved.role == "assistant" or block.kind not in ("reasoning", "tool_call")
+
+    return message(saved.role, *(b for b in saved.blocks if keep(b)))
+
+
+def _answer(item: ToolCall, stop: Stop) -> ToolResult:
+    if not item.complete or stop in TRUNCATING_STOPS:
+        return result(item.id, TRUNCATED_RESULT, is_error=True)
+    return result(item.id)
+
+
+def transcript(
+    case: Case,
+    views: Iterable[RequestView | None],
+    served: Sequence[int | None] | None = None,
+    violations: dict[int, Sequence[RuleViolation]] | None = None,
+) -> Transcript:
+    """A transcript of ``views`` in order; by default request *k* got response *k-1*."""
+    exchanges = []
+    for i, item in enumerate(views):
+        number = i + 1
+        index = i if served is None else served[i]
+        body = json.dumps(item.raw if item else "garbage").encode()
+        exchanges.append(
+            Exchange(
+                number=number,
+                request=HttpRequest("POST", "/v1/fake", body),
+                view=item,
+                response=HttpResponse(200 if index is not None else 400, b"{}"),
+                served=index,
+                violations=tuple((violations or {}).get(number, ())),
+                problem=None if item else "not JSON",
+            )
+        )
+    return Transcript(case=case, wire="fake", dialect=None, exchanges=exchanges)
+
+
+def replace_message(item: RequestView, index: int, *blocks: Block) -> RequestView:
+    """``item`` with message ``index`` holding ``blocks`` instead (same role)."""
+    messages = list(item.messages)
+    messages[index] = message(messages[index].role, *blocks)
+    return view(*messages)
+
+
+def ids(violations: Iterable[Violation]) -> list[str]:
+    return [v.check for v in violations]

@@ -1,0 +1,253 @@
+"""The harness agents and clients hold the scripted conversation end to end.
+
+The adapter agent must send byte-for-byte what the same adapter sends in-process; the
+Node agent proves a target in another language works; the httpx and httpx2 clients
+prove both libraries are intercepted.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from conformance.http import HttpRequest, HttpResponse, json_response
+from conformance.targets.adapter import drive_adapter
+from conformance.targets.base import (
+    Adapter,
+    AdapterSession,
+    CallToRun,
+    Session,
+    ToolResultIn,
+    WireRequest,
+    WireResponse,
+)
+from conformance.targets.client import run_client
+from conformance.targets.command import CommandTarget
+from harness.agents.adapter_agent import ENDPOINTS, http_sender, session_from_contract
+from harness.clients.httpx2_client import Httpx2AnthropicClient
+from harness.clients.httpx_client import HttpxAnthropicClient, request_body
+from tests.targets.conversation import SESSION, assert_conversation_held, bodies, provider
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_AGENT = ROOT / "harness" / "agents" / "anthropic_min.mjs"
+
+
+class ReplaySession(AdapterSession):
+    """A plain Anthropic adapter: replays each assistant turn as received."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.messages: list[dict[str, Any]] = []
+
+    def add_user(self, text: str) -> None:
+        self.messages.append({"role": "user", "content": text})
+
+    def next_request(self) -> Mapping[str, Any]:
+        return request_body(self.session, self.messages)
+
+    def receive(self, response: WireResponse) -> Sequence[CallToRun]:
+        reply = response.json()
+        if reply["content"]:
+            self.messages.append({"role": "assistant", "content": reply["content"]})
+        if reply["stop_reason"] == "max_tokens":
+            return []
+        return [
+            CallToRun(block["id"], block["name"], block["input"])
+            for block in reply["content"]
+            if block["type"] == "tool_use"
+        ]
+
+    def add_tool_results(self, results: Sequence[ToolResultIn]) -> None:
+        content = [
+            {"type": "tool_result", "tool_use_id": r.call_id, "content": r.content} for r in results
+        ]
+        self.messages.append({"role": "user", "content": content})
+
+
+class ReplayAdapter(Adapter):
+    name = "replay"
+    wires = frozenset({"anthropic-messages"})
+
+    def open(self, session: Session) -> AdapterSession:
+        return ReplaySession(session)
+
+
+def agent(spec: str) -> str:
+    """The shell command running the adapter agent from the repository root."""
+    python = shlex.quote(sys.executable)
+    return f"cd {shlex.quote(str(ROOT))} && {python} -m harness.agents.adapter_agent {spec}"
+
+
+REPLAY_SPEC = "tests.harness.test_agents:ReplayAdapter"
+
+
+# ---------------------------------------------------------------- adapter agent
+
+
+def test_the_adapter_agent_holds_the_conversation() -> None:
+    scripted = provider()
+    result = CommandTarget(agent(REPLAY_SPEC), timeout=60).run(SESSION, scripted.handle)
+    assert (result.exit_code, result.timed_out) == (0, False), result.stderr_tail
+    assert_conversation_held(scripted)
+
+
+def test_the_adapter_agent_sends_what_the_adapter_sends_in_process() -> None:
+    in_process = provider()
+    run = drive_adapter(ReplayAdapter(), SESSION, in_process, "/v1/messages", False)
+    assert run.stopped is None
+    as_command = provider()
+    result = CommandTarget(agent(REPLAY_SPEC), timeout=60).run(SESSION, as_command.handle)
+    assert result.ok, result.stderr_tail
+    assert [e.request.body for e in as_command.exchanges] == [
+        e.request.body for e in in_process.exchanges
+    ]
+    assert [e.request.path for e in as_command.exchanges] == ["/v1/messages"] * 3
+
+
+def test_an_http_error_stops_the_adapter_agent_with_exit_1() -> None:
+    def refuse(request: HttpRequest) -> HttpResponse:
+        return json_response(400, {"type": "error", "error": {"message": "no thanks"}})
+
+    result = CommandTarget(agent(REPLAY_SPEC), timeout=60).run(SESSION, refuse)
+    assert result.exit_code == 1
+    assert "HTTP 400 from POST http://127.0.0.1:" in result.stderr_tail
+    assert "no thanks" in result.stderr_tail
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("harness.clients.httpx_client:HttpxAnthropicClient", "not a conformance Adapter"),
+        ("tests.harness.test_agents:REPLAY_SPEC", "not an Adapter or Client"),
+        ("tests.harness.test_agents:ReplaySession", "cannot load"),
+        ("tests.harness.test_agents", "`module:attr`"),
+        ("tests.harness.no_such_module:Adapter", "cannot import"),
+    ],
+)
+def test_a_bad_adapter_spec_exits_2(spec: str, message: str) -> None:
+    result = CommandTarget(agent(spec), timeout=60).run(SESSION, provider().handle)
+    assert result.exit_code == 2
+    assert message in result.stderr_tail
+
+
+def test_the_contract_document_rebuilds_the_session() -> None:
+    assert session_from_contract(SESSION.contract()) == SESSION
+    responses = Session(
+        case="c",
+        wire="openai-responses",
+        dialect=None,
+        model="m",
+        system=None,
+        prompts=("p",),
+        tools=(),
+        thinking=SESSION.thinking,
+        max_tokens=9,
+        store=False,
+        include=("reasoning.encrypted_content",),
+    )
+    assert session_from_contract(json.loads(responses.contract_json())) == responses
+    with pytest.raises(ValueError, match="contract version 2"):
+        session_from_contract({**SESSION.contract(), "version": 2})
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.requests: list[HttpRequest] = []
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        self.requests.append(request)
+        return json_response(200, {})
+
+
+@pytest.mark.parametrize(
+    ("wire", "body", "url", "key_header"),
+    [
+        ("anthropic-messages", {}, "/anthropic/v1/messages", ("x-api-key", "ak")),
+        ("openai-responses", {}, "/openai/responses", ("authorization", "Bearer ok")),
+        (
+            "openai-chat",
+            {"stream": True},
+            "/openai/chat/completions",
+            ("authorization", "Bearer ok"),
+        ),
+        ("gemini", {}, "/gemini/v1beta/models/m-1:generateContent", ("x-goog-api-key", "gk")),
+    ],
+)
+def test_each_wire_is_sent_to_its_real_path_with_its_key(
+    wire: str, body: dict[str, Any], url: str, key_header: tuple[str, str]
+) -> None:
+    from conformance.provider.intercept import intercept
+
+    base = "http://provider.invalid"
+    environ = {
+        "CONFORMANCE_BASE_URL": base,
+        "ANTHROPIC_BASE_URL": f"{base}/anthropic",
+        "OPENAI_BASE_URL": f"{base}/openai",
+        "GEMINI_BASE_URL": f"{base}/gemini",
+        "ANTHROPIC_API_KEY": "ak",
+        "OPENAI_API_KEY": "ok",
+        "GEMINI_API_KEY": "gk",
+    }
+    session = Session("c", wire, None, "m-1", None, ("p",), (), SESSION.thinking, 8)
+    recorder = Recorder()
+    with intercept(recorder, base), httpx.Client() as client:
+        send = http_sender(client, session, environ)
+        send(WireRequest(body=body, headers={"x-extra": "1"}))
+        send(WireRequest(body=body, path="/v1beta/models/m-1:streamGenerateContent?alt=sse"))
+    first, second = recorder.requests
+    assert first.path + (f"?{first.query}" if first.query else "") == url
+    assert first.header(key_header[0]) == key_header[1]
+    assert first.header("x-extra") == "1"
+    assert first.header("content-type") == "application/json"
+    assert (second.path, second.query) == ("/v1beta/models/m-1:streamGenerateContent", "alt=sse")
+
+
+def test_gemini_streams_on_its_sse_endpoint() -> None:
+    gemini = ENDPOINTS["gemini"]
+    assert gemini.path("m", True) == "/v1beta/models/m:streamGenerateContent?alt=sse"
+    assert gemini.path("m", False) == "/v1beta/models/m:generateContent"
+
+
+# ---------------------------------------------------------------- Node agent
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+def test_the_node_agent_holds_the_conversation() -> None:
+    scripted = provider()
+    command = f"node {shlex.quote(str(NODE_AGENT))}"
+    result = CommandTarget(command, timeout=60).run(SESSION, scripted.handle)
+    assert result.ok, result.stderr_tail
+    assert_conversation_held(scripted)
+    assert bodies(scripted)[0]["thinking"] == {"type": "enabled", "budget_tokens": 1024}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+def test_the_node_agent_refuses_another_wire() -> None:
+    other = Session("c", "gemini", None, "m", None, ("p",), (), SESSION.thinking, 8)
+    command = f"node {shlex.quote(str(NODE_AGENT))}"
+    result = CommandTarget(command, timeout=60).run(other, provider().handle)
+    assert result.exit_code == 2
+    assert "wire gemini" in result.stderr_tail
+
+
+# ---------------------------------------------------------------- clients
+
+
+@pytest.mark.parametrize(
+    "client", [HttpxAnthropicClient(), Httpx2AnthropicClient()], ids=["httpx", "httpx2"]
+)
+def test_the_httpx_and_httpx2_clients_are_intercepted(
+    client: HttpxAnthropicClient | Httpx2AnthropicClient,
+) -> None:
+    scripted = provider()
+    result = run_client(client, SESSION, scripted.handle)
+    assert result.ok, result.error
+    assert_conversation_held(scripted)

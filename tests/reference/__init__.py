@@ -1,0 +1,1 @@
+"""Tests of the bundled reference adapter and the deliberately broken ones."""

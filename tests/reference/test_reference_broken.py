@@ -1,0 +1,122 @@
+"""The deliberately broken adapters: each differs from the reference exactly on the
+shape it breaks, and agrees with it elsewhere."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from conformance.reference import ReferenceAdapter
+from conformance.targets.base import ToolResultIn, WireResponse
+from harness.broken import (
+    BROKEN_ADAPTERS,
+    DropSignatureOnlyAdapter,
+    HoistThinkingAdapter,
+    MergeEpisodesAdapter,
+)
+
+from .sse_streams import Stream, session
+
+
+def replayed(adapter: ReferenceAdapter, response: WireResponse) -> list[dict[str, Any]]:
+    """The assistant message the second request carries after ``response``."""
+    conversation = adapter.open(session("go"))
+    conversation.add_user("go")
+    calls = conversation.receive(response)
+    conversation.add_tool_results([ToolResultIn(c.id, c.name, "ok") for c in calls])
+    body = json.loads(conversation.next_request().body_bytes())
+    content: list[dict[str, Any]] = body["messages"][1]["content"]
+    return content
+
+
+def short(content: list[dict[str, Any]]) -> list[str]:
+    return [f"{b['type']}:{b.get('thinking', b.get('id'))}:{b.get('signature')}" for b in content]
+
+
+def interleaved() -> WireResponse:
+    """Seed §25: A(sigA) call1 B(sigB) call2."""
+    return (
+        Stream()
+        .thinking("A", signature="sigA")
+        .tool_use("call1", "read_file", "{}")
+        .thinking("B", signature="sigB")
+        .tool_use("call2", "read_file", "{}")
+        .end("tool_use")
+    )
+
+
+def signature_only() -> WireResponse:
+    """Seed §30: a signature-only mid-turn episode."""
+    return (
+        Stream()
+        .thinking("visible reasoning", signature="sig1")
+        .tool_use("call1", "read_file", "{}")
+        .thinking(signature="sig2")
+        .tool_use("call2", "read_file", "{}")
+        .end("tool_use")
+    )
+
+
+def single() -> WireResponse:
+    return (
+        Stream()
+        .thinking("A", signature="sigA")
+        .tool_use("call1", "read_file", "{}")
+        .end("tool_use")
+    )
+
+
+REFERENCE_INTERLEAVED = [
+    "thinking:A:sigA",
+    "tool_use:call1:None",
+    "thinking:B:sigB",
+    "tool_use:call2:None",
+]
+
+
+def test_broken_adapters_have_distinct_names() -> None:
+    names = {adapter.name for adapter in BROKEN_ADAPTERS}
+    assert len(names) == len(BROKEN_ADAPTERS)
+    assert ReferenceAdapter.name not in names
+
+
+def test_reference_replays_each_shape_in_place() -> None:
+    assert short(replayed(ReferenceAdapter(), interleaved())) == REFERENCE_INTERLEAVED
+    assert short(replayed(ReferenceAdapter(), signature_only()))[2] == "thinking::sig2"
+
+
+def test_merge_episodes_emits_one_mis_signed_block_first() -> None:
+    """§25/§26 base: [AB(sigA), call1, call2]."""
+    assert short(replayed(MergeEpisodesAdapter(), interleaved())) == [
+        "thinking:AB:sigA",
+        "tool_use:call1:None",
+        "tool_use:call2:None",
+    ]
+
+
+def test_hoist_thinking_moves_every_episode_to_the_front() -> None:
+    """§84 base / M5: [A, B, call1, call2]."""
+    assert short(replayed(HoistThinkingAdapter(), interleaved())) == [
+        "thinking:A:sigA",
+        "thinking:B:sigB",
+        "tool_use:call1:None",
+        "tool_use:call2:None",
+    ]
+
+
+def test_drop_signature_only_loses_the_text_less_episode() -> None:
+    """Rule 4, langchain#38638, §30: sig2 is gone."""
+    assert short(replayed(DropSignatureOnlyAdapter(), signature_only())) == [
+        "thinking:visible reasoning:sig1",
+        "tool_use:call1:None",
+        "tool_use:call2:None",
+    ]
+
+
+@pytest.mark.parametrize("broken", BROKEN_ADAPTERS)
+def test_broken_adapters_agree_with_the_reference_on_a_single_leading_episode(
+    broken: type[ReferenceAdapter],
+) -> None:
+    assert replayed(broken(), single()) == replayed(ReferenceAdapter(), single())

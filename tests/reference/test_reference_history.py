@@ -1,0 +1,53 @@
+"""The session store."""
+
+from __future__ import annotations
+
+from conformance.model import Message, Reasoning, Text, ToolResult
+from conformance.reference.guards import Guards
+from conformance.reference.history import History
+
+SAVED = (
+    Message(role="user", blocks=(Text(text="old"), Reasoning(text="child", signature="C"))),
+    Message(role="assistant", blocks=(Text(text="old answer"),)),
+)
+
+
+def test_a_saved_history_is_the_start_and_is_kept_as_is() -> None:
+    history = History(SAVED)
+    history.add_user("new")
+    assert history.messages[:2] == SAVED
+    assert history.final_turn() == (Message(role="user", blocks=(Text(text="new"),)),)
+
+
+def test_final_turn_is_the_whole_history_when_no_prompt_began_here() -> None:
+    assert History(SAVED).final_turn() == SAVED
+
+
+def test_last_stop_is_the_latest_response() -> None:
+    history = History()
+    assert history.last_stop is None
+    history.add_user("go")
+    history.add_assistant((), "tool_calls")
+    history.add_tool_results([ToolResult(call_id="c", content="ok")])
+    history.add_assistant((Text(text="done"),), "max_tokens")
+    assert history.last_stop == "max_tokens"
+
+
+def test_no_results_no_message() -> None:
+    history = History()
+    history.add_tool_results([])
+    assert history.messages == ()
+
+
+def test_a_refused_user_turn_is_not_replayed() -> None:
+    """Rule 17: reset the context before continuing; off replays it unchanged."""
+    history = History()
+    history.add_user("fine")
+    history.add_assistant((Text(text="ok"),), "end")
+    history.add_user("trigger")
+    history.add_assistant((Text(text="Hello.."),), "refusal")
+    history.add_user("next")
+    texts = [m.blocks[0] for m in history.replayable(Guards())]
+    assert texts == [Text(text="fine"), Text(text="ok"), Text(text="next")]
+    assert len(history.replayable(Guards({"reset-after-refusal"}))) == 5
+    assert len(history.messages) == 5

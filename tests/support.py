@@ -1,0 +1,27 @@
+"""Shared by the self-tests: the bundled library, run on an in-process target."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from conformance.cases.library import load_library
+from conformance.cases.loader import CaseSet
+from conformance.runner import RunOptions, plan, run_jobs
+from conformance.targets.resolve import target_from_object
+from conformance.verdict import Result
+
+
+@cache
+def library() -> CaseSet:
+    return load_library()
+
+
+def run_library(target: object, strict: bool = True) -> dict[tuple[str, str], Result]:
+    """Every bundled case × wire on ``target`` (an Adapter or Client instance)."""
+    resolved = target_from_object(target)
+    jobs = plan((c.case for c in library().cases), resolved)
+    return {r.key: r for r in run_jobs(resolved, jobs, RunOptions(strict=strict))}
+
+
+def failing(results: dict[tuple[str, str], Result]) -> set[tuple[str, str]]:
+    return {key for key, r in results.items() if r.verdict in ("fail", "error")}

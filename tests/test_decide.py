@@ -1,0 +1,168 @@
+"""Verdicts: each one reachable, and each distinct."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.cases.loader import load_text
+from conformance.cases.schema import Case
+from conformance.decide import decide
+from conformance.http import HttpRequest, HttpResponse
+from conformance.provider.scripted import BEYOND_SCRIPT
+from conformance.targets.resolve import ResolvedTarget
+from conformance.transcript import Exchange, Transcript
+from conformance.verdict import Violation
+from conformance.wires.base import Rule, RuleViolation
+
+CASE = """\
+id: two-responses
+title: A two-response tool loop
+provenance: [{rule: 13}]
+features: [tool-pairing]
+wires: {anthropic-messages: Every tool_use must be answered (rule 13).}
+given:
+  tools: [{name: t, result: r}]
+  turns:
+    - user: go
+      responses:
+        - {stop: tool_calls, blocks: [{kind: tool_call, id: toolu_1, name: t}]}
+        - {stop: end, blocks: [{kind: text, text: done}]}
+expect:
+  - {in: {request: 2, role: tool, nth: -1}, blocks: [{kind: tool_result}]}
+"""
+RULE = Rule("anthropic-messages/x", "wire-rules §A13", "s", "src", "bad")
+
+
+def case(pinned: bool = False) -> Case:
+    text = CASE
+    if pinned:
+        text = text.replace("features:", "status: pinned\npinned_reason: a known limit\nfeatures:")
+    loaded, errors = load_text(text, "x.yaml", None)
+    assert loaded is not None, errors
+    return loaded
+
+
+def target(pins: dict[str, str] | None = None) -> ResolvedTarget:
+    return ResolvedTarget(
+        "t", "t", "adapter", "impl", frozenset({"anthropic-messages"}), pins=pins or {}
+    )
+
+
+def exchange(number: int, served: int | None, *violations: RuleViolation) -> Exchange:
+    return Exchange(
+        number,
+        HttpRequest("POST", "/v1/messages"),
+        None,
+        HttpResponse(200, b""),
+        served,
+        violations,
+    )
+
+
+def transcript(c: Case, *exchanges: Exchange, error: str | None = None) -> Transcript:
+    return Transcript(c, "anthropic-messages", None, list(exchanges), error=error)
+
+
+FULL = (exchange(1, 0), exchange(2, 1))
+MUST = Violation(check="invariant/tool-pairing", message="unpaired")
+SHOULD = Violation(check="invariant/append-only", message="moved", severity="should")
+EXPECT = Violation(check="expect", message="expect[0]: no")
+
+
+def test_pass_with_warnings_and_strict_fail() -> None:
+    c = case()
+    result = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [SHOULD], strict=False)
+    assert result.verdict == "pass"
+    assert result.warnings == (SHOULD,)
+    assert result.violations == ()
+    strict = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [SHOULD], strict=True)
+    assert strict.verdict == "fail"
+    assert strict.violations == (SHOULD,)
+
+
+def test_must_violation_fails() -> None:
+    c = case()
+    result = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [MUST], strict=False)
+    assert result.verdict == "fail"
+    assert result.violations == (MUST,)
+
+
+@pytest.mark.parametrize(
+    ("exchanges", "error", "reason"),
+    [
+        (FULL, "the target raised ValueError: x", "the target raised ValueError: x"),
+        ((exchange(1, 0),), None, "the target stopped after 1 of 2 scripted responses"),
+    ],
+)
+def test_error_when_the_run_cannot_be_judged(
+    exchanges: tuple[Exchange, ...], error: str | None, reason: str
+) -> None:
+    c = case()
+    result = decide(
+        c,
+        "anthropic-messages",
+        target(),
+        transcript(c, *exchanges, error=error),
+        [EXPECT],
+        strict=False,
+    )
+    assert result.verdict == "error"
+    assert result.reason == reason
+
+
+def test_a_request_beyond_the_script_is_an_error_unless_a_failure_explains_it() -> None:
+    c = case()
+    beyond = Violation(check=BEYOND_SCRIPT.id, message="request 3 is beyond the script")
+    alone = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [beyond], strict=False)
+    assert alone.verdict == "error"
+    assert alone.reason == "request 3 is beyond the script"
+    explained = decide(
+        c, "anthropic-messages", target(), transcript(c, *FULL), [beyond, MUST], strict=False
+    )
+    assert explained.verdict == "fail"
+
+
+def test_a_rejected_request_explains_a_short_run() -> None:
+    c = case()
+    rejected = exchange(2, None, RuleViolation(RULE, "bad"))
+    violation = Violation(check=RULE.id, message="bad", request=2)
+    result = decide(
+        c,
+        "anthropic-messages",
+        target(),
+        transcript(c, exchange(1, 0), rejected),
+        [violation],
+        strict=False,
+    )
+    assert result.verdict == "fail"
+
+
+def test_pinned_case_shows_its_limitation_or_passes() -> None:
+    c = case(pinned=True)
+    shown = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [], strict=False)
+    assert shown.verdict == "pinned"
+    assert shown.reason == "a known limit"
+    differs = decide(
+        c, "anthropic-messages", target(), transcript(c, *FULL), [EXPECT], strict=False
+    )
+    assert differs.verdict == "pass"
+    assert differs.reason is not None
+    assert "did not show" in differs.reason
+    broken = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [MUST], strict=False)
+    assert broken.verdict == "fail"
+
+
+def test_target_pins_are_strict_xfails() -> None:
+    c = case()
+    pinned = target({"two-responses": "known bug #1"})
+    failing = decide(c, "anthropic-messages", pinned, transcript(c, *FULL), [MUST], strict=False)
+    assert failing.verdict == "xfail"
+    assert "known bug #1" in (failing.reason or "")
+    passing = decide(c, "anthropic-messages", pinned, transcript(c, *FULL), [], strict=False)
+    assert passing.verdict == "fail"
+    assert "remove the pin" in (passing.reason or "")
+    by_wire = target({"two-responses[anthropic-messages]": "wire-specific"})
+    assert (
+        decide(c, "anthropic-messages", by_wire, transcript(c, *FULL), [MUST], False).verdict
+        == "xfail"
+    )

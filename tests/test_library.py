@@ -1,0 +1,52 @@
+"""The case library as a whole: it loads, it lints clean, and the reference passes it."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from conformance.cases.library import bundled_cases_dir, read_features
+from conformance.cases.lint import lint
+from conformance.reference.adapter import ReferenceAdapter
+from tests.support import library, run_library
+
+FAMILIES = (
+    "interleaved-episodes",
+    "split-signatures",
+    "back-to-back-episodes",
+    "xml-recovery",
+    "truncation",
+    "empty-terminal-message",
+)
+
+
+def test_the_library_loads_and_lints_clean() -> None:
+    cases = library()
+    assert cases.errors == ()
+    assert lint(cases) == []
+
+
+def test_every_family_is_covered_on_every_wire_it_names() -> None:
+    assert set(FAMILIES) <= read_features(bundled_cases_dir())
+    per_wire: dict[str, set[str]] = {}
+    for loaded in library().cases:
+        for wire in loaded.case.wires:
+            per_wire.setdefault(wire, set()).update(loaded.case.features)
+    for wire, features in per_wire.items():
+        assert set(FAMILIES) <= features, (wire, set(FAMILIES) - features)
+
+
+def test_at_least_25_anthropic_cases() -> None:
+    counts = Counter(w for c in library().cases for w in c.case.wires)
+    assert counts["anthropic-messages"] >= 25
+
+
+def test_the_reference_passes_every_case_strictly() -> None:
+    results = run_library(ReferenceAdapter(), strict=True)
+    bad = {
+        k: (r.verdict, r.reason, [v.message for v in r.violations])
+        for k, r in results.items()
+        if r.verdict not in ("pass", "pinned")
+    }
+    assert bad == {}
+    pinned = {loaded.case.id for loaded in library().cases if loaded.case.status == "pinned"}
+    assert {case for (case, _), r in results.items() if r.verdict == "pinned"} == pinned

@@ -1,0 +1,37 @@
+"""SSE formatting and chunk splitting shared by the streaming wires."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.wires.sse import format_event, fragments
+
+
+def test_named_event_is_event_line_data_line_blank_line() -> None:
+    assert format_event("ping", {"type": "ping"}) == b'event: ping\ndata: {"type":"ping"}\n\n'
+
+
+def test_unnamed_event_has_only_a_data_line() -> None:
+    assert format_event(None, {"a": [1, 2]}) == b'data: {"a":[1,2]}\n\n'
+
+
+def test_data_is_compact_utf8_json() -> None:
+    assert format_event("x", {"t": "é ü"}) == 'event: x\ndata: {"t":"é ü"}\n\n'.encode()
+
+
+@pytest.mark.parametrize(
+    ("text", "sizes", "pieces"),
+    [
+        ("abcdef", None, ["abcdef"]),
+        ("abcdef", (2, 3), ["ab", "cde", "f"]),
+        ("abcdef", (2, 4), ["ab", "cdef"]),
+        ("abcdef", (4, 10, 3), ["abcd", "ef"]),
+        ("", None, []),
+        ("", (3,), []),
+    ],
+)
+def test_fragments_cut_by_sizes_and_join_back(
+    text: str, sizes: tuple[int, ...] | None, pieces: list[str]
+) -> None:
+    assert fragments(text, sizes) == pieces
+    assert "".join(pieces) == text
