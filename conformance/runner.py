@@ -24,7 +24,7 @@ from conformance.targets.base import Adapter, Client, Session, ToolDef
 from conformance.targets.resolve import ResolvedTarget
 from conformance.transcript import Transcript
 from conformance.verdict import Result
-from conformance.wires.registry import get_wire
+from conformance.wires.registry import get_wire, split_column
 
 T = TypeVar("T")
 DEFAULT_TIMEOUT = 10.0
@@ -32,12 +32,20 @@ DEFAULT_TIMEOUT = 10.0
 
 @dataclass(frozen=True)
 class Job:
-    """One cell of the matrix; ``skip`` is the reason it is ``n/a``."""
+    """One cell of the matrix: a case on a column (``wire`` or ``wire:dialect``);
+    ``skip`` is the reason it is ``n/a``."""
 
     case: Case
-    wire: str
-    dialect: str | None
+    column: str
     skip: str | None = None
+
+    @property
+    def wire(self) -> str:
+        return split_column(self.column)[0]
+
+    @property
+    def dialect(self) -> str | None:
+        return split_column(self.column)[1]
 
 
 @dataclass(frozen=True)
@@ -58,18 +66,18 @@ def plan(
     for case in sorted(cases, key=lambda c: c.id):
         if patterns and not any(fnmatch.fnmatchcase(case.id, p) for p in patterns):
             continue
-        for wire in sorted(case.wires):
-            if wires and wire not in wires:
+        for column in sorted(case.wires):
+            if wires and column not in wires and split_column(column)[0] not in wires:
                 continue
             skip = None
-            if target.wires is not None and wire not in target.wires:
-                skip = f"the target does not speak {wire}"
+            if not target.speaks(column):
+                skip = f"the target does not speak {column}"
             missing = sorted(case.needs - target.capabilities)
             if skip is None and missing and target.kind != "command":
                 skip = f"needs capability {', '.join(missing)}, which the target does not declare"
             elif skip is None and missing:
                 skip = f"needs capability {', '.join(missing)}, which command targets lack"
-            jobs.append(Job(case, wire, case.wire_use(wire).dialect, skip))
+            jobs.append(Job(case, column, skip))
     return jobs
 
 
@@ -192,7 +200,7 @@ def run_job(
     if job.skip:
         result = Result(
             case=job.case.id,
-            wire=job.wire,
+            wire=job.column,
             dialect=job.dialect,
             verdict="n/a",
             features=job.case.features,
@@ -201,14 +209,14 @@ def run_job(
         return result, None
     wire = get_wire(job.wire)
     provider = ScriptedProvider(job.case, wire, job.dialect)
-    transcript = Transcript(job.case, job.wire, job.dialect)
+    transcript = Transcript(job.case, job.column, job.dialect)
     _execute(target, job, provider, transcript, options.timeout)
     with provider.lock:
         transcript.exchanges = list(provider.exchanges)
     violations = run_checks(transcript, wire)
-    result = decide(job.case, job.wire, target, transcript, violations, options.strict)
+    result = decide(job.case, job.column, target, transcript, violations, options.strict)
     if options.snapshots is not None:
-        state = options.snapshots.check(job.wire, job.case.id, transcript)
+        state = options.snapshots.check(job.column, job.case.id, transcript)
         result = result.model_copy(update={"snapshot": state})
     return result, transcript
 

@@ -22,7 +22,7 @@ from conformance.cases.schema import (
     ExpectOutput,
 )
 from conformance.model import CONTINUING_STOPS, opaque_fields
-from conformance.wires.registry import get_wire
+from conformance.wires.registry import get_wire, split_column
 
 
 @dataclass(frozen=True)
@@ -53,8 +53,9 @@ def lint_case(case: Case, file: str) -> list[str]:
     family = Path(file).parent.name
     if family not in case.features:
         problems.append(f"lives in {family}/ but does not list the feature {family!r}")
-    for wire in sorted(case.wires):
-        problems += [f"{wire}: {p}" for p in get_wire(wire).realism(case)]
+    for column in sorted(case.wires):
+        wire, dialect = split_column(column)
+        problems += [f"{column}: {p}" for p in get_wire(wire).realism(case, dialect)]
     for t, turn in enumerate(case.given.turns):
         for r, response in enumerate(turn.responses[:-1]):
             if response.stop not in CONTINUING_STOPS and "xml-recovery" not in case.needs:

@@ -343,10 +343,9 @@ ExpectAnyOf.model_rebuild()
 
 
 class WireUse(Strict):
-    """Why a wire really produces this case's shape (and, for Chat, which dialect)."""
+    """Why a wire really produces this case's shape."""
 
     reason: str = Field(min_length=10)
-    dialect: str | None = None
 
 
 class Case(Strict):
@@ -359,7 +358,11 @@ class Case(Strict):
     requires: tuple[Capability, ...] = ()
     status: Literal["normative", "pinned"] = "normative"
     pinned_reason: str | None = None
-    wires: dict[str, WireUse | str] = Field(min_length=1)
+    wires: dict[str, WireUse | str] = Field(
+        min_length=1,
+        description="Each wire (or `wire:dialect`) the case runs on, with the reason that "
+        "wire really produces the shape.",
+    )
     notes: str | None = None
     given: Given
     expect: tuple[Expectation, ...] = Field(min_length=1)
@@ -392,15 +395,16 @@ class Case(Strict):
         cls, value: dict[str, WireUse | str], info: ValidationInfo
     ) -> dict[str, WireUse | str]:
         dialects: dict[str, tuple[str, ...]] | None = (info.context or {}).get("wires")
-        for wire, use in value.items():
+        for column, use in value.items():
+            wire, _, dialect = column.partition(":")
             if dialects is not None and wire not in dialects:
                 raise ValueError(f"unknown wire {wire!r}; known: {', '.join(sorted(dialects))}")
+            if dialects is not None and dialect and dialect not in dialects[wire]:
+                known = ", ".join(dialects[wire]) or "none"
+                raise ValueError(f"wire `{wire}` has no dialect {dialect!r} (dialects: {known})")
             reason = use if isinstance(use, str) else use.reason
             if len(reason.strip()) < 10:
-                raise ValueError(f"wire `{wire}` needs the reason it produces this shape")
-            dialect = None if isinstance(use, str) else use.dialect
-            if dialect is not None and dialects is not None and dialect not in dialects[wire]:
-                raise ValueError(f"wire `{wire}` has no dialect {dialect!r}")
+                raise ValueError(f"wire `{column}` needs the reason it produces this shape")
         return value
 
     @model_validator(mode="after")

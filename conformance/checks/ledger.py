@@ -201,11 +201,13 @@ def _token(block: Block, field: str, payload: str) -> str:
     return f"{named} {field} ({render.payload(payload)})"
 
 
-def _sent(view: RequestView) -> list[_Sent]:
+def _sent(view: RequestView, wire: Wire) -> list[_Sent]:
+    """The payloads a request carries; a wire's documented placeholders are not payloads."""
     return [
         _Sent(payload, field, item, rank)
         for item in placed(view.messages, view.where)
         for rank, (field, payload) in enumerate(opaque_fields(item.block).items())
+        if payload not in wire.sentinels
     ]
 
 
@@ -216,7 +218,7 @@ def _judge(
     by_payload: dict[str, list[Mint]] = defaultdict(list)
     for mint in mints:
         by_payload[mint.payload].append(mint)
-    sent = _sent(view)
+    sent = _sent(view, wire)
     found: list[Violation] = []
     seen: Counter[str] = Counter()
     returned: list[tuple[_Sent, Mint]] = []

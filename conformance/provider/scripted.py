@@ -110,7 +110,7 @@ class ScriptedProvider:
             )
             return response, None, None, [violation], violation.message
         try:
-            view = self.wire.parse(request)
+            view = self.wire.parse(request, self._context(number))
         except RequestParseError as error:
             violation = RuleViolation(MALFORMED_REQUEST, error.message, error.at)
             return self.wire.error_response(violation), None, None, [violation], error.message

@@ -40,6 +40,13 @@ class ResolvedTarget:
     pins: Mapping[str, str] = field(default_factory=dict)
     timeout: float | None = None
 
+    def speaks(self, column: str) -> bool:
+        """Whether the target runs ``column`` (a wire, or ``wire:dialect``); declaring a
+        bare wire covers all of its dialects."""
+        if self.wires is None:
+            return True
+        return column in self.wires or column.partition(":")[0] in self.wires
+
     def pin_for(self, case_id: str, wire: str) -> str | None:
         return self.pins.get(f"{case_id}[{wire}]") or self.pins.get(case_id)
 

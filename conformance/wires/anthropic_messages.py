@@ -1125,7 +1125,7 @@ class AnthropicMessages(Wire):
 
     # ------------------------------------------------------------ parsing
 
-    def parse(self, request: HttpRequest) -> RequestView:
+    def parse(self, request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
         """The body in neutral form.  Error texts: Anthropic's own for a body that is not
         JSON (``The request body is not valid JSON: <decoder message>``, seen in
         anthropics/claude-code#6464); pydantic-style for the wrong shapes."""
@@ -1170,7 +1170,7 @@ class AnthropicMessages(Wire):
 
     # ------------------------------------------------------------ realism (lint)
 
-    def realism(self, case: Case) -> list[str]:
+    def realism(self, case: Case, dialect: str | None = None) -> list[str]:
         problems: list[str] = []
         for t, turn in enumerate(case.given.turns):
             for r, response in enumerate(turn.responses):

@@ -117,6 +117,9 @@ class Wire(ABC):
     name: ClassVar[str]
     dialects: ClassVar[tuple[str, ...]] = ()
     rules: ClassVar[tuple[Rule, ...]] = ()
+    #: Placeholder tokens the provider documents for when the real one is unavailable
+    #: (Gemini's ``skip_thought_signature_validator``): never minted, never a payload.
+    sentinels: ClassVar[frozenset[str]] = frozenset()
 
     # ------------------------------------------------------------ serving
 
@@ -143,8 +146,12 @@ class Wire(ABC):
     # ------------------------------------------------------------ parsing
 
     @abstractmethod
-    def parse(self, request: HttpRequest) -> RequestView:
-        """The request body in neutral form; raises ``RequestParseError``."""
+    def parse(self, request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
+        """The request body in neutral form; raises ``RequestParseError``.
+
+        ``context`` lets a stateful wire resolve what the request only refers to (an
+        OpenAI Responses ``previous_response_id`` or a stored item id), so the neutral
+        view is the conversation the provider actually sees."""
 
     # ------------------------------------------------------------ rules
 
@@ -179,6 +186,6 @@ class Wire(ABC):
 
     # ------------------------------------------------------------ realism (lint)
 
-    def realism(self, case: Case) -> list[str]:
-        """Shapes in the case this wire never sends (each a lint problem)."""
+    def realism(self, case: Case, dialect: str | None = None) -> list[str]:
+        """Shapes in the case this wire (in this dialect) never sends (lint problems)."""
         return []

@@ -7,11 +7,24 @@ from functools import cache
 from conformance.wires.base import Wire
 
 
+_MODULES = {
+    "anthropic_messages": "AnthropicMessages",
+    "openai_responses": "OpenAIResponses",
+    "openai_chat": "OpenAIChat",
+    "gemini": "Gemini",
+}
+
+
 @cache
 def _wires() -> dict[str, Wire]:
-    from conformance.wires.anthropic_messages import AnthropicMessages
+    import importlib
+    import importlib.util
 
-    found: list[Wire] = [AnthropicMessages()]
+    found: list[Wire] = []
+    for module, cls in _MODULES.items():  # TEMPORARY while the wires are being written
+        if importlib.util.find_spec(f"conformance.wires.{module}") is None:
+            continue
+        found.append(getattr(importlib.import_module(f"conformance.wires.{module}"), cls)())
     return {wire.name: wire for wire in found}
 
 
@@ -29,3 +42,19 @@ def get_wire(name: str) -> Wire:
 
 def dialects_by_wire() -> dict[str, tuple[str, ...]]:
     return {name: wire.dialects for name, wire in _wires().items()}
+
+
+def split_column(column: str) -> tuple[str, str | None]:
+    """``"openai-chat:deepseek"`` -> ``("openai-chat", "deepseek")``; a bare wire name
+    has no dialect.  A column is one wire, or one dialect of a wire."""
+    wire, _, dialect = column.partition(":")
+    return wire, dialect or None
+
+
+def columns() -> tuple[str, ...]:
+    """Every valid column: each wire, and each ``wire:dialect``."""
+    found: list[str] = []
+    for name in wire_names():
+        found.append(name)
+        found.extend(f"{name}:{dialect}" for dialect in _wires()[name].dialects)
+    return tuple(found)

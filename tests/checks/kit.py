@@ -58,7 +58,7 @@ class FakeWire(Wire):
     def error_response(self, violation: RuleViolation) -> HttpResponse:
         return HttpResponse(400, violation.message.encode())
 
-    def parse(self, request: HttpRequest) -> RequestView:
+    def parse(self, request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
         raise RequestParseError("the fake wire parses nothing")
 
     def validate(self, view: RequestView, context: ValidationContext) -> list[RuleViolation]:
