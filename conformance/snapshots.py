@@ -1,6 +1,6 @@
 """Snapshots of emitted request bodies: a regression net, never the verdict.
 
-One file per case × wire at ``<root>/<target>/<wire>/<case>.json``, serialized by
+One file per case × column at ``<root>/<target>/<column>/<case>.json``, serialized by
 syrupy's JSON extension, so the pytest plugin (through syrupy) and the command line
 (``--snapshots``) read and write the very same bytes.  Key order is kept as the target
 emitted it: it is part of what a prompt cache sees.
@@ -36,8 +36,10 @@ def serialize(data: Any) -> str:
     return str(JSONSnapshotExtension().serialize(data))
 
 
-def snapshot_path(root: Path, target: str, wire: str, case_id: str) -> Path:
-    return root / target / wire / f"{case_id}.json"
+def snapshot_path(root: Path, target: str, column: str, case_id: str) -> Path:
+    """``<root>/<target>/<column>/<case>.json``; a dialect column's ``:`` becomes ``+``
+    (``openai-chat+deepseek``) so the path is valid on every file system."""
+    return root / target / column.replace(":", "+") / f"{case_id}.json"
 
 
 class SnapshotStore:
@@ -49,14 +51,20 @@ class SnapshotStore:
         self.update = update
 
     def check(self, wire: str, case_id: str, transcript: Transcript) -> SnapshotState:
+        """Compare the emitted bodies with the stored snapshot (order-sensitive: the
+        stored JSON is read back with its key order, and OrderedDicts compare in order);
+        write it when updating and it differs."""
         path = snapshot_path(self.root, self.target, wire, case_id)
-        text = serialize(emitted_bodies(transcript))
+        bodies = emitted_bodies(transcript)
         try:
-            stored: str | None = path.read_text(encoding="utf-8")
+            stored: Any = json.loads(path.read_bytes(), object_pairs_hook=OrderedDict)
         except FileNotFoundError:
-            stored = None
-        state: SnapshotState = "new" if stored is None else "match" if stored == text else "changed"
+            state: SnapshotState = "new"
+        except ValueError:
+            state = "changed"
+        else:
+            state = "match" if stored == bodies else "changed"
         if self.update and state != "match":
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            path.write_text(serialize(bodies), encoding="utf-8")
         return state

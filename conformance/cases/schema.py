@@ -37,8 +37,12 @@ from conformance.verdict import Severity
 CASE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 ISSUE_REF = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+#[0-9]+$")
 
-#: What a target may declare it can do beyond plain request/response conversion.
-Capability: TypeAlias = Literal["history", "output-selection", "xml-recovery"]
+#: What a target may declare it can do beyond plain request/response conversion:
+#: continue from a saved ``history``; select a subagent's output (``output-selection``);
+#: recover XML-style tool calls from text (``xml-recovery``); resume a turn the provider
+#: paused by resending its content (``pause-resume``; the command contract v1 ends a
+#: tool loop on any response without calls, so command targets lack it).
+Capability: TypeAlias = Literal["history", "output-selection", "xml-recovery", "pause-resume"]
 
 
 class Strict(BaseModel):
@@ -149,9 +153,11 @@ class Turn(Strict):
     @model_validator(mode="after")
     def _loop_shape(self) -> Turn:
         last = self.responses[-1]
-        if last.stop in CONTINUING_STOPS and any(
-            isinstance(b, ToolCall) and b.complete for b in last.blocks
-        ):
+        calls = [b for b in last.blocks if isinstance(b, ToolCall)]
+        # A call whose arguments do not parse marks the turn as cut whatever the stop
+        # claims (wire-rules 33), so a correct target ends the loop there.
+        cut = any(not c.complete for c in calls)
+        if last.stop in CONTINUING_STOPS and calls and not cut:
             raise ValueError(
                 "the last response of a turn ends the tool loop: a complete tool call "
                 "with stop `tool_calls` would make the target ask again"

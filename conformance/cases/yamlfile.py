@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -61,10 +61,13 @@ def _walk(
     constructor: yaml.constructor.SafeConstructor,
 ) -> Any:
     positions.lines[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
+    # Dispatch on the node's kind name, not its class: libyaml builds nodes from the
+    # classes it saw at import, which a re-imported `yaml` (pytester) no longer shares.
+    kind: str = getattr(node, "id", "")
+    if kind == "mapping":
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
+            if getattr(key_node, "id", "") != "scalar":
                 raise YamlError("mapping keys must be plain words", key_node.start_mark.line + 1)
             key = str(_scalar(key_node, constructor))
             if key in result:
@@ -76,12 +79,11 @@ def _walk(
             result[key] = _walk(value_node, (*path, key), positions, constructor)
             positions.lines[(*path, key)] = key_node.start_mark.line + 1
         return result
-    if isinstance(node, yaml.SequenceNode):
+    if kind == "sequence":
         return [
             _walk(item, (*path, i), positions, constructor) for i, item in enumerate(node.value)
         ]
-    assert isinstance(node, yaml.ScalarNode)
-    return _scalar(node, constructor)
+    return _scalar(cast(yaml.ScalarNode, node), constructor)
 
 
 def parse(text: str) -> tuple[Any, Positions]:
@@ -94,10 +96,10 @@ def parse(text: str) -> tuple[Any, Positions]:
             loader.dispose()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        raise YamlError(
-            f"{error.problem or error.context or 'invalid YAML'}",
-            mark.line + 1 if mark else None,
-        ) from None
+        message = error.problem or error.context or "invalid YAML"
+        if error.context and error.context_mark and error.problem:
+            message += f" ({error.context} that starts at line {error.context_mark.line + 1})"
+        raise YamlError(message, mark.line + 1 if mark else None) from None
     except yaml.YAMLError as error:
         raise YamlError(str(error)) from None
     positions = Positions()

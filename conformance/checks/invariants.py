@@ -290,14 +290,21 @@ def _suspects(transcript: Transcript, index: int) -> dict[str, _Suspect]:
     given = transcript.case.given
     response = given.responses[index]
     found: dict[str, _Suspect] = {}
+    # A call with cut-off arguments marks its whole turn as cut, whatever the finish
+    # claims: routers and parsers report `tool_calls` for truncated output (rule 33).
+    cut = any(isinstance(b, ToolCall) and not b.complete for b in response.blocks)
     for block in response.blocks:
         tool = given.tool(block.name) if isinstance(block, ToolCall) else None
         if not isinstance(block, ToolCall) or tool is None:
             continue
         if not block.complete:
             found[block.id] = _Suspect(block, index, "must", "had cut-off arguments", tool.result)
-        elif response.stop in TRUNCATING_STOPS:
-            why = f"came from a response that stopped with {response.stop}"
+        elif response.stop in TRUNCATING_STOPS or cut:
+            why = (
+                f"came from a response that stopped with {response.stop}"
+                if response.stop in TRUNCATING_STOPS
+                else "came from a response whose other call was cut off"
+            )
             found[block.id] = _Suspect(block, index, "should", why, tool.result)
     return found
 

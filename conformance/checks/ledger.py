@@ -237,7 +237,7 @@ def _judge(
             found.append(_mispaired(number, item, mint, wire))
         if seen[item.payload] == 1:
             returned.append((item, mint))
-    found += _order(number, view, returned, book)
+    found += _order(number, view, returned, book, wire)
     found += _missing(number, {item.payload for item in sent}, mints, book, served, wire)
     return found
 
@@ -301,7 +301,7 @@ def _mispaired(number: int, item: _Sent, mint: Mint, wire: Wire) -> Violation:
 
 
 def _order(
-    number: int, view: RequestView, returned: list[tuple[_Sent, Mint]], book: _Book
+    number: int, view: RequestView, returned: list[tuple[_Sent, Mint]], book: _Book, wire: Wire
 ) -> list[Violation]:
     calls: dict[str, tuple[int, int, int]] = {}
     for block in placed(view.messages):
@@ -323,6 +323,8 @@ def _order(
             )
             continue
         latest = (item, mint)
+        if not wire.reasoning_between_calls:
+            continue  # the wire keeps reasoning in a field of its own, apart from the calls
         problem = _call_side(item, mint, book.calls.get(mint.group, []), calls)
         if problem is not None:
             found.append(ORDER.violation(f"{token} {problem}", request=number, at=item.placed.at))

@@ -95,6 +95,11 @@ class ScriptedProvider:
             served=self.script[: self._served],
             history=self.case.given.history,
             dialect=self.dialect,
+            answered=tuple(
+                (e.view, e.served)
+                for e in self.exchanges
+                if e.view is not None and e.served is not None
+            ),
         )
 
     def _error(self, rule: Rule, **fields: object) -> tuple[HttpResponse, RuleViolation]:

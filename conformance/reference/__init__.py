@@ -15,14 +15,19 @@ Modules, one job each:
 ``xml_recovery``  XML-style tool calls in visible text -> structured calls
 ``history``       the session store (durable, append-only, never rewritten for a wire)
 ``replay``        which user/tool-result input may be replayed (wire-agnostic)
+``outbound``      the per-block decisions every request makes, whatever its wire
 ``output``        final-output selection for subagent results
+``sse``           the SSE reader every streaming decoder uses (httpx-sse)
 ``codec``         what a wire contributes: ``WireCodec`` (decode, build requests)
 ``anthropic``     the Anthropic Messages codec
+``openai_responses``  the OpenAI Responses codec
+``openai_chat``   the OpenAI Chat Completions codec (plain, ``deepseek``, ``openrouter``)
+``gemini``        the Gemini codec
 ``adapter``       ``ReferenceAdapter`` and its ``ReferenceSession``
 
-A sibling wire (OpenAI Responses, OpenAI Chat dialects, Gemini) is one more
-``WireCodec`` module registered in ``ReferenceAdapter.codecs``; episodes, truncation,
-XML recovery, history and output selection are shared as they are.
+A wire is one ``WireCodec`` module registered in ``ReferenceAdapter.codecs``; episodes,
+truncation, XML recovery, history, output selection and the outbound decisions are
+shared as they are.
 
 Every decision point that prevents a known bug is a named guard (``guards.GUARDS``);
 ``ReferenceAdapter(disabled=frozenset({...}))`` turns guards off, re-creating the bug,

@@ -16,8 +16,11 @@ from conformance.model import ToolResult
 from conformance.reference.anthropic import AnthropicCodec
 from conformance.reference.codec import Decoded, WireCodec
 from conformance.reference.consolidate import TurnBlock, consolidate
+from conformance.reference.gemini import GeminiCodec
 from conformance.reference.guards import Guards
 from conformance.reference.history import History
+from conformance.reference.openai_chat import OpenAIChatCodec
+from conformance.reference.openai_responses import OpenAIResponsesCodec
 from conformance.reference.output import select_output
 from conformance.reference.turns import settle
 from conformance.targets.base import (
@@ -85,11 +88,16 @@ class ReferenceAdapter(Adapter):
     """The bundled reference adapter (the suite's default target)."""
 
     name: ClassVar[str] = "reference"
-    wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
-    capabilities: ClassVar[frozenset[str]] = frozenset(
-        {"history", "output-selection", "xml-recovery"}
+    wires: ClassVar[frozenset[str]] = frozenset(
+        {"anthropic-messages", "openai-responses", "openai-chat", "gemini"}
     )
-    codecs: ClassVar[Mapping[str, type[WireCodec]]] = {"anthropic-messages": AnthropicCodec}
+    capabilities: ClassVar[frozenset[str]] = frozenset(
+        {"history", "output-selection", "xml-recovery", "pause-resume"}
+    )
+    codecs: ClassVar[Mapping[str, type[WireCodec]]] = {
+        codec.wire: codec
+        for codec in (AnthropicCodec, OpenAIResponsesCodec, OpenAIChatCodec, GeminiCodec)
+    }
     session_class: ClassVar[type[ReferenceSession]] = ReferenceSession
 
     def __init__(self, disabled: Iterable[str] = frozenset()) -> None:

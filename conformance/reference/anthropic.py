@@ -6,9 +6,8 @@ stream without ``message_stop``, or with an ``error`` event, is a ``no_finish`` 
 
 Requests are built from the replayable history in passes, each on neutral messages:
 
-1. per message, keep what may be sent: user/tool input loses reasoning and tool calls
-   (``replay``); assistant reasoning without its token or minted elsewhere is omitted
-   (rules 3, 8, 51); blank text is omitted (rule 15); anything without a Messages
+1. per message, keep what may be sent (``outbound.sendable``): reasoning needs its
+   signature, or its data when redacted (rules 3, 5); anything without a Messages
    representation raises ``UnsupportedBlock`` (seed §7);
 2. user input left empty is dropped (rule 15);
 3. adjacent assistant messages are concatenated in order, never hoisted (seed §84);
@@ -24,12 +23,8 @@ request never rewrites a message the previous request already sent.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
-
-import httpx
-from httpx_sse import EventSource
 
 from conformance.model import Block, Media, Message, Reasoning, Stop, Text, ToolCall, ToolResult
 from conformance.reference.codec import Decoded, ProviderError, UnsupportedBlock, WireCodec
@@ -42,7 +37,15 @@ from conformance.reference.fragments import (
     RedactedPiece,
     TextPiece,
 )
-from conformance.reference.replay import input_blocks
+from conformance.reference.outbound import (
+    merge_turns,
+    no_inner_system,
+    sendable,
+    skips,
+    split_system,
+    without_trailing_reasoning,
+)
+from conformance.reference.sse import events
 from conformance.targets.base import WireRequest, WireResponse
 
 API_VERSION = "2023-06-01"
@@ -83,17 +86,21 @@ class AnthropicCodec(WireCodec):
 
     # ------------------------------------------------------------ requests
 
+    def missing_token(self, block: Reasoning) -> bool:
+        return not _token(block)
+
     def request(self, history: Sequence[Message]) -> WireRequest:
-        system, conversation = self._split_system(history)
-        sendable = [Message(role=m.role, blocks=self._sendable(m)) for m in conversation]
-        merged = _merge([m for m in sendable if m.blocks or m.role == "assistant"])
+        system, conversation = split_system(self.session, history)
+        no_inner_system(conversation)
+        kept = [Message(role=m.role, blocks=self._sendable(m)) for m in conversation]
+        merged = merge_turns([m for m in kept if m.blocks or m.role == "assistant"])
         tool_turns = [i for i, m in enumerate(merged) if _has_call(m)]
         latest = tool_turns[-1] if tool_turns else None
         messages: list[Message] = []
         for i, message in enumerate(merged):
             if message.role == "assistant":
                 message = self._final_shape(message, latest=i == latest)
-                if not message.blocks and self.guards.on("skip-empty-assistant"):
+                if skips(not message.blocks, self.guards):
                     continue
             messages.append(message)
         return WireRequest(
@@ -115,10 +122,7 @@ class AnthropicCodec(WireCodec):
             and _has_call(message)
             and (latest or self.guards.on("leading-thinking-every-tool-turn"))
         )
-        blocks = self.arrange(message.blocks, repair)
-        if self.guards.on("omit-trailing-reasoning"):
-            while blocks and isinstance(blocks[-1], Reasoning):
-                blocks = blocks[:-1]
+        blocks = without_trailing_reasoning(self.arrange(message.blocks, repair), self.guards)
         return Message(role="assistant", blocks=blocks)
 
     def _is_thinking(self, block: Block) -> bool:
@@ -127,38 +131,16 @@ class AnthropicCodec(WireCodec):
             return False
         return not block.redacted or self.guards.on("leading-thinking-redacted-counts")
 
-    def _split_system(self, history: Sequence[Message]) -> tuple[str | None, list[Message]]:
-        """The top-level system prompt: the session's, then any leading system messages
-        of a saved history.  A system message later on has no place on this wire."""
-        parts = [self.session.system] if self.session.system else []
-        start = 0
-        while start < len(history) and history[start].role == "system":
-            parts.extend(b.text for b in history[start].blocks if isinstance(b, Text))
-            start += 1
-        rest = list(history[start:])
-        if any(m.role == "system" for m in rest):
-            raise UnsupportedBlock("a system message inside the conversation has no place here")
-        return ("\n\n".join(parts) if parts else None), rest
-
     def _sendable(self, message: Message) -> tuple[Block, ...]:
         """Step 1: the blocks of one stored message this wire may carry."""
-        kept: list[Block] = []
-        for block in input_blocks(message, self.guards):
-            if isinstance(block, Text) and not block.text.strip():
-                if self.guards.on("omit-blank-text"):
-                    continue
-            elif isinstance(block, Reasoning):
-                if self._foreign(block) and self.guards.on("omit-foreign-reasoning"):
-                    continue
-                if not _token(block) and self.guards.on("omit-unsigned-thinking"):
-                    continue
-            elif message.role == "assistant" and isinstance(block, Media | ToolResult):
-                raise UnsupportedBlock(f"an assistant message cannot carry a {block.kind} block")
-            kept.append(block)
-        return tuple(kept)
-
-    def _foreign(self, block: Reasoning) -> bool:
-        return block.origin is not None and block.origin != f"{self.wire}:{self.session.model}"
+        kept = sendable(self, message)
+        if message.role == "assistant":
+            for block in kept:
+                if isinstance(block, Media | ToolResult):
+                    raise UnsupportedBlock(
+                        f"an assistant message cannot carry a {block.kind} block"
+                    )
+        return kept
 
     def _body(self, system: str | None, messages: Sequence[Message]) -> dict[str, Any]:
         session = self.session
@@ -212,25 +194,6 @@ def all_to_front(blocks: tuple[Block, ...], is_thinking: IsThinking) -> tuple[Bl
         *(b for b in blocks if is_thinking(b)),
         *(b for b in blocks if not is_thinking(b)),
     )
-
-
-def _merge(messages: Sequence[Message]) -> list[Message]:
-    """Step 3: concatenate adjacent assistant messages; tool results absorb the tool
-    results and the one user prompt that follow them, and stay first (rule 13)."""
-    merged: list[Message] = []
-    previous: str | None = None
-    for message in messages:
-        joins = bool(merged) and (
-            (previous == "assistant" and message.role == "assistant")
-            or (previous == "tool" and message.role in ("tool", "user"))
-        )
-        role = "assistant" if message.role == "assistant" else "user"
-        if joins:
-            merged[-1] = Message(role=role, blocks=merged[-1].blocks + message.blocks)
-        else:
-            merged.append(Message(role=role, blocks=message.blocks))
-        previous = message.role
-    return merged
 
 
 def _has_call(message: Message) -> bool:
@@ -291,18 +254,14 @@ def _present(**fields: str | None) -> dict[str, str]:
 
 
 def _decode_stream(body: bytes) -> Decoded:
-    response = httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
     fragments: list[Fragment] = []
     stop_reason: str | None = None
     ended = False
-    for sse in EventSource(response).iter_sse():
-        try:
-            event = json.loads(sse.data)
-        except ValueError:
+    for sse in events(body):
+        event = sse.json
+        if event is None:
             continue
-        if not isinstance(event, dict):
-            continue
-        kind = event.get("type", sse.event)
+        kind = event.get("type", sse.name)
         if kind == "content_block_start":
             fragments.extend(_block(event.get("index", 0), event.get("content_block", {})))
         elif kind == "content_block_delta":

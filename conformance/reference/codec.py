@@ -1,8 +1,9 @@
 """What one wire contributes to the reference adapter: decoding and request building.
 
-Everything else (episodes, truncation, XML recovery, the history, output selection) is
-wire-agnostic and shared.  A sibling wire (OpenAI Responses, Chat dialects, Gemini)
-is one more ``WireCodec`` subclass registered in ``conformance.reference.adapter``.
+Everything else (episodes, truncation, XML recovery, the history, output selection, and
+the per-block decisions every request makes, in ``outbound``) is wire-agnostic and
+shared.  Each wire is one ``WireCodec`` subclass registered in
+``conformance.reference.adapter``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from conformance.model import Message, Stop
+from conformance.model import Block, Message, Reasoning, Stop
 from conformance.reference.fragments import Fragment
 from conformance.reference.guards import Guards
 from conformance.targets.base import Session, WireRequest, WireResponse
@@ -45,6 +46,9 @@ class WireCodec(ABC):
     """Decodes this wire's responses and builds its requests from neutral history."""
 
     wire: ClassVar[str]
+    #: Whether text carries replay tokens on this wire (Gemini signs text parts), so an
+    #: empty text with a signature is content, not a blank block.
+    signs_text: ClassVar[bool] = False
 
     def __init__(self, session: Session, guards: Guards) -> None:
         self.session = session
@@ -61,3 +65,14 @@ class WireCodec(ABC):
     @abstractmethod
     def recovered_call_id(self, number: int) -> str:
         """A deterministic id, in this wire's id syntax, for the n-th recovered call."""
+
+    def missing_token(self, block: Reasoning) -> bool:
+        """Whether ``block`` lacks the replay token this wire needs to accept it back.
+        Wires whose reasoning needs no token (Gemini thoughts, Chat dialects) say no."""
+        return False
+
+    def arrange(self, blocks: tuple[Block, ...], repair: bool) -> tuple[Block, ...]:
+        """The order of an assistant message's blocks in a request: as stored.
+        ``repair``: the wire demands that this message lead with reasoning (Anthropic
+        manual thinking, rule 6); only that codec overrides this."""
+        return blocks

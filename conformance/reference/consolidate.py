@@ -1,21 +1,28 @@
 """The wire-agnostic episode tracker: stream fragments in, one assistant turn out.
 
 One pass over the fragments.  Each reasoning episode becomes its own block at the
-place it began (never merged with another, never hoisted); its text and signature
-fragments are concatenated, byte-exact, untrimmed (seed §24, §28, §29, §36).
+place it began (never merged with another, never hoisted); its text, summary and
+signature fragments are concatenated, byte-exact, untrimmed (seed §24, §28, §29, §36).
 
 An episode closes when
 
 * a text or tool-call block arrives (``flush-on-visible-block``, §24a);
-* reasoning with fresh text arrives while the episode already has text and a signature
-  (``flush-on-fresh-signed-text``, §24b/§27) — the only signal on wires that mark no
-  block boundary;
-* the wire marks the end of the reasoning block (``flush-on-episode-boundary``, §38).
+* reasoning with fresh text (or a fresh summary) arrives while the episode already has
+  text and a signature (``flush-on-fresh-signed-text``, §24b/§27) — the only signal on
+  wires that mark no block boundary (Gemini parts);
+* the wire marks the end of the reasoning block (``flush-on-episode-boundary``, §38):
+  Anthropic ``content_block_stop``, a Responses ``output_item.done``, an OpenRouter
+  detail whose ``index`` is over.
 
-With the boundary guard on, Anthropic streams never reach the heuristic's pinned
-limitations: two unsigned back-to-back blocks (§34), two text-less signed blocks (§35)
-and ``[sig, text, sig]`` (§37) all split at their ``content_block_stop``.  On a wire
-without boundaries those three shapes still merge; the tracker cannot tell them apart.
+With the boundary guard on, such wires never reach the heuristic's pinned limitations:
+two unsigned back-to-back blocks (§34), two text-less signed blocks (§35, the Responses
+shape of §108 with summaries off) and ``[sig, text, sig]`` (§37) all split at their
+boundary.  On a wire without boundaries those three shapes still merge; the tracker
+cannot tell them apart.
+
+Text merges the same way, per key, except that a signed text piece ends its block and a
+signature that arrives alone in an empty text part (Gemini, wire-rules 43) is a block of
+its own, so every token stays on the text it was minted for (rule 44).
 """
 
 from __future__ import annotations
@@ -46,12 +53,26 @@ class _Episode:
     key: Key
     text: str = ""
     signature: str = ""
+    id: str = ""
+    summary: list[str] | None = None
+
+    @property
+    def has_text(self) -> bool:
+        return bool(self.text or any(self.summary or ()))
 
 
 @dataclass
 class _TextSlot:
     key: Key
     text: str = ""
+    signature: str = ""
+
+    def joins(self, piece: TextPiece) -> bool:
+        """Whether ``piece`` continues this block: same key, this block not yet ended by
+        a signature, and ``piece`` not a signature arriving alone (rule 43)."""
+        return (
+            self.key == piece.key and not self.signature and bool(piece.text or not piece.signature)
+        )
 
 
 @dataclass
@@ -60,6 +81,7 @@ class _CallSlot:
     id: str
     name: str
     announced: dict[str, Any]
+    signature: str = ""
     json: str = ""
     closed: bool = False
 
@@ -80,18 +102,26 @@ class EpisodeTracker:
             self._reasoning(fragment)
         elif isinstance(fragment, RedactedPiece):
             self._open = None  # a redacted block is an episode of its own
-            self._slots.append(Reasoning(redacted=True, data=fragment.data))
+            block = Reasoning(redacted=True, data=fragment.data, id=fragment.id or None)
+            self._slots.append(block)
         elif isinstance(fragment, TextPiece):
             self._visible_block_arrives()
             last = self._slots[-1] if self._slots else None
-            if isinstance(last, _TextSlot) and last.key == fragment.key:
+            if isinstance(last, _TextSlot) and last.joins(fragment):
                 last.text += fragment.text
+                last.signature += fragment.signature
             else:
-                self._slots.append(_TextSlot(fragment.key, fragment.text))
+                self._slots.append(_TextSlot(fragment.key, fragment.text, fragment.signature))
         elif isinstance(fragment, CallStart):
             self._visible_block_arrives()
             self._slots.append(
-                _CallSlot(fragment.key, fragment.id, fragment.name, dict(fragment.arguments))
+                _CallSlot(
+                    fragment.key,
+                    fragment.id,
+                    fragment.name,
+                    dict(fragment.arguments),
+                    fragment.signature,
+                )
             )
         elif isinstance(fragment, CallArguments):
             call = self._call(fragment.key)
@@ -106,14 +136,17 @@ class EpisodeTracker:
         blocks: list[TurnBlock] = []
         for slot in self._slots:
             if isinstance(slot, _Episode):
-                if slot.text or slot.signature:
-                    blocks.append(Reasoning(text=slot.text, signature=slot.signature or None))
+                if slot.has_text or slot.signature or slot.id:
+                    blocks.append(_reasoning(slot))
             elif isinstance(slot, _TextSlot):
-                if slot.text:
-                    blocks.append(Text(text=slot.text))
+                if slot.text or (slot.signature and self._guards.on("keep-signature-only-text")):
+                    blocks.append(Text(text=slot.text, signature=slot.signature or None))
             elif isinstance(slot, _CallSlot):
                 arguments = _arguments(slot, ended)
-                blocks.append(ToolCall(id=slot.id, name=slot.name, arguments=arguments))
+                signature = slot.signature or None
+                blocks.append(
+                    ToolCall(id=slot.id, name=slot.name, arguments=arguments, signature=signature)
+                )
             else:
                 blocks.append(slot)
         return tuple(blocks)
@@ -124,8 +157,8 @@ class EpisodeTracker:
         episode = self._open
         if (
             episode is not None
-            and piece.text
-            and episode.text
+            and (piece.text or any(piece.summary or ()))
+            and episode.has_text
             and episode.signature
             and self._guards.on("flush-on-fresh-signed-text")
         ):
@@ -136,6 +169,9 @@ class EpisodeTracker:
             self._open = episode
         episode.text += piece.text
         episode.signature += piece.signature
+        episode.id = episode.id or piece.id
+        if piece.summary is not None:
+            episode.summary = [*(episode.summary or ()), *piece.summary]
 
     def _visible_block_arrives(self) -> None:
         if self._guards.on("flush-on-visible-block"):
@@ -157,6 +193,16 @@ class EpisodeTracker:
             (s for s in reversed(self._slots) if isinstance(s, _CallSlot) and s.key == key),
             None,
         )
+
+
+def _reasoning(episode: _Episode) -> Reasoning:
+    summary = tuple(episode.summary) if episode.summary is not None else None
+    return Reasoning(
+        text=episode.text,
+        signature=episode.signature or None,
+        id=episode.id or None,
+        summary=summary,
+    )
 
 
 def _arguments(call: _CallSlot, ended: bool) -> dict[str, Any] | str:

@@ -2,8 +2,8 @@
 
 A decoder knows its wire's events; the consolidator knows episodes.  Fragments are the
 narrow language between them, so one episode tracker serves every wire.  ``key`` names
-the wire's block (Anthropic's ``index``, a Chat tool-call ``index``, ...); wires without
-block boundaries may reuse one key.
+the wire's block (Anthropic's ``index``, a Responses ``output_index``, a Chat tool-call
+``index``, ...); wires without block boundaries (Gemini parts) may reuse one key.
 """
 
 from __future__ import annotations
@@ -16,11 +16,19 @@ Key: TypeAlias = int | str
 
 @dataclass(frozen=True)
 class ReasoningPiece:
-    """A fragment of reasoning text and/or of its replay token (either may be empty)."""
+    """A fragment of reasoning text and/or of its replay token (either may be empty).
+
+    ``id`` names the wire's reasoning item (Responses ``rs_…``, an OpenRouter detail id);
+    ``summary`` holds whole summary parts this fragment adds (Responses
+    ``summary_text``, OpenRouter ``reasoning.summary``); ``None`` says the fragment
+    carries no summary at all, ``()`` an explicitly empty one.
+    """
 
     key: Key
     text: str = ""
     signature: str = ""
+    id: str = ""
+    summary: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -29,24 +37,32 @@ class RedactedPiece:
 
     key: Key
     data: str
+    id: str = ""
 
 
 @dataclass(frozen=True)
 class TextPiece:
-    """A fragment of visible text; consecutive pieces with one key form one block."""
+    """A fragment of visible text; consecutive pieces with one key form one block.
+
+    ``signature`` is a replay token riding on the text (Gemini signs text parts); a
+    signed piece ends its block.
+    """
 
     key: Key
     text: str
+    signature: str = ""
 
 
 @dataclass(frozen=True)
 class CallStart:
-    """A tool call begins; ``arguments`` is what the wire announced before any delta."""
+    """A tool call begins; ``arguments`` is what the wire announced before any delta;
+    ``signature`` a replay token on the call itself (Gemini's part-level sibling)."""
 
     key: Key
     id: str
     name: str
     arguments: dict[str, Any] = field(default_factory=dict)
+    signature: str = ""
 
 
 @dataclass(frozen=True)
@@ -59,7 +75,8 @@ class CallArguments:
 
 @dataclass(frozen=True)
 class BlockEnd:
-    """The wire says block ``key`` is complete (Anthropic ``content_block_stop``)."""
+    """The wire says block ``key`` is complete (Anthropic ``content_block_stop``,
+    Responses ``output_item.done``)."""
 
     key: Key
 

@@ -36,23 +36,34 @@ _ALL = (
         "seed §24(b), §27, mutant M1 §113 (layered under the boundary guard)",
     ),
     Guard(
+        "keep-signature-only-text",
+        "A text part that carries only a signature (empty text) is kept as its own block.",
+        "wire-rules 43, google-gemini/gemini-cli#25808 (isValidContent dropped it)",
+    ),
+    Guard(
         "flush-on-episode-boundary",
-        "An explicit end of a reasoning block on the wire (Anthropic content_block_stop) "
-        "closes its episode.",
-        "seed §38 (removes the §34, §35 and §37 limitations of the heuristic)",
+        "An explicit end of a reasoning block on the wire (Anthropic content_block_stop, "
+        "Responses output_item.done, an OpenRouter detail index) closes its episode.",
+        "seed §38 (removes the §34, §35 and §37 limitations of the heuristic), §108",
     ),
     # ---------------------------------------------------------------- truncation
     Guard(
-        "drop-dangling-unsigned-episode",
-        "A truncated turn that carries a tool call loses an unsigned trailing reasoning "
-        "episode (trailing-only, unsigned-only).",
-        "seed §41–§45, §50, mutant M2 §114",
+        "answer-orphaned-calls",
+        "A stored call without a result (a cancelled call in a saved session) is answered "
+        "with an error result before the conversation goes on.",
+        "wire-rules 42, 13, 32, 52; google-gemini/gemini-cli#5443, #16415",
     ),
     Guard(
         "truncated-calls-not-run",
         "Calls of a truncated turn are never executed; the complete ones are answered with "
         "an error result.",
         "wire-rules 16, 33",
+    ),
+    Guard(
+        "unparsable-arguments-truncate",
+        "A turn whose finish claims tool calls but whose call arguments do not parse is "
+        "handled as truncated.",
+        "wire-rules 33 (routers and vLLM parsers report tool_calls for a cut call)",
     ),
     # ---------------------------------------------------------------- XML recovery
     Guard(
@@ -67,8 +78,8 @@ _ALL = (
     ),
     Guard(
         "xml-keep-remaining-text",
-        "The prose around recovered markup stays in the turn.",
-        "seed §53, §60, §130",
+        "The prose around recovered markup, and the signature of its text, stay in the turn.",
+        "seed §53, §56, §60, §130, wire-rules 44",
     ),
     Guard(
         "xml-offered-tools-only",
@@ -88,19 +99,22 @@ _ALL = (
     ),
     Guard(
         "omit-unsigned-thinking",
-        "Reasoning without its replay token is left out of an Anthropic request (kept in "
-        "the history).",
-        "seed §100(a), wire-rules 3, 8",
+        "Reasoning without the replay token its wire requires (Anthropic signature or data, "
+        "a Responses item id, encrypted_content when store is false) is left out of the "
+        "request (kept in the history).",
+        "seed §100(a), wire-rules 3, 8, 25",
     ),
     Guard(
         "omit-foreign-reasoning",
-        "Reasoning minted by another wire or model is left out of the request.",
-        "wire-rules 8, 51",
+        "Reasoning minted elsewhere (a block with an origin) is left out of the request, "
+        "and a foreign signature on a text or call is not forwarded.",
+        "wire-rules 8, 38, 46, 51",
     ),
     Guard(
         "omit-trailing-reasoning",
-        "No assistant message of a request ends with a reasoning block.",
-        "wire-rules 9",
+        "No assistant message of a request ends with a reasoning block (on Responses: no "
+        "reasoning item without the item it produced).",
+        "wire-rules 9, 26",
     ),
     Guard(
         "omit-reasoning-in-user-input",
@@ -127,6 +141,30 @@ _ALL = (
         "reset-after-refusal",
         "A user turn that ended in a refusal is not replayed.",
         "wire-rules 17",
+    ),
+    # ---------------------------------------------------------------- wire specifics
+    Guard(
+        "encrypted-content-from-done",
+        "A Responses reasoning item's encrypted_content is taken from output_item.done, "
+        "never from output_item.added.",
+        "wire-rules 22",
+    ),
+    Guard(
+        "include-encrypted-content",
+        "A Responses request with store false asks include reasoning.encrypted_content.",
+        "wire-rules 25",
+    ),
+    Guard(
+        "reasoning-content-on-tool-turns",
+        "On DeepSeek every assistant message with tool_calls carries reasoning_content, "
+        '"" when none was captured.',
+        "wire-rules 35, 36",
+    ),
+    Guard(
+        "signature-beside-function-call",
+        "A Gemini thoughtSignature of a call goes on its part, beside functionCall, never "
+        "inside it.",
+        "wire-rules 40 (TanStack/ai PR#459 nested it)",
     ),
     # ---------------------------------------------------------------- output
     Guard(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-from conformance.model import Block, Message, Stop, Text, ToolResult
+from conformance.model import Block, Message, Stop, Text, ToolCall, ToolResult
 from conformance.reference.guards import Guards
 
 
@@ -52,12 +52,49 @@ class History:
 
     def replayable(self, guards: Guards) -> tuple[Message, ...]:
         """The messages a request may carry: all of them, except user turns that ended
-        in a refusal (wire-rules 17: continuing unchanged only meets more refusals)."""
+        in a refusal (wire-rules 17: continuing unchanged only meets more refusals), with
+        every call that lost its result answered (wire-rules 13, 32, 42)."""
         bounds = [*self._turn_starts, len(self._messages)]
         refused: set[int] = set()
         for start, end in pairwise(bounds):
             if any(self._stops.get(i) == "refusal" for i in range(start, end)):
                 refused.update(range(start, end))
-        if not refused or not guards.on("reset-after-refusal"):
-            return tuple(self._messages)
-        return tuple(m for i, m in enumerate(self._messages) if i not in refused)
+        messages = list(self._messages)
+        if refused and guards.on("reset-after-refusal"):
+            messages = [m for i, m in enumerate(messages) if i not in refused]
+        return tuple(_answer_orphaned_calls(messages, guards))
+
+
+#: The result a call gets when its own was never recorded (a saved session whose user
+#: cancelled one of several parallel calls, gemini-cli#5443): an error, never silence.
+ORPHANED_RESULT = "not executed: the call was cancelled or its result was lost"
+
+
+def _answer_orphaned_calls(messages: list[Message], guards: Guards) -> list[Message]:
+    """Every call of an assistant message that another message follows gets a result in
+    the tool message right after it, in call order; a missing one is an error result
+    (wire-rules 42: "cancelled or failed calls still need a response part"; 13, 32)."""
+    repaired: list[Message] = []
+    for i, message in enumerate(messages):
+        repaired.append(message)
+        calls = [b.id for b in message.blocks if isinstance(b, ToolCall)]
+        if message.role != "assistant" or not calls or i + 1 == len(messages):
+            continue
+        following = messages[i + 1]
+        results = (
+            {b.call_id: b for b in following.blocks if isinstance(b, ToolResult)}
+            if following.role == "tool"
+            else {}
+        )
+        if all(call in results for call in calls) or not guards.on("answer-orphaned-calls"):
+            continue
+        answered = tuple(
+            results.get(call) or ToolResult(call_id=call, content=ORPHANED_RESULT, is_error=True)
+            for call in calls
+        )
+        if following.role == "tool":
+            others = tuple(b for b in following.blocks if not isinstance(b, ToolResult))
+            messages[i + 1] = Message(role="tool", blocks=answered + others)
+        else:
+            repaired.append(Message(role="tool", blocks=answered))
+    return repaired

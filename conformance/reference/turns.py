@@ -2,8 +2,10 @@
 
 A truncated turn (``max_tokens``, ``no_finish``, ``cancelled``) runs nothing: its
 complete calls are stored and answered with an error result, its incomplete ones
-(raw-string arguments) are left out (wire-rules 16, 33).  A complete turn without
-structured calls gets its XML-style calls recovered (wire-rules 50).
+(raw-string arguments) are left out (wire-rules 16, 33).  A turn whose finish claims
+tool calls while a call's arguments do not parse was truncated too: routers relabel a
+``length`` cut as ``tool_calls`` (rule 33).  A complete turn without structured calls
+gets its XML-style calls recovered (wire-rules 50).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.model import TRUNCATING_STOPS, Reasoning, Stop, ToolCall, ToolResult
+from conformance.model import TRUNCATING_STOPS, Stop, ToolCall, ToolResult
 from conformance.reference.consolidate import TurnBlock
 from conformance.reference.guards import Guards
 from conformance.reference.xml_recovery import recover
@@ -41,7 +43,9 @@ def settle(
     new_id: Callable[[], str],
 ) -> Settled:
     """Decide what a consolidated turn becomes.  ``offered``: tool name -> schema."""
-    if stop in TRUNCATING_STOPS:
+    if stop in TRUNCATING_STOPS or (
+        _has_cut_call(blocks) and guards.on("unparsable-arguments-truncate")
+    ):
         return _truncated(blocks, guards)
     if stop in _COMPLETE_STOPS and not any(isinstance(b, ToolCall) for b in blocks):
         blocks = recover(blocks, offered, guards, new_id) or blocks
@@ -49,17 +53,13 @@ def settle(
 
 
 def _truncated(blocks: Sequence[TurnBlock], guards: Guards) -> Settled:
-    kept = list(blocks)
-    # Trailing-ness is judged on the turn as it streamed, before anything is removed
-    # (seed §62: removing blocks must not manufacture a trailing episode).
-    if (
-        kept
-        and _unsigned(kept[-1])
-        and any(isinstance(b, ToolCall) for b in kept)
-        and guards.on("drop-dangling-unsigned-episode")
-    ):
-        kept.pop()
-    kept = [b for b in kept if not (isinstance(b, ToolCall) and not b.complete)]
+    # An unsigned episode the cut left dangling is stored like any other block: each
+    # wire's request decides whether it can be sent (Anthropic cannot send unsigned
+    # thinking, `omit-unsigned-thinking`; nothing may end a message on reasoning,
+    # `omit-trailing-reasoning`), while a non-signing provider (DeepSeek, Gemini thought
+    # summaries) keeps its reasoning.  Dropping it here would re-create seed §45's
+    # accepted false positive, which a wire-aware adapter does not need (§46).
+    kept = [b for b in blocks if not (isinstance(b, ToolCall) and not b.complete)]
     calls = _runnable(kept)
     if guards.on("truncated-calls-not-run"):
         answered = tuple(
@@ -78,6 +78,5 @@ def _runnable(blocks: Sequence[TurnBlock]) -> tuple[CallToRun, ...]:
     return tuple(calls)
 
 
-def _unsigned(block: TurnBlock) -> bool:
-    """A reasoning episode whose replay token never arrived (§41)."""
-    return isinstance(block, Reasoning) and not block.redacted and block.signature is None
+def _has_cut_call(blocks: Sequence[TurnBlock]) -> bool:
+    return any(isinstance(b, ToolCall) and not b.complete for b in blocks)

@@ -91,9 +91,10 @@ def recover(
 ) -> tuple[TurnBlock, ...] | None:
     """The turn with its XML calls made structured, or ``None`` when there are none.
 
-    Text blocks holding markup are replaced, in place, by the prose around it; every
-    other block stays where it was; the recovered calls come last, so every surviving
-    reasoning episode precedes them (§58, §59).
+    Text blocks holding markup are replaced, in place, by the prose around it, which
+    keeps the text's signature (Gemini signs text, rule 44; with no prose left, as an
+    empty signed text, rule 43); every other block stays where it was; the recovered
+    calls come last, so every surviving reasoning episode precedes them (§58, §59).
     """
     kept: list[TurnBlock] = []
     recovered: list[Found] = []
@@ -104,8 +105,8 @@ def recover(
             continue
         recovered.extend(found)
         prose = without_calls(block.text, found)
-        if prose and guards.on("xml-keep-remaining-text"):
-            kept.append(Text(text=prose))
+        if (prose or block.signature) and guards.on("xml-keep-remaining-text"):
+            kept.append(Text(text=prose, signature=block.signature))
     if not recovered:
         return None
     if not guards.on("xml-keep-episodes"):

@@ -109,6 +109,10 @@ class ValidationContext:
     history: Sequence[Message] = ()
     dialect: str | None = None
     extras: dict[str, Any] = field(default_factory=dict)
+    #: The views of the earlier requests the provider answered with a scripted response,
+    #: each with that response's script index, oldest first: what a stateful wire
+    #: (Responses ``store``) stored and may be referred to.
+    answered: Sequence[tuple[RequestView, int]] = ()
 
 
 class Wire(ABC):
@@ -120,6 +124,10 @@ class Wire(ABC):
     #: Placeholder tokens the provider documents for when the real one is unavailable
     #: (Gemini's ``skip_thought_signature_validator``): never minted, never a payload.
     sentinels: ClassVar[frozenset[str]] = frozenset()
+    #: Whether a request can place reasoning between tool calls.  Chat Completions keeps
+    #: reasoning in a field of its own beside `tool_calls`, so its requests cannot say
+    #: where an episode sat among the calls, and the ledger does not ask them to.
+    reasoning_between_calls: ClassVar[bool] = True
 
     # ------------------------------------------------------------ serving
 

@@ -6,7 +6,6 @@ from functools import cache
 
 from conformance.wires.base import Wire
 
-
 _MODULES = {
     "anthropic_messages": "AnthropicMessages",
     "openai_responses": "OpenAIResponses",

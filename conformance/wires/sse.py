@@ -1,7 +1,9 @@
 """Server-sent events the way provider streams write them, shared by every streaming wire.
 
 One event is an optional ``event:`` line, one ``data:`` line of compact JSON and a blank
-line; a stream directive's chunk sizes cut a text into the fragments its deltas carry.
+line (a data-only stream, as Chat Completions sends, passes ``None`` as the name); a
+comment line is a keep-alive clients must skip; ``data: [DONE]`` ends a Chat Completions
+stream.  A stream directive's chunk sizes cut a text into the fragments its deltas carry.
 """
 
 from __future__ import annotations
@@ -15,6 +17,16 @@ def format_event(event: str | None, data: object) -> bytes:
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     head = "" if event is None else f"event: {event}\n"
     return f"{head}data: {payload}\n\n".encode()
+
+
+#: The sentinel event that ends an OpenAI Chat Completions stream (not JSON).
+DONE = b"data: [DONE]\n\n"
+
+
+def format_comment(text: str) -> bytes:
+    """An SSE comment (``: <text>``): a keep-alive such as OpenRouter's
+    ``: OPENROUTER PROCESSING``, which carries no event and which clients must ignore."""
+    return f": {text}\n\n".encode()
 
 
 def fragments(text: str, sizes: Sequence[int] | None) -> list[str]:

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
@@ -146,7 +146,13 @@ def hold(conversation: AdapterSession, session: Session, send: Send) -> None:
             raise AgentError(f"more than {MAX_REQUESTS_PER_TURN} requests in one user turn", 1)
 
 
-def http_sender(client: httpx.Client, session: Session, environ: Mapping[str, str]) -> Send:
+class Poster(Protocol):
+    """What the sender needs of an HTTP client (httpx.Client and httpx2.Client both fit)."""
+
+    def post(self, url: str, *, content: bytes, headers: Mapping[str, str]) -> Any: ...
+
+
+def http_sender(client: Poster, session: Session, environ: Mapping[str, str]) -> Send:
     """Posts each request on the wire's real path; an HTTP error status stops the run."""
     endpoint = ENDPOINTS.get(session.wire)
     if endpoint is None:
@@ -161,7 +167,7 @@ def http_sender(client: httpx.Client, session: Session, environ: Mapping[str, st
             url = environ[endpoint.base_variable] + endpoint.path(session.model, _streaming(body))
         headers = httpx.Headers({"content-type": "application/json", **key_headers})
         headers.update(request.headers)  # the adapter's own headers win, by any case
-        answer = client.post(url, content=body, headers=headers)
+        answer = client.post(url, content=body, headers=dict(headers.items()))
         if answer.status_code >= 400:
             raise AgentError(f"HTTP {answer.status_code} from POST {url}: {answer.text}", 1)
         return WireResponse(answer.status_code, dict(answer.headers), answer.content)

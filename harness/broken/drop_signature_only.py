@@ -1,28 +1,33 @@
-"""Broken: reasoning episodes with empty text dropped, signature and all.
+"""Broken: signed parts with empty visible text dropped, signature and all.
 
-Stream assemblers that treat a text-less part as empty (wire-rules 4, "Third" pattern
-of the summary; langchain-ai/langchain#38638; seed §30's signature-only mid-turn
-episode): ``[A(sig1), call1, ""(sig2), call2]`` loses ``sig2``, and on Anthropic a
-tool-use turn can lose its leading thinking block (rule 6).
+Stream assemblers that treat a text-less part as empty (wire-rules 4, 43, "Third"
+pattern of the summary; langchain-ai/langchain#38638; google-gemini/gemini-cli#25808;
+seed §30's signature-only mid-turn episode): ``[A(sig1), call1, ""(sig2), call2]``
+loses ``sig2``, on Anthropic a tool-use turn can lose its leading thinking block
+(rule 6), on Responses a reasoning item with an empty summary vanishes, and on Gemini
+the empty text part that carries a signature is dropped.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from conformance.model import Reasoning
+from conformance.model import Reasoning, Text
 from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
 from conformance.reference.codec import Decoded
 from conformance.reference.consolidate import TurnBlock
 
 
+def _looks_empty(block: TurnBlock) -> bool:
+    """No visible text (reasoning text or summary, or answer text) beside a token."""
+    if isinstance(block, Reasoning):
+        return not block.redacted and not block.text and not any(block.summary or ())
+    return isinstance(block, Text) and not block.text
+
+
 class DropSignatureOnlySession(ReferenceSession):
     def consolidate(self, decoded: Decoded) -> tuple[TurnBlock, ...]:
-        return tuple(
-            b
-            for b in super().consolidate(decoded)
-            if not (isinstance(b, Reasoning) and not b.redacted and not b.text)
-        )
+        return tuple(b for b in super().consolidate(decoded) if not _looks_empty(b))
 
 
 class DropSignatureOnlyAdapter(ReferenceAdapter):

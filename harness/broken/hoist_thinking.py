@@ -3,7 +3,10 @@
 The base of seed §84 (``mergeConsecutiveAssistantMessages`` hoisted all thinking when
 merging) and mutant M5 (§117): ``[thinking1, tool_use1, thinking2, tool_use2]`` is
 replayed as ``[thinking1, thinking2, tool_use1, tool_use2]``, losing each episode's
-place relative to the calls it preceded.
+place relative to the calls it preceded.  The same reordering breaks every wire that
+keeps reasoning in place: a Responses reasoning item no longer precedes the item it
+produced (rule 26), Gemini thought parts leave their function calls (rule 41).  Chat
+keeps reasoning in its own field, so there it changes nothing.
 """
 
 from __future__ import annotations
@@ -15,17 +18,46 @@ from conformance.model import Block, Reasoning
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.reference.anthropic import AnthropicCodec, all_to_front
 from conformance.reference.codec import WireCodec
+from conformance.reference.gemini import GeminiCodec
+from conformance.reference.openai_chat import OpenAIChatCodec
+from conformance.reference.openai_responses import OpenAIResponsesCodec
 
 
 def _reasoning(block: Block) -> bool:
     return isinstance(block, Reasoning)
 
 
-class HoistingAnthropicCodec(AnthropicCodec):
+class Hoisting(WireCodec):
+    """Mixin: the order of every assistant message, reasoning first."""
+
     def arrange(self, blocks: tuple[Block, ...], repair: bool) -> tuple[Block, ...]:
         return all_to_front(blocks, _reasoning)
 
 
+class HoistingAnthropicCodec(Hoisting, AnthropicCodec):
+    pass
+
+
+class HoistingOpenAIResponsesCodec(Hoisting, OpenAIResponsesCodec):
+    pass
+
+
+class HoistingOpenAIChatCodec(Hoisting, OpenAIChatCodec):
+    pass
+
+
+class HoistingGeminiCodec(Hoisting, GeminiCodec):
+    pass
+
+
 class HoistThinkingAdapter(ReferenceAdapter):
     name: ClassVar[str] = "broken-hoist-thinking"
-    codecs: ClassVar[Mapping[str, type[WireCodec]]] = {"anthropic-messages": HoistingAnthropicCodec}
+    codecs: ClassVar[Mapping[str, type[WireCodec]]] = {
+        codec.wire: codec
+        for codec in (
+            HoistingAnthropicCodec,
+            HoistingOpenAIResponsesCodec,
+            HoistingOpenAIChatCodec,
+            HoistingGeminiCodec,
+        )
+    }

@@ -4,7 +4,9 @@ placed first.
 The base behaviour of qwen-code PR #8260 (seed §25, §26, §33): "merge-all/keep-first-
 signature" concatenated the episodes' text, kept episode one's signature and hoisted
 the blob to the front, so a turn ``[A(sigA), call1, B(sigB), call2]`` was replayed as
-``[AB(sigA), call1, call2]`` — a mis-signed block the provider rejects.
+``[AB(sigA), call1, call2]`` — a mis-signed block the provider rejects.  On Responses
+the blob keeps the first item's id and every summary, so the second item's
+encrypted_content is lost the same way.
 """
 
 from __future__ import annotations
@@ -27,9 +29,12 @@ class MergeEpisodesSession(ReferenceSession):
         episodes = [b for b in blocks if isinstance(b, Reasoning) and _episode(b)]
         if not episodes:
             return blocks
+        summaries = [e.summary for e in episodes if e.summary is not None]
         merged = Reasoning(
             text="".join(e.text for e in episodes),
             signature=next((e.signature for e in episodes if e.signature), None),
+            id=next((e.id for e in episodes if e.id), None),
+            summary=tuple(s for summary in summaries for s in summary) if summaries else None,
         )
         return (merged, *(b for b in blocks if not _episode(b)))
 

@@ -174,7 +174,8 @@ def ideal_views(case: Case) -> list[RequestView]:
             history.append(message("assistant", *(replayed(b) for b in response.blocks)))
             calls = [b for b in response.blocks if isinstance(b, ToolCall)]
             if calls:
-                history.append(message("tool", *(_answer(c, response.stop) for c in calls)))
+                cut = response.stop in TRUNCATING_STOPS or any(not c.complete for c in calls)
+                history.append(message("tool", *(_answer(c, cut) for c in calls)))
     return views
 
 
@@ -187,8 +188,9 @@ def _sendable(saved: Message) -> Message:
     return message(saved.role, *(b for b in saved.blocks if keep(b)))
 
 
-def _answer(item: ToolCall, stop: Stop) -> ToolResult:
-    if not item.complete or stop in TRUNCATING_STOPS:
+def _answer(item: ToolCall, cut: bool) -> ToolResult:
+    """A rule-abiding answer: no call of a cut turn runs (rule 33)."""
+    if cut:
         return result(item.id, TRUNCATED_RESULT, is_error=True)
     return result(item.id)
 

@@ -243,6 +243,21 @@ def test_truncated_call_answered_with_its_real_result_fails(
     assert "tool call cut (read_file)" in found.message
 
 
+def test_a_complete_call_beside_a_cut_one_runs_only_with_a_warning() -> None:
+    """Rule 33: a cut call marks its turn as cut even when the finish says tool_calls."""
+    case = make_case(
+        [
+            respond("tool_calls", call("whole", {"path": "a"}), call("cut", '{"pa')),
+            respond("end", text("ok")),
+        ]
+    )
+    assert judge(truncated_call_not_run, case) == []
+    views = broken(case, 2, 2, result("whole", RESULT), result("cut", "not run", is_error=True))
+    [found] = judge(truncated_call_not_run, case, views)
+    assert (found.severity, found.check) == ("should", "invariant/truncated-call-not-run")
+    assert "whose other call was cut off" in found.message
+
+
 def test_complete_call_answered_with_its_result_holds() -> None:
     case = truncated("tool_calls", {"path": "alpha.txt"})
     views = broken(case, 2, 2, result("cut", RESULT))

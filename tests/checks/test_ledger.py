@@ -356,3 +356,22 @@ def test_rejected_request_mints_nothing() -> None:
     early = ledger_violations(transcript(case, [first, second], [None, 0]), FakeWire())
     assert set(checks(early)) == {"invariant/ledger-known"}
     assert {v.request for v in early} == {2}
+
+
+def test_a_wire_without_reasoning_between_calls_is_not_asked_where_it_sat() -> None:
+    """Chat Completions carries reasoning beside `tool_calls`: [A, alpha, B, beta] can
+    only come back as [A, B, alpha, beta]; the payloads' own order still counts."""
+
+    class FieldWire(FakeWire):
+        reasoning_between_calls = False
+
+    case = interleaved()
+    fielded = second_request(
+        case, think("A", SIG_A), think("B", SIG_B), call("alpha"), call("beta")
+    )
+    assert checks(judge(case, *fielded)) == ["invariant/ledger-order"]
+    assert checks(judge(case, *fielded, wire=FieldWire())) == []
+    swapped = second_request(
+        case, think("B", SIG_B), think("A", SIG_A), call("alpha"), call("beta")
+    )
+    assert checks(judge(case, *swapped, wire=FieldWire())) == ["invariant/ledger-order"]

@@ -48,13 +48,18 @@ def interleaved() -> WireResponse:
 def test_identity() -> None:
     adapter = ReferenceAdapter()
     assert adapter.name == "reference"
-    assert adapter.wires == frozenset({"anthropic-messages"})
-    assert adapter.capabilities == frozenset({"history", "output-selection", "xml-recovery"})
+    assert adapter.wires == frozenset(
+        {"anthropic-messages", "openai-responses", "openai-chat", "gemini"}
+    )
+    assert set(adapter.codecs) == adapter.wires
+    assert adapter.capabilities == frozenset(
+        {"history", "output-selection", "xml-recovery", "pause-resume"}
+    )
 
 
 def test_unknown_wires_and_guards_are_refused() -> None:
-    with pytest.raises(ValueError, match="openai-responses"):
-        ReferenceAdapter().open(replace(session(), wire="openai-responses"))
+    with pytest.raises(ValueError, match="bedrock-converse"):
+        ReferenceAdapter().open(replace(session(), wire="bedrock-converse"))
     with pytest.raises(UnknownGuard):
         ReferenceAdapter(disabled=frozenset({"no-such-guard"}))
 

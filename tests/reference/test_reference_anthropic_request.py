@@ -166,13 +166,15 @@ def test_unsigned_thinking_is_omitted_from_the_request_only() -> None:
 
 
 def test_reasoning_minted_elsewhere_is_omitted() -> None:
-    """Rules 8, 51: a token from another wire or model is never forwarded."""
+    """Rules 8, 51: a token from another wire, model or session is never forwarded; an
+    origin naming this very wire and model still says "minted in another session"."""
     foreign = Reasoning(text="t", signature="G", origin="gemini:gemini-3")
-    own = Reasoning(text="t", signature="S", origin="anthropic-messages:model-under-test")
-    history = [U("go"), A(foreign, own, text("answer")), U("more")]
+    elsewhere = Reasoning(text="t", signature="E", origin="anthropic-messages:model-under-test")
+    own = Reasoning(text="t", signature="S")
+    history = [U("go"), A(foreign, elsewhere, own, text("answer")), U("more")]
     assert shape(messages(history)[1]) == ["thinking:S", "text:answer"]
     off = messages(history, "omit-foreign-reasoning")
-    assert shape(off[1]) == ["thinking:G", "thinking:S", "text:answer"]
+    assert shape(off[1]) == ["thinking:G", "thinking:E", "thinking:S", "text:answer"]
 
 
 def test_no_assistant_message_ends_with_reasoning() -> None:

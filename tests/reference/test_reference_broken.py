@@ -18,6 +18,7 @@ from harness.broken import (
 )
 
 from .sse_streams import Stream, session
+from .wire_streams import GeminiStream, ResponsesStream, wire_session
 
 
 def replayed(adapter: ReferenceAdapter, response: WireResponse) -> list[dict[str, Any]]:
@@ -120,3 +121,84 @@ def test_broken_adapters_agree_with_the_reference_on_a_single_leading_episode(
     broken: type[ReferenceAdapter],
 ) -> None:
     assert replayed(broken(), single()) == replayed(ReferenceAdapter(), single())
+
+
+# ---------------------------------------------------------------- the other wires
+
+
+def second_request(adapter: ReferenceAdapter, wire: str, response: WireResponse) -> Any:
+    conversation = adapter.open(wire_session(wire, "go"))
+    conversation.add_user("go")
+    calls = conversation.receive(response)
+    conversation.add_tool_results([ToolResultIn(c.id, c.name, "ok") for c in calls])
+    conversation.add_user("more")
+    return json.loads(conversation.next_request().body_bytes())
+
+
+def responses_items(adapter: ReferenceAdapter) -> list[str]:
+    """[rs1 E1, fc1, rs2 (empty summary) E2, fc2] on Responses, as item ids."""
+    response = (
+        ResponsesStream()
+        .reasoning("rs_1", "A", encrypted="E1")
+        .call("call_1", "read_file", "{}")
+        .reasoning("rs_2", encrypted="E2")
+        .call("call_2", "read_file", "{}")
+        .completed()
+    )
+    items = second_request(adapter, "openai-responses", response)["input"]
+    kept = [i for i in items if i.get("type") in ("reasoning", "function_call")]
+    return [f"{i.get('id') or i['call_id']}:{i.get('encrypted_content')}" for i in kept]
+
+
+def gemini_parts(adapter: ReferenceAdapter) -> list[str]:
+    """[A sA, FC1, B sB, FC2, "Hi", ""+S] on Gemini, each part short."""
+    response = (
+        GeminiStream()
+        .thought("A", "c0E=")
+        .call("read_file", {}, id="c1")
+        .thought("B", "c0I=")
+        .call("read_file", {}, id="c2")
+        .text("Hi")
+        .text("", "Uw==")
+        .finish()
+    )
+    parts = second_request(adapter, "gemini", response)["contents"][1]["parts"]
+    return [
+        f"{p.get('text', p.get('functionCall', {}).get('id'))}:{p.get('thoughtSignature')}"
+        for p in parts
+    ]
+
+
+REFERENCE_RESPONSES = ["rs_1:E1", "call_1:None", "rs_2:E2", "call_2:None"]
+REFERENCE_GEMINI = ["A:c0E=", "c1:None", "B:c0I=", "c2:None", "Hi:None", ":Uw=="]
+
+
+def test_the_reference_keeps_every_item_and_part_in_place() -> None:
+    assert responses_items(ReferenceAdapter()) == REFERENCE_RESPONSES
+    assert gemini_parts(ReferenceAdapter()) == REFERENCE_GEMINI
+
+
+def test_merge_episodes_loses_the_second_token_on_every_wire() -> None:
+    assert responses_items(MergeEpisodesAdapter())[:3] == ["rs_1:E1", "call_1:None", "call_2:None"]
+    assert gemini_parts(MergeEpisodesAdapter())[:3] == ["AB:c0E=", "c1:None", "c2:None"]
+
+
+def test_hoist_thinking_separates_reasoning_from_what_it_produced() -> None:
+    """Rule 26 on Responses, rule 41's order on Gemini."""
+    assert responses_items(HoistThinkingAdapter()) == [
+        "rs_1:E1",
+        "rs_2:E2",
+        "call_1:None",
+        "call_2:None",
+    ]
+    assert gemini_parts(HoistThinkingAdapter())[:4] == ["A:c0E=", "B:c0I=", "c1:None", "c2:None"]
+
+
+def test_drop_signature_only_loses_text_less_items_and_parts() -> None:
+    """An empty summary on Responses, the empty signed text part on Gemini (rule 43)."""
+    assert responses_items(DropSignatureOnlyAdapter()) == [
+        "rs_1:E1",
+        "call_1:None",
+        "call_2:None",
+    ]
+    assert gemini_parts(DropSignatureOnlyAdapter()) == REFERENCE_GEMINI[:-1]

@@ -280,3 +280,64 @@ def test_a_call_cut_before_its_end_is_incomplete_even_when_its_json_parses() -> 
 def test_a_json_array_is_not_an_argument_object() -> None:
     fragments: list[Fragment] = [CallStart(1, "a", "tool"), CallArguments(1, "[1]"), BlockEnd(1)]
     assert consolidate(fragments, ON) == (tool("a", "[1]"),)
+
+
+# ---------------------------------------------------------------- items, summaries, signed text
+
+
+def test_an_item_id_and_its_summary_belong_to_the_episode() -> None:
+    """Responses: id and summary parts ride on the reasoning fragments; merged
+    episodes (boundary guard off) keep the first id, as the base merge did."""
+    first = ReasoningPiece(0, id="rs_A", summary=("a",), signature="EA")
+    second = ReasoningPiece(1, id="rs_B", summary=(), signature="EB")
+    fragments: list[Fragment] = [first, BlockEnd(0), second, BlockEnd(1)]
+    assert consolidate(fragments, ON) == (
+        Reasoning(id="rs_A", summary=("a",), signature="EA"),
+        Reasoning(id="rs_B", summary=(), signature="EB"),
+    )
+    merged = consolidate(fragments, Guards({"flush-on-episode-boundary"}))
+    assert merged == (Reasoning(id="rs_A", summary=("a",), signature="EAEB"),)
+
+
+def test_a_fresh_summary_counts_as_fresh_text_for_the_heuristic() -> None:
+    """§24(b) on Responses: an episode with a summary and a token is closed by a new
+    summary even without a boundary."""
+    fragments: list[Fragment] = [
+        ReasoningPiece(0, summary=("a",), signature="EA"),
+        ReasoningPiece(1, summary=("b",), signature="EB"),
+    ]
+    assert len(consolidate(fragments, ON)) == 2
+    assert len(consolidate(fragments, Guards({"flush-on-fresh-signed-text"}))) == 1
+
+
+def test_an_episode_with_only_an_id_is_kept() -> None:
+    """Store true without include: the item is its id, and it must come back."""
+    assert consolidate([ReasoningPiece(0, id="rs_1"), BlockEnd(0)], ON) == (Reasoning(id="rs_1"),)
+
+
+def test_a_signed_text_piece_ends_its_block_and_a_lone_signature_is_its_own() -> None:
+    """Rules 43, 44: [Hel, lo+S1, more, ""+S2] -> "Hello"(S1), "more", ""(S2)."""
+    fragments: list[Fragment] = [
+        TextPiece(0, "Hel"),
+        TextPiece(0, "lo", "S1"),
+        TextPiece(0, "more"),
+        TextPiece(0, "", "S2"),
+    ]
+    assert consolidate(fragments, ON) == (
+        Text(text="Hello", signature="S1"),
+        Text(text="more"),
+        Text(text="", signature="S2"),
+    )
+    without = consolidate(fragments, Guards({"keep-signature-only-text"}))
+    assert without == (Text(text="Hello", signature="S1"), Text(text="more"))
+
+
+def test_a_call_keeps_the_signature_beside_it() -> None:
+    fragments: list[Fragment] = [CallStart("c", "call_1", "tool", {}, "SIG"), BlockEnd("c")]
+    assert consolidate(fragments, ON) == (ToolCall(id="call_1", name="tool", signature="SIG"),)
+
+
+def test_a_redacted_block_keeps_its_id() -> None:
+    assert consolidate([RedactedPiece(0, "BLOB", "rd_1")], ON) == (
+        Reasoning(redacted=True, data="BLOB", id="rd_1"),
+    )

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from conformance.model import Message, Reasoning, Text, ToolResult
+from conformance.model import Message, Reasoning, Text, ToolCall, ToolResult
 from conformance.reference.guards import Guards
-from conformance.reference.history import History
+from conformance.reference.history import ORPHANED_RESULT, History
 
 SAVED = (
     Message(role="user", blocks=(Text(text="old"), Reasoning(text="child", signature="C"))),
@@ -51,3 +51,35 @@ def test_a_refused_user_turn_is_not_replayed() -> None:
     assert texts == [Text(text="fine"), Text(text="ok"), Text(text="next")]
     assert len(history.replayable(Guards({"reset-after-refusal"}))) == 5
     assert len(history.messages) == 5
+
+
+def _cancelled_session() -> History:
+    """A saved session whose user cancelled the second of two parallel calls."""
+    return History(
+        (
+            Message(role="user", blocks=(Text(text="check both disks"),)),
+            Message(
+                role="assistant",
+                blocks=(ToolCall(id="c1", name="df"), ToolCall(id="c2", name="du")),
+            ),
+            Message(role="tool", blocks=(ToolResult(call_id="c1", content="80%"),)),
+        )
+    )
+
+
+def test_a_call_without_a_result_is_answered_with_an_error_in_call_order() -> None:
+    history = _cancelled_session()
+    history.add_user("go on")
+    replayed = history.replayable(Guards())
+    assert replayed[2].blocks == (
+        ToolResult(call_id="c1", content="80%"),
+        ToolResult(call_id="c2", content=ORPHANED_RESULT, is_error=True),
+    )
+    assert history.messages[2].blocks == (ToolResult(call_id="c1", content="80%"),)  # §5
+    broken = History(history.messages).replayable(Guards({"answer-orphaned-calls"}))
+    assert broken[2].blocks == (ToolResult(call_id="c1", content="80%"),)
+
+
+def test_the_pending_calls_of_the_last_message_are_left_alone() -> None:
+    history = History(_cancelled_session().messages[:2])
+    assert history.replayable(Guards()) == history.messages

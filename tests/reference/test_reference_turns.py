@@ -34,12 +34,12 @@ def test_a_complete_turn_runs_its_complete_calls() -> None:
     assert settled == Settled((SIGNED, call("c1")), (CallToRun("c1", "bash", {}),))
 
 
-def test_dangling_unsigned_episode_after_a_call_is_dropped() -> None:
-    """§42 (S4): [Θ("ep1","sig1"), FC(call1), Θ("ep2 partial")], MAX_TOKENS."""
+def test_dangling_unsigned_episode_after_a_call_is_stored() -> None:
+    """§42 (S4): [Θ("ep1","sig1"), FC(call1), Θ("ep2 partial")], MAX_TOKENS: the turn
+    keeps what streamed; whether the cut episode can be sent is each wire's decision."""
     settled = run([SIGNED, call("c1"), PARTIAL], "max_tokens")
-    assert settled.blocks == (SIGNED, call("c1"))
-    kept = run([SIGNED, call("c1"), PARTIAL], "max_tokens", "drop-dangling-unsigned-episode")
-    assert kept.blocks == (SIGNED, call("c1"), PARTIAL)
+    assert settled.blocks == (SIGNED, call("c1"), PARTIAL)
+    assert settled.calls == ()
 
 
 def test_dangling_episode_is_kept_without_a_tool_call() -> None:
@@ -53,10 +53,10 @@ def test_mid_turn_unsigned_episode_is_kept() -> None:
     assert run(blocks, "no_finish").blocks == tuple(blocks)
 
 
-def test_accepted_false_positive_for_non_signing_providers() -> None:
-    """§45 (pinned): all-unsigned truncated turn loses its trailing reasoning."""
+def test_no_false_positive_for_non_signing_providers() -> None:
+    """§45 is not re-created: an all-unsigned truncated turn keeps its reasoning."""
     blocks: list[TurnBlock] = [Reasoning(text="r1"), call("c1"), Reasoning(text="r2 partial")]
-    assert run(blocks, "max_tokens").blocks == (Reasoning(text="r1"), call("c1"))
+    assert run(blocks, "max_tokens").blocks == tuple(blocks)
 
 
 def test_signed_trailing_episode_is_never_popped() -> None:
@@ -103,3 +103,13 @@ def test_xml_recovery_does_not_run_on_truncated_turns_or_beside_structured_calls
     assert run([Text(text=INVOKE)], "refusal").blocks == (Text(text=INVOKE),)
     with_call = run([Text(text=INVOKE), call("c1")], "tool_calls")
     assert with_call.blocks == (Text(text=INVOKE), call("c1"))
+
+
+def test_a_mislabelled_cut_is_handled_as_truncated() -> None:
+    """Rule 33: finish says tool_calls, yet one call's arguments do not parse; nothing
+    runs, the complete call gets an error result, the cut one is left out."""
+    blocks: list[TurnBlock] = [SIGNED, call("c1"), call("c2", '{"command": "l')]
+    settled = run(blocks, "tool_calls")
+    assert settled == Settled((SIGNED, call("c1")), (), (error("c1"),))
+    unguarded = run(blocks, "tool_calls", "unparsable-arguments-truncate")
+    assert unguarded == Settled(tuple(blocks), (CallToRun("c1", "bash", {}),))

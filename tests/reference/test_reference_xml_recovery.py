@@ -79,6 +79,16 @@ def test_remaining_prose_is_kept_in_place() -> None:
     assert run(turn, "xml-keep-remaining-text") == (bash("ls"),)
 
 
+def test_a_signed_text_keeps_its_signature_on_what_remains() -> None:
+    """§56 (a stray Gemini signature on the text holding markup), rules 43, 44: the
+    token stays on the prose, or alone in an empty text when no prose is left."""
+    signed: list[TurnBlock] = [Text(text="Sure.\n" + INVOKE, signature="gemini-sig")]
+    assert run(signed) == (Text(text="Sure.", signature="gemini-sig"), bash("ls"))
+    bare: list[TurnBlock] = [Text(text=INVOKE, signature="gemini-sig")]
+    assert run(bare) == (Text(text="", signature="gemini-sig"), bash("ls"))
+    assert run(bare, "xml-keep-remaining-text") == (bash("ls"),)
+
+
 def test_an_episode_survives_and_precedes_the_recovered_call() -> None:
     """§54, §59: the removal consumes visible text only; off deletes the episode (M3)."""
     episode = Reasoning(text="planning…", signature="sig-survive")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.wires.sse import format_event, fragments
+from conformance.wires.sse import DONE, format_comment, format_event, fragments
 
 
 def test_named_event_is_event_line_data_line_blank_line() -> None:
@@ -35,3 +35,11 @@ def test_fragments_cut_by_sizes_and_join_back(
 ) -> None:
     assert fragments(text, sizes) == pieces
     assert "".join(pieces) == text
+
+
+def test_done_line_ends_a_chat_completions_stream() -> None:
+    assert DONE == b"data: [DONE]\n\n"
+
+
+def test_comment_is_a_colon_line_that_carries_no_event() -> None:
+    assert format_comment("OPENROUTER PROCESSING") == b": OPENROUTER PROCESSING\n\n"

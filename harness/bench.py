@@ -1,0 +1,133 @@
+"""Benchmarks of the suite itself (figures, never assertions).
+
+    python -m harness.bench [--seconds S] [--scale N]
+
+* case loading, cold (YAML parsed) and warm (parse cache hit), on the bundled library
+  copied ``--scale`` times under fresh ids;
+* in-process case-runs per second on the reference adapter, without snapshots and with
+  them (ms per case, compared against stored snapshot files);
+* per wire: render and parse throughput of the wire module, and case-runs per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from conformance.cases.library import bundled_cases_dir, case_dirs, vocabulary
+from conformance.cases.loader import ParseCache, load_dirs
+from conformance.cases.schema import ScriptedResponse
+from conformance.http import HttpRequest
+from conformance.reference.adapter import ReferenceAdapter
+from conformance.runner import Job, RunOptions, plan, run_job, run_jobs
+from conformance.snapshots import SnapshotStore
+from conformance.targets.resolve import target_from_object
+from conformance.wires.base import RenderContext, ValidationContext
+from conformance.wires.registry import get_wire, split_column
+
+
+def rate(task: Callable[[], int], seconds: float) -> float:
+    """Items per second of ``task`` (which returns how many items it did), over ``seconds``."""
+    task()  # warm up imports and caches
+    done, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        done += task()
+    return done / elapsed
+
+
+def scaled_library(scale: int, into: Path) -> Path:
+    """The bundled cases copied ``scale`` times, each copy with its own ids."""
+    into.mkdir(parents=True, exist_ok=True)
+    shutil.copy(bundled_cases_dir() / "FEATURES.txt", into / "FEATURES.txt")
+    for path in bundled_cases_dir().rglob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        for n in range(scale):
+            target = into / path.parent.name / f"{path.stem}-x{n}.yaml"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(
+                re.sub(r"^id: (.*)$", rf"id: \1-x{n}", text, count=1, flags=re.M), encoding="utf-8"
+            )
+    return into
+
+
+def bench_loading(seconds: float, scale: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        library = scaled_library(scale, Path(tmp) / "cases")
+        words = vocabulary([library])
+        count = len(load_dirs([library], words, ParseCache(None)).cases)
+        cold = rate(lambda: len(load_dirs([library], words, ParseCache(None)).cases), seconds)
+        cache = ParseCache(Path(tmp) / "cache")
+        load_dirs([library], words, cache)
+        warm = rate(lambda: len(load_dirs([library], words, cache).cases), seconds)
+    print(
+        f"case loading ({count} cases): cold {cold:,.0f} cases/s, warm (parse cache) "
+        f"{warm:,.0f} cases/s"
+    )
+
+
+def bench_runs(seconds: float) -> None:
+    target = target_from_object(ReferenceAdapter())
+    cases = [c.case for c in load_dirs(case_dirs(), vocabulary(), ParseCache(None)).cases]
+    jobs = [j for j in plan(cases, target) if j.skip is None]
+    gc.collect()
+    gc.freeze()  # as the command line does once the library is loaded
+    plain = rate(lambda: len(run_jobs(target, jobs, RunOptions())), seconds)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SnapshotStore(Path(tmp), target.name, update=True)
+        run_jobs(target, jobs, RunOptions(snapshots=store))
+        checked = RunOptions(snapshots=SnapshotStore(Path(tmp), target.name))
+        snap = rate(lambda: len(run_jobs(target, jobs, checked)), seconds)
+    print(
+        f"reference case-runs ({len(jobs)} cells): {plain:,.0f} runs/s without snapshots "
+        f"({1000 / plain:.2f} ms/case); {snap:,.0f} runs/s with snapshots "
+        f"({1000 / snap:.2f} ms/case)"
+    )
+    by_column: dict[str, list[Job]] = {}
+    for job in jobs:
+        by_column.setdefault(job.column, []).append(job)
+    for column, column_jobs in sorted(by_column.items()):
+        bench_wire(column, column_jobs, target, seconds)
+
+
+def bench_wire(column: str, jobs: list[Job], target: object, seconds: float) -> None:
+    """Render and parse throughput of one wire on the library's shapes, and case-runs/s."""
+    wire_name, dialect = split_column(column)
+    wire = get_wire(wire_name)
+    rendered: list[tuple[ScriptedResponse, RenderContext]] = []
+    for job in jobs:
+        for index, response in enumerate(job.case.given.responses):
+            how = RenderContext(index, job.case.id, job.case.given.options.model, True, dialect)
+            rendered.append((response, how))
+    renders = rate(lambda: len([wire.render(r, c) for r, c in rendered]), seconds / 3)
+    requests: list[tuple[HttpRequest, ValidationContext]] = []
+    for job in jobs:
+        _, transcript = run_job(target_from_object(ReferenceAdapter()), job, RunOptions())
+        given = job.case.given
+        known = ValidationContext(1, given.options, given.responses, given.history, dialect)
+        requests += [(e.request, known) for e in transcript.exchanges] if transcript else []
+    parses = rate(lambda: len([wire.parse(r, c) for r, c in requests]), seconds / 3)
+    resolved = target_from_object(ReferenceAdapter())
+    runs = rate(lambda: len(run_jobs(resolved, jobs, RunOptions())), seconds / 3)
+    print(
+        f"  {column}: render {renders:,.0f} responses/s, parse {parses:,.0f} requests/s, "
+        f"{runs:,.0f} case-runs/s ({len(jobs)} cells)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--scale", type=int, default=20, help="copies of the library to load")
+    args = parser.parse_args()
+    bench_loading(args.seconds, args.scale)
+    bench_runs(args.seconds)
+
+
+if __name__ == "__main__":
+    main()

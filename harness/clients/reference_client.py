@@ -1,0 +1,57 @@
+"""The reference adapter held as a real HTTP client: the ``Client`` target kind over
+httpx and httpx2 (through respx) and over the loopback server.  The suite uses these to
+show that every target kind reaches the same verdicts for the same conversation code."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import Any, ClassVar
+
+import httpx
+import httpx2
+
+from conformance.reference.adapter import ReferenceAdapter
+from conformance.targets.base import Client, Conversation
+from conformance.targets.command import contract_environment
+from harness.agents.adapter_agent import Poster, hold, http_sender
+
+
+class _ReferenceClient(Client):
+    wires: ClassVar[frozenset[str]] = ReferenceAdapter.wires
+    capabilities: ClassVar[frozenset[str]] = ReferenceAdapter.capabilities - {"output-selection"}
+
+    @staticmethod
+    def http() -> AbstractContextManager[Any]:
+        return _httpx()
+
+    def run(self, conversation: Conversation) -> None:
+        session = conversation.session
+        environ = contract_environment(conversation.base_url, session.wire, "")
+        with self.http() as client:
+            poster: Poster = client
+            hold(ReferenceAdapter().open(session), session, http_sender(poster, session, environ))
+
+
+def _httpx() -> httpx.Client:
+    return httpx.Client(timeout=30.0, trust_env=False)
+
+
+def _httpx2() -> httpx2.Client:
+    return httpx2.Client(timeout=30.0, trust_env=False)
+
+
+class ReferenceOverHttpx(_ReferenceClient):
+    name: ClassVar[str] = "reference-httpx"
+
+
+class ReferenceOverHttpx2(_ReferenceClient):
+    name: ClassVar[str] = "reference-httpx2"
+
+    @staticmethod
+    def http() -> AbstractContextManager[Any]:
+        return _httpx2()
+
+
+class ReferenceOverLoopback(_ReferenceClient):
+    name: ClassVar[str] = "reference-loopback"
+    transport: ClassVar[str] = "loopback"

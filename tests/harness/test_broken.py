@@ -1,0 +1,75 @@
+"""Each deliberately broken adapter fails exactly the cells whose shape it breaks.
+
+The expected sets are written out, one line per cell, with the shape that makes the
+break visible; a library change that lets a broken adapter through (or catches one on
+a shape it does not break) shows here as a set difference.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.targets.base import Adapter
+from harness.broken import DropSignatureOnlyAdapter, HoistThinkingAdapter, MergeEpisodesAdapter
+from tests.support import failing, run_library
+
+A, R, G, OR = "anthropic-messages", "openai-responses", "gemini", "openai-chat:openrouter"
+
+EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
+    # Every reasoning episode of a response becomes one block carrying the first
+    # signature, placed first (seed §25, §26, §33): any response with two episodes, or
+    # one episode that did not come first, is replayed wrong.
+    MergeEpisodesAdapter: {
+        ("gemini-back-to-back-signed-thoughts-split", G),  # §27
+        ("gemini-max-tokens-partial-thought-after-call-not-merged", G),  # §42 merge
+        ("gemini-signature-only-thought-between-calls", G),  # §30
+        ("gemini-thought-after-call-stays-after-it", G),  # §31: moved before the call
+        ("gemini-thought-runs-between-parallel-calls", G),  # §25
+        ("interleaved-signature-only-mid-turn", A),  # [A sA, call, "" sB, call]
+        ("interleaved-two-episodes-one-response", A),  # [A sA, call, B sB, call]
+        ("leading-thinking-manual-first-run-only", A),  # [text, F, call, S, call]
+        ("leading-thinking-redacted-counts-as-thinking", A),  # moved before the redacted
+        ("leading-thinking-redacted-counts-as-thinking", OR),
+        ("openrouter-two-signed-episodes-around-calls-kept-apart", OR),
+        ("responses-two-reasoning-items-before-one-function-call", R),  # §108
+        ("truncation-max-tokens-dangling-episode-after-tool-call", A),  # partial merged in
+    },
+    # Every reasoning block moved to the front of its message (seed §84 base, mutant M5):
+    # visible wherever reasoning sat after a call on a wire that keeps that order (Chat
+    # keeps reasoning in a field of its own, so it cannot show there).
+    HoistThinkingAdapter: {
+        ("gemini-signature-only-thought-between-calls", G),
+        ("gemini-thought-after-call-stays-after-it", G),
+        ("gemini-thought-runs-between-parallel-calls", G),
+        ("interleaved-signature-only-mid-turn", A),
+        ("interleaved-two-episodes-one-response", A),
+        ("leading-thinking-manual-first-run-only", A),
+    },
+    # Signed reasoning with empty text dropped (wire-rules 4, langchain#38638, seed §30):
+    # Anthropic signature-only thinking, OpenRouter's signature-only details, Responses
+    # reasoning items without a summary (§35), Gemini signature-only thought parts.
+    DropSignatureOnlyAdapter: {
+        ("gemini-signature-only-thought-between-calls", G),
+        ("interleaved-signature-only-mid-turn", A),
+        ("responses-output-follows-its-call-when-a-message-trails-it", R),
+        ("responses-reasoning-items-across-tool-loop-all-kept", R),
+        ("responses-reasoning-only-incomplete-output", R),
+        ("responses-store-false-replays-whole-items", R),
+        ("responses-summaryless-reasoning-items-kept", R),
+        ("responses-two-reasoning-items-before-one-function-call", R),
+        ("signature-only-episode-replayed-with-empty-thinking", A),
+        ("signature-only-episode-replayed-with-empty-thinking", OR),
+        ("signature-only-episodes-across-tool-loop", A),
+        ("signature-only-episodes-across-tool-loop", OR),
+        ("xml-signature-only-episode-survives-recovery", A),
+        ("xml-signature-only-episode-survives-recovery", OR),
+    },
+}
+
+
+@pytest.mark.parametrize("adapter", list(EXPECTED), ids=lambda a: a.name)
+def test_broken_adapter_fails_exactly_its_shapes(adapter: type[Adapter]) -> None:
+    results = run_library(adapter(), strict=False)
+    assert failing(results) == EXPECTED[adapter]
+    for key in EXPECTED[adapter]:
+        assert results[key].verdict == "fail", results[key]  # a failure, not an error

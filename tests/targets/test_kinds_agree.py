@@ -1,0 +1,48 @@
+"""One conversation code, every target kind: the reference adapter held in-process, as a
+client over httpx / httpx2 (respx) and loopback, and as a command, reaches the same
+verdict on every cell each kind can run (capabilities aside)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+
+import pytest
+
+from conformance.reference.adapter import ReferenceAdapter
+from conformance.runner import RunOptions, plan, run_jobs
+from conformance.targets.resolve import resolve_target
+from conformance.verdict import Result
+from harness.clients.reference_client import (
+    ReferenceOverHttpx,
+    ReferenceOverHttpx2,
+    ReferenceOverLoopback,
+)
+from tests.support import library, run_library
+
+AGENT = "harness.agents.adapter_agent conformance.reference.adapter:ReferenceAdapter"
+COMMAND = f"cmd:{sys.executable} -m {AGENT}"
+
+
+def verdicts(results: Mapping[tuple[str, str], Result]) -> dict[tuple[str, str], str]:
+    return {k: r.verdict for k, r in results.items() if r.verdict != "n/a"}
+
+
+@pytest.fixture(scope="module")
+def in_process() -> dict[tuple[str, str], str]:
+    return verdicts(run_library(ReferenceAdapter(), strict=True))
+
+
+@pytest.mark.parametrize("client", [ReferenceOverHttpx, ReferenceOverHttpx2, ReferenceOverLoopback])
+def test_client_kind_agrees(client: type, in_process: dict[tuple[str, str], str]) -> None:
+    got = verdicts(run_library(client(), strict=True))
+    assert got
+    assert got == {k: v for k, v in in_process.items() if k in got}
+
+
+def test_command_kind_agrees(in_process: dict[tuple[str, str], str]) -> None:
+    target = resolve_target(COMMAND)
+    jobs = plan((c.case for c in library().cases), target, wires=("anthropic-messages",))
+    got = verdicts({r.key: r for r in run_jobs(target, jobs, RunOptions(strict=True, timeout=30))})
+    assert len(got) >= 30
+    assert got == {k: v for k, v in in_process.items() if k in got}

@@ -1,0 +1,186 @@
+"""The command line: exit codes, reports, bad input, and misbehaving targets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.report.model import REPORT_VERSION
+
+
+def run(*args: str) -> int:
+    """`wire-conformance run -q` on the Anthropic column (so cell counts stay put)."""
+    return main(["run", "-q", "--wire", "anthropic-messages", *args])
+
+
+def test_run_writes_a_versioned_deterministic_report(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    assert run("--case", "xml-*", "--json", str(first)) == 0
+    assert run("--case", "xml-*", "--json", str(second)) == 0
+    assert first.read_bytes() == second.read_bytes()
+    report = json.loads(first.read_text())
+    assert report["report_version"] == REPORT_VERSION
+    assert report["target"] == "reference"
+    assert report["summary"]["pass"] == len(report["results"]) == 8
+    assert set(report["summary"]) == {"pass", "fail", "pinned", "xfail", "n/a", "error"}
+    result = report["results"][0]
+    assert {"case", "wire", "verdict", "features", "violations"} <= set(result)
+
+
+def test_junit_and_markdown_reports(tmp_path: Path) -> None:
+    junit, markdown = tmp_path / "r.xml", tmp_path / "r.md"
+    target = "harness.broken.hoist_thinking:HoistThinkingAdapter"
+    code = run(
+        "--target",
+        target,
+        "--case",
+        "interleaved-*",
+        "--junit",
+        str(junit),
+        "--markdown",
+        str(markdown),
+    )
+    assert code == 1
+    assert "<failure" in junit.read_text()
+    assert "| `interleaved-two-episodes-one-response` | fail |" in markdown.read_text()
+
+
+def test_a_failing_target_exits_1_and_names_the_violations(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(
+        [
+            "run",
+            "--target",
+            "harness.broken.merge_episodes:MergeEpisodesAdapter",
+            "--case",
+            "interleaved-two-episodes-one-response",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "anthropic-messages/latest-thinking-immutable" in out
+    assert "invariant/ledger-paired" in out
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [
+        ("tests.targets.faulty:Raising", "the target raised RuntimeError: the adapter broke"),
+        ("tests.targets.faulty:Hanging", "the target did not finish within 0.3 s"),
+    ],
+)
+def test_a_crashing_or_hanging_target_is_an_error_and_the_run_goes_on(
+    tmp_path: Path, target: str, reason: str
+) -> None:
+    out = tmp_path / "r.json"
+    code = run(
+        "--target",
+        target,
+        "--case",
+        "tool-pairing-*",
+        "--case",
+        "xml-prose-mention-*",
+        "--timeout",
+        "0.3",
+        "--json",
+        str(out),
+    )
+    report = json.loads(out.read_text())
+    assert code == 1
+    assert len(report["results"]) == 2  # every cell ran
+    assert {r["verdict"] for r in report["results"]} == {"error"}
+    assert all(r["reason"].startswith(reason) for r in report["results"])
+
+
+def test_a_body_that_is_not_json_fails_clearly(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    assert (
+        run(
+            "--target",
+            "tests.targets.faulty:NotJson",
+            "--case",
+            "tool-pairing-*",
+            "--json",
+            str(out),
+        )
+        == 1
+    )
+    (result,) = json.loads(out.read_text())["results"]
+    assert result["verdict"] == "fail"
+    assert result["violations"][0]["check"] == "provider/malformed-request"
+    assert "not valid JSON" in result["violations"][0]["message"]
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("--target", "no.such.module:Thing") == 2
+    assert run("--wire", "carrier-pigeon") == 2
+    assert run("--target", "cmd:") == 2
+    assert "unknown wire carrier-pigeon" in capsys.readouterr().out
+
+
+def test_a_bad_case_file_is_reported_and_the_others_still_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mine = tmp_path / "mine" / "truncation"
+    mine.mkdir(parents=True)
+    (mine / "oops.yaml").write_text("id: oops\ntitle: A case with an unknown field\nwat: 1\n")
+    out = tmp_path / "r.json"
+    code = run("--cases", str(tmp_path / "mine"), "--case", "xml-unknown-*", "--json", str(out))
+    report = json.loads(out.read_text())
+    assert code == 1
+    assert report["results"][0]["verdict"] == "pass"
+    errors = {(Path(e["file"]).name, e["line"], e["field"]) for e in report["load_errors"]}
+    assert ("oops.yaml", 3, "wat") in errors
+
+
+def test_cases_schema_lint_and_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cases", "--schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["$schema"].startswith("https://json-schema.org/")
+    assert {"id", "provenance", "wires", "given", "expect"} <= set(schema["properties"])
+    assert main(["cases", "--lint"]) == 0
+    assert "0 lint problems" in capsys.readouterr().out
+    assert main(["cases"]) == 0
+    assert "interleaved-two-episodes-one-response" in capsys.readouterr().out
+
+
+def test_checks_lists_every_id_with_its_source(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["checks"]) == 0
+    out = capsys.readouterr().out
+    for check in (
+        "invariant/ledger-known",
+        "invariant/append-only",
+        "anthropic-messages/leading-thinking",
+        "provider/beyond-script",
+    ):
+        assert check in out
+
+
+def test_snapshot_drift_is_reported_not_judged(tmp_path: Path) -> None:
+    first = tmp_path / "first.json"
+    assert (
+        run(
+            "--case",
+            "xml-unknown-*",
+            "--snapshots",
+            str(tmp_path / "s"),
+            "--update-snapshots",
+            "--json",
+            str(first),
+        )
+        == 0
+    )
+    assert json.loads(first.read_text())["results"][0]["snapshot"] == "new"
+    (stored,) = (tmp_path / "s").rglob("*.json")
+    stored.write_text(stored.read_text().replace("model-under-test", "x"))
+    second = tmp_path / "second.json"
+    assert (
+        run("--case", "xml-unknown-*", "--snapshots", str(tmp_path / "s"), "--json", str(second))
+        == 0
+    )
+    (result,) = json.loads(second.read_text())["results"]
+    assert (result["verdict"], result["snapshot"]) == ("pass", "changed")
