@@ -6,9 +6,12 @@
                             [--snapshots DIR [--update-snapshots]]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks
+    wire-conformance decode --wire WIRE[:DIALECT] [--json] [--stream | --no-stream] FILE
 
 ``run`` exits 0 when every cell passed (or is pinned, xfail or n/a), 1 on any fail,
-error or case-file error, and 2 on a usage error.
+error or case-file error, and 2 on a usage error.  ``decode`` prints a recorded provider
+response as the scripted response it reads back to (exit 0), or ``FILE: <where>:
+<problem>`` when it cannot be read (exit 1).
 """
 
 from __future__ import annotations
@@ -19,10 +22,14 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from conformance import __version__
+
+if TYPE_CHECKING:
+    from conformance.cases.schema import ScriptedResponse
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -91,6 +98,19 @@ def _parser() -> argparse.ArgumentParser:
     _add_case_dirs(cases)
 
     commands.add_parser("checks", help="list every check, rule and invariant with its source")
+
+    decode = commands.add_parser(
+        "decode", help="read a recorded provider response back as a scripted response"
+    )
+    decode.add_argument("--wire", required=True, metavar="WIRE[:DIALECT]", help="its column")
+    decode.add_argument("--json", action="store_true", help="print the response's JSON")
+    decode.add_argument(
+        "--stream",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="whether the body is a stream (default: told from its content)",
+    )
+    decode.add_argument("file", type=Path, metavar="FILE", help="the recorded response body")
     return parser
 
 
@@ -219,6 +239,50 @@ def _checks(console: Console) -> int:
     return EXIT_OK
 
 
+def _decode(args: argparse.Namespace, console: Console) -> int:
+    from conformance.wires.base import ResponseReadError
+    from conformance.wires.registry import columns, get_wire, split_column
+    from conformance.wires.sse import looks_streamed
+
+    if args.wire not in columns():
+        console.print(
+            f"wire-conformance: unknown wire {args.wire}; known: {', '.join(columns())}",
+            markup=False,
+        )
+        return EXIT_USAGE
+    try:
+        body = args.file.read_bytes()
+    except OSError as error:
+        console.print(f"wire-conformance: {args.file}: {error.strerror}", markup=False)
+        return EXIT_USAGE
+    name, dialect = split_column(args.wire)
+    streaming = looks_streamed(body) if args.stream is None else args.stream
+    try:
+        response = get_wire(name).read_response(body, streaming, dialect=dialect)
+    except ResponseReadError as error:
+        console.print(f"{args.file}: {error.at}: {error.message}", markup=False, highlight=False)
+        return EXIT_FAILED
+    sys.stdout.write(response.model_dump_json(indent=2) + "\n" if args.json else _listing(response))
+    return EXIT_OK
+
+
+def _listing(response: ScriptedResponse) -> str:
+    """The response in the case language, one flow mapping per block: ready to paste under
+    a turn's ``responses:``."""
+    import yaml
+
+    lines = [f"stop: {response.stop}"]
+    if response.blocks:
+        lines.append("blocks:")
+    for block in response.blocks:
+        fields = {"kind": block.kind, **block.model_dump(mode="json", exclude_defaults=True)}
+        flow = yaml.safe_dump(
+            fields, default_flow_style=True, sort_keys=False, allow_unicode=True, width=1 << 30
+        )
+        lines.append(f"  - {flow.strip()}")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     console = Console(soft_wrap=True)
@@ -226,6 +290,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args, console)
     if args.command == "cases":
         return _cases(args, console)
+    if args.command == "decode":
+        return _decode(args, console)
     return _checks(console)
 
 

@@ -184,3 +184,95 @@ def test_snapshot_drift_is_reported_not_judged(tmp_path: Path) -> None:
     )
     (result,) = json.loads(second.read_text())["results"]
     assert (result["verdict"], result["snapshot"]) == ("pass", "changed")
+
+
+# ---------------------------------------------------------------- decode
+
+
+def _recorded(tmp_path: Path, name: str, column: str, stream: bool) -> tuple[Path, object]:
+    """A signed reasoning episode and a tool call, rendered for ``column`` as the provider
+    sends it and saved as a recording; with the script it came from."""
+    from conformance.cases.schema import ScriptedResponse
+    from conformance.wires.base import RenderContext
+    from conformance.wires.registry import get_wire, split_column
+
+    response = ScriptedResponse.model_validate(
+        {
+            "stop": "tool_calls",
+            "blocks": [
+                {"kind": "reasoning", "text": "Read it first.", "signature": "EqQBc2ln"},
+                {"kind": "tool_call", "id": "toolu_1", "name": "read", "arguments": {"p": "a"}},
+            ],
+        }
+    )
+    wire, dialect = split_column(column)
+    context = RenderContext(0, "decode-case", "model-under-test", stream, dialect)
+    path = tmp_path / name
+    path.write_bytes(get_wire(wire).render(response, context).body)
+    return path, response
+
+
+def test_decode_prints_the_case_language_or_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import yaml
+
+    from conformance.cases.schema import ScriptedResponse
+
+    path, response = _recorded(tmp_path, "turn.sse", "anthropic-messages", stream=True)
+    assert main(["decode", "--wire", "anthropic-messages", str(path)]) == 0
+    listing = capsys.readouterr().out
+    assert listing == (
+        "stop: tool_calls\n"
+        "blocks:\n"
+        "  - {kind: reasoning, text: Read it first., signature: EqQBc2ln}\n"
+        "  - {kind: tool_call, id: toolu_1, name: read, arguments: {p: a}}\n"
+    )
+    assert ScriptedResponse.model_validate(yaml.safe_load(listing)) == response
+    assert main(["decode", "--wire", "anthropic-messages", "--json", str(path)]) == 0
+    assert ScriptedResponse.model_validate_json(capsys.readouterr().out) == response
+
+
+def test_decode_tells_a_stream_from_its_content_unless_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stream, _ = _recorded(tmp_path, "turn.sse", "openai-chat:openrouter", stream=True)
+    answer, _ = _recorded(tmp_path, "turn.json", "openai-chat:openrouter", stream=False)
+    for path in (stream, answer):
+        assert main(["decode", "--wire", "openai-chat:openrouter", str(path)]) == 0
+        assert "{kind: reasoning, text: " in capsys.readouterr().out
+    assert main(["decode", "--wire", "openai-chat", "--no-stream", str(stream)]) == 1
+    assert capsys.readouterr().out == f"{stream}: byte 0: the body is not JSON: Expecting value\n"
+    assert main(["decode", "--wire", "openai-chat", "--stream", str(answer)]) == 1
+    assert capsys.readouterr().out == f"{answer}: byte 0: no server-sent event in the body\n"
+
+
+def test_decode_names_where_a_recording_is_broken_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.sse"
+    broken.write_text(
+        'event: message_start\ndata: {"type": "message_start", "message": {}}\n\n'
+        "event: content_block_delta\n"
+        'data: {"type": "content_block_delta", "index": 3, "delta": {"type": "text_delta"}}\n\n'
+    )
+    assert main(["decode", "--wire", "anthropic-messages", str(broken)]) == 1
+    assert capsys.readouterr().out == (
+        f"{broken}: event 2 (content_block_delta): content block 3 was never started\n"
+    )
+    overloaded = tmp_path / "overloaded.sse"
+    overloaded.write_text(
+        'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", '
+        '"message": "Overloaded"}}\n\n'
+    )
+    assert main(["decode", "--wire", "anthropic-messages", str(overloaded)]) == 1
+    assert "event 1 (error): provider error overloaded_error: Overloaded" in capsys.readouterr().out
+
+
+def test_decode_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    recording, _ = _recorded(tmp_path, "turn.sse", "gemini", stream=True)
+    assert main(["decode", "--wire", "gemini:vertex", str(recording)]) == 2
+    assert "unknown wire gemini:vertex" in capsys.readouterr().out
+    assert main(["decode", "--wire", "gemini", str(tmp_path / "missing.sse")]) == 2
+    assert "missing.sse: No such file or directory" in capsys.readouterr().out
+    assert main(["decode", "--wire", "gemini", str(recording)]) == 0

@@ -1,8 +1,9 @@
 """The Anthropic Messages wire, ``POST /v1/messages``.
 
-Three jobs: render a scripted turn as Anthropic sends it (SSE events, or the JSON
-message), parse a request body into the neutral view, and validate it with the rules of
-``reference/wire-rules.md`` section A, answering with Anthropic's real error texts.
+Four jobs: render a scripted turn as Anthropic sends it (SSE events, or the JSON
+message), parse a request body into the neutral view, validate it with the rules of
+``reference/wire-rules.md`` section A, answering with Anthropic's real error texts, and
+read a recorded answer back into a scripted turn.
 
 Rules read the raw body, not the neutral view: Anthropic's errors point at the body's own
 message and block indices, and some rules turn on keys the neutral view cannot hold (a
@@ -11,7 +12,6 @@ message and block indices, and some rules turn on keys the neutral view cannot h
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -31,16 +31,19 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
+from conformance.wires import values
 from conformance.wires.base import (
     RenderContext,
     RequestParseError,
     RequestView,
+    ResponseReadError,
     Rule,
     RuleViolation,
     ValidationContext,
     Wire,
 )
-from conformance.wires.sse import format_event, fragments
+from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
+from conformance.wires.sse import format_event, fragments, read_events
 
 ENDPOINT = "/v1/messages"
 
@@ -350,30 +353,6 @@ class AnthropicRequestView(RequestView):
 # ---------------------------------------------------------------- small helpers
 
 
-def _digest(*parts: object) -> str:
-    return hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()
-
-
-def _compact(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _optional_text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _integer(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _argument_text(call: ToolCall) -> str:
-    return call.arguments if isinstance(call.arguments, str) else _compact(call.arguments)
-
-
 # ---------------------------------------------------------------- rendering
 
 
@@ -405,7 +384,7 @@ def _deltas(block: ContentBlock) -> list[dict[str, Any]]:
     if isinstance(block, ToolCall):
         return [
             {"type": "input_json_delta", "partial_json": piece}
-            for piece in fragments(_argument_text(block), block.chunks)
+            for piece in fragments(values.argument_text(block), block.chunks)
         ]
     return []
 
@@ -444,7 +423,7 @@ def _output_tokens(blocks: Sequence[ContentBlock]) -> int:
         elif isinstance(block, Text):
             size += len(block.text)
         elif isinstance(block, ToolCall):
-            size += len(_argument_text(block))
+            size += len(values.argument_text(block))
     return max(1, size // 4)
 
 
@@ -459,11 +438,11 @@ class _Identity:
 
     @classmethod
     def of(cls, response: ScriptedResponse, context: RenderContext) -> _Identity:
-        seed = _digest(context.case_id, context.index)
+        seed = values.digest(context.case_id, context.index)
         return cls(
-            message_id="msg_" + _digest("message", seed)[:24],
-            request_id="req_" + _digest("request", seed)[:24],
-            input_tokens=100 + int(_digest("input", seed)[:6], 16) % 900,
+            message_id="msg_" + values.digest("message", seed)[:24],
+            request_id="req_" + values.digest("request", seed)[:24],
+            input_tokens=100 + int(values.digest("input", seed)[:6], 16) % 900,
             output_tokens=_output_tokens(response.blocks),
         )
 
@@ -548,20 +527,25 @@ def _content_block(item: object) -> ContentBlock | None:
     kind = item.get("type")
     if kind == "thinking":
         return Reasoning(
-            text=_text(item.get("thinking")), signature=_optional_text(item.get("signature"))
+            text=values.text(item.get("thinking")),
+            signature=values.optional_text(item.get("signature")),
         )
     if kind == "redacted_thinking":
-        return Reasoning(redacted=True, data=_optional_text(item.get("data")))
+        return Reasoning(redacted=True, data=values.optional_text(item.get("data")))
     if kind == "text":
-        return Text(text=_text(item.get("text")))
+        return Text(text=values.text(item.get("text")))
     if kind == "tool_use":
         raw_input = item.get("input", {})
-        arguments = raw_input if isinstance(raw_input, dict) else _compact(raw_input)
-        return ToolCall(id=_text(item.get("id")), name=_text(item.get("name")), arguments=arguments)
+        arguments = raw_input if isinstance(raw_input, dict) else values.compact(raw_input)
+        return ToolCall(
+            id=values.text(item.get("id")), name=values.text(item.get("name")), arguments=arguments
+        )
     if kind == "image":
         source = item.get("source")
         if isinstance(source, dict) and source.get("type") == "base64":
-            return Media(mime=_text(source.get("media_type")), data=_text(source.get("data")))
+            return Media(
+                mime=values.text(source.get("media_type")), data=values.text(source.get("data"))
+            )
     return None
 
 
@@ -575,7 +559,7 @@ def _block(item: object) -> Block | None:
         elif isinstance(content, list):
             parsed = tuple(b for b in map(_content_block, content) if b is not None)
         return ToolResult(
-            call_id=_text(item.get("tool_use_id")),
+            call_id=values.text(item.get("tool_use_id")),
             content=parsed,
             is_error=item.get("is_error") is True,
         )
@@ -629,7 +613,7 @@ def _thinking(value: object) -> ThinkingConfig:
     if not isinstance(value, dict):
         return ThinkingConfig()
     if value.get("type") == "enabled":
-        budget = _integer(value.get("budget_tokens"))
+        budget = values.integer(value.get("budget_tokens"))
         return ThinkingConfig(
             mode="manual", budget_tokens=budget if budget and budget > 0 else None
         )
@@ -740,8 +724,12 @@ def _episode(block: Reasoning) -> Episode:
 
 def _raw_episode(item: dict[str, Any]) -> Episode:
     if item.get("type") == "redacted_thinking":
-        return ("redacted_thinking", None, _optional_text(item.get("data")))
-    return ("thinking", _optional_text(item.get("thinking")), _optional_text(item.get("signature")))
+        return ("redacted_thinking", None, values.optional_text(item.get("data")))
+    return (
+        "thinking",
+        values.optional_text(item.get("thinking")),
+        values.optional_text(item.get("signature")),
+    )
 
 
 def _replayable(block: Block) -> bool:
@@ -1052,6 +1040,151 @@ def _block_problems(block: Block, *, scripted: bool, truncated: bool, last: bool
     return problems
 
 
+# ---------------------------------------------------------------- reading recorded responses
+
+#: ``stop_reason`` back to the neutral stop: the render table inverted, plus the reasons
+#: the Messages API documents that a script never renders.
+READ_STOPS: dict[str, str] = {
+    **{reason: stop for stop, reason in STOP_REASONS.items()},
+    "stop_sequence": "end",
+    "model_context_window_exceeded": "max_tokens",
+}
+#: Per delta type: the block type it belongs to and the field it appends to.  Other
+#: delta types (``citations_delta``, any added later) carry nothing neutral: skipped.
+DELTA_FIELDS: dict[str, tuple[str, str]] = {
+    "text_delta": ("text", "text"),
+    "thinking_delta": ("thinking", "thinking"),
+    "signature_delta": ("thinking", "signature"),
+    "input_json_delta": ("tool_use", "partial_json"),
+}
+
+
+def _read_block(
+    item: object, at: str, arguments: dict[str, Any] | str | None = None
+) -> ContentBlock | None:
+    """A content block of the answer in neutral form (None: no neutral form, such as
+    server-tool blocks).  ``arguments`` replaces ``input`` for a streamed call, whose
+    input is the JSON text its deltas carried.  An empty signature is none: what a block
+    cut before its signature_delta holds."""
+    if not isinstance(item, dict):
+        raise ResponseReadError("the content block is not an object", at)
+    kind = item.get("type")
+    if kind == "thinking":
+        signature = item.get("signature")
+        return Reasoning(
+            text=required(item, "thinking", str, at),
+            signature=signature if isinstance(signature, str) and signature else None,
+        )
+    if kind == "redacted_thinking":
+        return Reasoning(redacted=True, data=required(item, "data", str, at))
+    if kind == "text":
+        return Text(text=required(item, "text", str, at))
+    if kind == "tool_use":
+        return ToolCall(
+            id=required(item, "id", str, at),
+            name=required(item, "name", str, at),
+            arguments=required(item, "input", dict, at) if arguments is None else arguments,
+        )
+    return None
+
+
+def _provider_error(data: dict[str, Any], at: str) -> ResponseReadError:
+    """Anthropic's error (an ``error`` event, or an error body) as a read error."""
+    error = data.get("error")
+    error = error if isinstance(error, dict) else {}
+    kind, message = error.get("type"), error.get("message")
+    return ResponseReadError(f"provider error {kind}: {message}", at)
+
+
+def _stop(reason: str, at: str) -> str:
+    if reason not in READ_STOPS:
+        raise ResponseReadError(f"unknown stop_reason {reason!r}", at)
+    return READ_STOPS[reason]
+
+
+@dataclass
+class _Streamed:
+    """A content block being read from a stream: its ``content_block_start`` object,
+    which the deltas extend, and the input JSON text of a call."""
+
+    item: dict[str, Any]
+    at: str
+    json: str = ""
+    stopped: bool = False
+
+    def block(self) -> ContentBlock | None:
+        arguments = None
+        if self.item.get("type") == "tool_use" and (self.json or not self.stopped):
+            arguments = call_arguments(self.json, complete=self.stopped)
+        return _read_block(self.item, self.at, arguments)
+
+
+def _read_stream(body: bytes) -> ScriptedResponse:
+    """Rule 1's assembly: blocks by ``index``, deltas appended per index, the stop from
+    ``message_delta``; ``message_start``, ``ping`` and unknown event types are skipped
+    (the streaming doc asks clients to handle unknown event types, and the versioning
+    page lists new streaming event types among the changes a version may get:
+    docs.anthropic.com/en/api/messages-streaming, /en/api/versioning).  Without a
+    stop_reason the stream was cut: ``no_finish``, with every block started so far."""
+    blocks: dict[int, _Streamed | None] = {}  # None: a block with no neutral form
+    stop = "no_finish"
+    at = "byte 0"
+    for event in read_events(body):
+        data = event.object()
+        kind = data.get("type") if isinstance(data.get("type"), str) else event.name
+        at = event.at(kind)
+        if kind == "error":
+            raise _provider_error(data, at)
+        if kind == "content_block_start":
+            index = required(data, "index", int, at)
+            item = required(data, "content_block", dict, at)
+            if index in blocks:
+                raise ResponseReadError(f"content block {index} starts twice", at)
+            known = item.get("type") in {*REASONING_TYPES, "text", "tool_use"}
+            blocks[index] = _Streamed(dict(item), at) if known else None
+        elif kind in ("content_block_delta", "content_block_stop"):
+            index = required(data, "index", int, at)
+            if index not in blocks:
+                raise ResponseReadError(f"content block {index} was never started", at)
+            streamed = blocks[index]
+            if streamed is None:
+                continue
+            if kind == "content_block_stop":
+                streamed.stopped = True
+                continue
+            _extend(streamed, required(data, "delta", dict, at), at)
+        elif kind == "message_delta":
+            delta = required(data, "delta", dict, at)
+            if delta.get("stop_reason") is not None:
+                stop = _stop(required(delta, "stop_reason", str, at), at)
+    found = [s.block() for _, s in sorted(blocks.items()) if s is not None]
+    return neutral_response(stop, [b for b in found if b is not None], at)
+
+
+def _extend(streamed: _Streamed, delta: dict[str, Any], at: str) -> None:
+    kind = delta.get("type")
+    if not isinstance(kind, str) or kind not in DELTA_FIELDS:
+        return
+    block_type, field = DELTA_FIELDS[kind]
+    if streamed.item.get("type") != block_type:
+        raise ResponseReadError(f"a {kind} for a {streamed.item.get('type')} block", at)
+    piece = required(delta, field, str, at)
+    if field == "partial_json":
+        streamed.json += piece
+    else:
+        streamed.item[field] = values.text(streamed.item.get(field)) + piece
+
+
+def _read_message(body: bytes) -> ScriptedResponse:
+    message = read_json_body(body)
+    if message.get("type") == "error":
+        raise _provider_error(message, "body")
+    content = required(message, "content", list, "body")
+    stop = _stop(required(message, "stop_reason", str, "body"), "stop_reason")
+    found = [_read_block(item, f"content.{j}") for j, item in enumerate(content)]
+    return neutral_response(stop, [b for b in found if b is not None], "body")
+
+
 # ---------------------------------------------------------------- the wire
 
 
@@ -1115,13 +1248,20 @@ class AnthropicMessages(Wire):
 
     def error_response(self, violation: RuleViolation) -> HttpResponse:
         rule = violation.rule
-        request_id = "req_" + _digest("error", rule.id, violation.message)[:24]
+        request_id = "req_" + values.digest("error", rule.id, violation.message)[:24]
         body = {
             "type": "error",
             "error": {"type": rule.error_type, "message": violation.message},
             "request_id": request_id,
         }
         return json_response(rule.status, body, {"request-id": request_id})
+
+    # ------------------------------------------------------------ reading responses
+
+    def read_response(
+        self, body: bytes, streaming: bool, *, dialect: str | None = None
+    ) -> ScriptedResponse:
+        return _read_stream(body) if streaming else _read_message(body)
 
     # ------------------------------------------------------------ parsing
 
@@ -1144,7 +1284,7 @@ class AnthropicMessages(Wire):
         beta = request.header("anthropic-beta") or ""
         return AnthropicRequestView(
             wire=self.name,
-            model=_optional_text(body.get("model")),
+            model=values.optional_text(body.get("model")),
             stream=body.get("stream") is True,
             system=_system(body.get("system")),
             tools=tuple(
@@ -1153,7 +1293,7 @@ class AnthropicMessages(Wire):
                 if isinstance(t, dict) and isinstance(t.get("name"), str)
             ),
             thinking=_thinking(body.get("thinking")),
-            max_tokens=_integer(body.get("max_tokens")),
+            max_tokens=values.integer(body.get("max_tokens")),
             messages=tuple(messages),
             locations=tuple(locations),
             raw=body,

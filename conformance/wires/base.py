@@ -1,5 +1,6 @@
 """What a wire module is: it renders scripted turns as the provider sends them, parses
-request bodies into the neutral view, and validates requests with the provider's rules.
+request bodies into the neutral view, validates requests with the provider's rules, and
+reads a recorded provider response back into a scripted one.
 
 One module per wire under ``conformance/wires/``; each registers one ``Wire`` subclass.
 """
@@ -25,6 +26,18 @@ class RequestParseError(ValueError):
 
     def __init__(self, message: str, at: str | None = None) -> None:
         super().__init__(message)
+        self.message = message
+        self.at = at
+
+
+class ResponseReadError(ValueError):
+    """A recorded provider response that cannot be read back: not JSON, a known event
+    without a field it needs, a delta for a block never started, or the provider's own
+    error (an ``error`` event mid-stream, an error body).  ``at`` says where, the way a
+    person finds it in the file: ``event 7 (content_block_delta)``, ``byte 1234``."""
+
+    def __init__(self, message: str, at: str) -> None:
+        super().__init__(f"{at}: {message}")
         self.message = message
         self.at = at
 
@@ -116,7 +129,7 @@ class ValidationContext:
 
 
 class Wire(ABC):
-    """One provider wire.  Subclasses set ``name`` and implement the three jobs."""
+    """One provider wire.  Subclasses set ``name`` and implement the four jobs."""
 
     name: ClassVar[str]
     dialects: ClassVar[tuple[str, ...]] = ()
@@ -150,6 +163,23 @@ class Wire(ABC):
     @abstractmethod
     def error_response(self, violation: RuleViolation) -> HttpResponse:
         """The provider's error answer to a rule violation (status, body shape, text)."""
+
+    # ------------------------------------------------------------ reading responses
+
+    @abstractmethod
+    def read_response(
+        self, body: bytes, streaming: bool, *, dialect: str | None = None
+    ) -> ScriptedResponse:
+        """A response body as the provider sent it (``streaming``: the SSE stream, else
+        the JSON answer), back in neutral form: what recordings are replayed from.
+
+        The inverse of ``render`` up to what a wire cannot carry: stream directives and
+        noise are not read back; usage, ids of the response and model names are not
+        neutral.  A stream without its terminal event reads as ``stop: no_finish`` with
+        the blocks that completed and the partial last one.  Raises
+        ``ResponseReadError`` on malformed input and on the provider's own error
+        (mid-stream ``error`` event, error body); event types the provider says may
+        appear are skipped."""
 
     # ------------------------------------------------------------ parsing
 

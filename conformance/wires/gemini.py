@@ -1,10 +1,11 @@
 """The Gemini wire: ``POST /v1beta/models/<model>:streamGenerateContent`` and
 ``:generateContent``.
 
-Three jobs: render a scripted turn as the Gemini API sends it (``data:`` chunks with
+Four jobs: render a scripted turn as the Gemini API sends it (``data:`` chunks with
 ``alt=sse``, a JSON array stream without it, or one JSON response), parse a request body
-into the neutral view, and validate it with the rules of ``reference/wire-rules.md``
-section D, answering with Google's real error texts.
+into the neutral view, validate it with the rules of ``reference/wire-rules.md``
+section D, answering with Google's real error texts, and read a recorded answer back
+into a scripted turn.
 
 Rules read the raw ``contents``: Gemini's errors name contents by index, and the
 signature rules turn on where a ``thoughtSignature`` sits (a part-level sibling of
@@ -17,10 +18,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, unquote
@@ -41,17 +41,20 @@ from conformance.model import (
     ToolResult,
     opaque_fields,
 )
+from conformance.wires import values
 from conformance.wires.base import (
     RenderContext,
     RequestParseError,
     RequestView,
+    ResponseReadError,
     Rule,
     RuleViolation,
     Strength,
     ValidationContext,
     Wire,
 )
-from conformance.wires.sse import format_event, fragments
+from conformance.wires.reading import neutral_response, read_json_body, required, response_text
+from conformance.wires.sse import format_event, fragments, read_events
 
 #: The paths the API serves, for every API version a client may be configured with.
 ROUTE = re.compile(
@@ -283,30 +286,14 @@ def _object(value: object) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _digest(*parts: object) -> str:
-    return hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()
-
-
-def _compact(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _optional_text(value: object) -> str | None:
+def _nonempty_text(value: object) -> str | None:
     """A non-empty string, else None (an empty bytes or id field is an unset one)."""
     return value if isinstance(value, str) and value else None
 
 
-def _integer(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def _signature(part: Mapping[str, Any]) -> str | None:
     """The part-level thoughtSignature of a part (never one nested in functionCall)."""
-    return _optional_text(_get(part, "thoughtSignature"))
+    return _nonempty_text(_get(part, "thoughtSignature"))
 
 
 def _decodes(value: str) -> bool:
@@ -379,7 +366,7 @@ def _token_size(blocks: Sequence[ContentBlock]) -> tuple[int, int]:
             visible += len(block.text)
         elif isinstance(block, ToolCall):
             arguments = block.arguments
-            visible += len(arguments if isinstance(arguments, str) else _compact(arguments))
+            visible += len(arguments if isinstance(arguments, str) else values.compact(arguments))
     return max(1, visible // 4), thoughts
 
 
@@ -392,9 +379,9 @@ class _Identity:
 
     @classmethod
     def of(cls, response: ScriptedResponse, context: RenderContext) -> _Identity:
-        seed = _digest(context.case_id, context.index)
-        raw = bytes.fromhex(_digest("response", seed))[:16]
-        prompt = 100 + int(_digest("input", seed)[:6], 16) % 900
+        seed = values.digest(context.case_id, context.index)
+        raw = bytes.fromhex(values.digest("response", seed))[:16]
+        prompt = 100 + int(values.digest("input", seed)[:6], 16) % 900
         candidates, thoughts = _token_size(response.blocks)
         usage = {
             "promptTokenCount": prompt,
@@ -440,7 +427,7 @@ def _stream_chunks(
 def _json_array(chunks: Sequence[dict[str, Any]], closed: bool) -> list[bytes]:
     """A stream without ``alt=sse``: one JSON array written element by element; a cut
     stream never writes the closing bracket."""
-    pieces = [("[" if k == 0 else ",\r\n") + _compact(c) for k, c in enumerate(chunks)]
+    pieces = [("[" if k == 0 else ",\r\n") + values.compact(c) for k, c in enumerate(chunks)]
     pieces = pieces or ["["]
     if closed:
         pieces.append("]")
@@ -482,7 +469,7 @@ class _Ids:
 
 def _synthesized(at: str) -> str:
     """The id of an unnamed call or response that matches nothing: from its place."""
-    return "call_" + _digest("gemini", at)[:24]
+    return "call_" + values.digest("gemini", at)[:24]
 
 
 def _parts_of(contents: Sequence[object]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -496,7 +483,7 @@ def _parts_of(contents: Sequence[object]) -> Iterator[tuple[str, dict[str, Any]]
 
 def _call_id(part: Mapping[str, Any]) -> str | None:
     call = _get(part, "functionCall")
-    return _optional_text(_get(call, "id")) if isinstance(call, dict) else None
+    return _nonempty_text(_get(call, "id")) if isinstance(call, dict) else None
 
 
 def _content_block(part: Mapping[str, Any], at: str, ids: _Ids) -> ContentBlock | None:
@@ -507,20 +494,22 @@ def _content_block(part: Mapping[str, Any], at: str, ids: _Ids) -> ContentBlock 
     signature = _signature(part)
     call = _get(part, "functionCall")
     if isinstance(call, dict):
-        name = _text(_get(call, "name"))
+        name = values.text(_get(call, "name"))
         raw_args = _get(call, "args")
         arguments = {} if raw_args is None else raw_args
-        arguments = arguments if isinstance(arguments, dict) else _compact(arguments)
-        call_id = _optional_text(_get(call, "id")) or ids.restore(name, arguments, at)
+        arguments = arguments if isinstance(arguments, dict) else values.compact(arguments)
+        call_id = _nonempty_text(_get(call, "id")) or ids.restore(name, arguments, at)
         return ToolCall(id=call_id, name=name, arguments=arguments, signature=signature)
     media = _get(part, "inlineData")
     if isinstance(media, dict):
-        return Media(mime=_text(_get(media, "mimeType")), data=_text(_get(media, "data")))
+        return Media(
+            mime=values.text(_get(media, "mimeType")), data=values.text(_get(media, "data"))
+        )
     text = _get(part, "text")
     if _get(part, "thought") is True:
-        return Reasoning(text=_text(text), signature=signature)
+        return Reasoning(text=values.text(text), signature=signature)
     if isinstance(text, str) or signature is not None:
-        return Text(text=_text(text), signature=signature)
+        return Text(text=values.text(text), signature=signature)
     return None
 
 
@@ -532,7 +521,7 @@ def _tool_result(response: Mapping[str, Any], call_id: str) -> ToolResult:
         if isinstance(payload.get(key), str):
             return ToolResult(call_id=call_id, content=payload[key])
     failed = "error" in payload and not {"result", "output"} & payload.keys()
-    return ToolResult(call_id=call_id, content=_compact(payload), is_error=failed)
+    return ToolResult(call_id=call_id, content=values.compact(payload), is_error=failed)
 
 
 def _neutral_messages(
@@ -561,7 +550,7 @@ def _neutral_messages(
             block: Block | None
             if isinstance(response, dict):
                 fallback = calls[answered] if answered < len(calls) else None
-                call_id = _optional_text(_get(response, "id")) or fallback
+                call_id = _nonempty_text(_get(response, "id")) or fallback
                 block = _tool_result(response, call_id or _synthesized(where))
                 answered += 1
             else:
@@ -588,7 +577,7 @@ def _system(value: object) -> str | None:
         return None
     parts = _get(value, "parts")
     return "".join(
-        _text(_get(p, "text"))
+        values.text(_get(p, "text"))
         for p in (parts if isinstance(parts, list) else ())
         if isinstance(p, dict)
     )
@@ -609,7 +598,7 @@ def _thinking(value: object) -> ThinkingConfig:
     budget of 0 turns thinking off."""
     if not isinstance(value, dict):
         return ThinkingConfig()
-    budget = _integer(_get(value, "thinkingBudget"))
+    budget = values.integer(_get(value, "thinkingBudget"))
     if budget is not None and budget > 0:
         return ThinkingConfig(mode="manual", budget_tokens=budget)
     if budget == 0:
@@ -804,7 +793,7 @@ def _signature_required(check: _Check) -> Iterator[RuleViolation]:
             continue
         j, first = content.calls[0]
         if _signature(first) is None:
-            name = _text(_get(_get(first, "functionCall"), "name"))
+            name = values.text(_get(_get(first, "functionCall"), "name"))
             at = f"contents[{content.index}].parts[{j}]"
             yield _violation(SIGNATURE_REQUIRED, at, name=name, position=content.index + 1)
 
@@ -886,6 +875,143 @@ def _response_problems(response: ScriptedResponse, where: str) -> list[str]:
     return problems
 
 
+# ---------------------------------------------------------------- reading recorded responses
+
+#: ``finishReason`` back to the neutral stop: the render table inverted (``STOP`` reads as
+#: ``end``, and as ``tool_calls`` when the answer holds calls), plus the other
+#: content-policy reasons of the FinishReason enum, which end an answer as SAFETY does.
+#: The rest (OTHER, MALFORMED_FUNCTION_CALL, …) have no neutral stop: a read error.
+READ_FINISH: dict[str, str] = {
+    **{reason: stop for stop, reason in reversed(FINISH_REASONS.items())},
+    **dict.fromkeys(
+        ("RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"), "refusal"
+    ),
+}
+
+
+def _read_part(part: object, at: str, place: str) -> ContentBlock | None:
+    """One part of the answer in neutral form, as the request side reads a model part; a
+    call the API sent without an id gets one from its ``place`` in the answer.  Parts
+    with no neutral form (code execution, file data, kinds added later) give None."""
+    if not isinstance(part, dict):
+        raise ResponseReadError("a part is not an object", at)
+    call = _get(part, "functionCall")
+    if call is not None:
+        if not isinstance(call, dict):
+            raise ResponseReadError("`functionCall` is not an object", at)
+        required(call, "name", str, at)
+        if not isinstance(_get(call, "args") or {}, dict):
+            raise ResponseReadError("`args` is not an object", at)
+    return _content_block(part, place, _Ids([]))
+
+
+def _merged(blocks: list[ContentBlock], block: ContentBlock) -> None:
+    """A streamed part joins the open block of its kind: streams split a block's text
+    over parts and put its signature on the last one (``_parts``).  A signed block is
+    closed, and an empty-text part stands alone: the signature carrier of rule 43."""
+    last = blocks[-1] if blocks else None
+    if (
+        isinstance(last, Reasoning | Text)
+        and type(block) is type(last)
+        and isinstance(block, Reasoning | Text)
+        and last.signature is None
+        and last.text
+        and block.text
+    ):
+        update = {"text": last.text + block.text, "signature": block.signature}
+        blocks[-1] = last.model_copy(update=update)
+    else:
+        blocks.append(block)
+
+
+def _provider_error(error: object, at: str) -> ResponseReadError:
+    """Google's error object (``{code, message, status}``) as a read error."""
+    error = error if isinstance(error, dict) else {"message": error}
+    code = error.get("status") or error.get("code")
+    return ResponseReadError(f"provider error {code}: {error.get('message')}", at)
+
+
+def _array_chunks(body: bytes) -> Iterator[tuple[str, dict[str, Any]]]:
+    """A stream without ``alt=sse``: one JSON array written element by element.  A cut
+    one lacks its closing bracket and may end inside an element, which is dropped the way
+    an SSE event cut before its blank line is."""
+    text = response_text(body)
+    decoder = json.JSONDecoder()
+    position, number = text.index("[") + 1, 0
+    while True:
+        while position < len(text) and text[position] in " \t\r\n,":
+            position += 1
+        if position >= len(text) or text[position] == "]":
+            return
+        number += 1
+        try:
+            value, position = decoder.raw_decode(text, position)
+        except json.JSONDecodeError as error:
+            if _cut_at(text, error):
+                return
+            at = f"element {number}, byte {len(text[: error.pos].encode())}"
+            raise ResponseReadError(f"the element is not JSON: {error.msg}", at) from None
+        if not isinstance(value, dict):
+            raise ResponseReadError("the element is not a JSON object", f"element {number}")
+        yield f"element {number}", value
+
+
+def _cut_at(text: str, error: json.JSONDecodeError) -> bool:
+    """Whether JSON stopped making sense only because the text ended: inside a string,
+    between tokens, or inside a bare word (``tru``, ``12.``) running to the end."""
+    rest = text[error.pos :].rstrip()
+    return error.msg.startswith("Unterminated") or re.fullmatch(r"[\w.+-]*", rest) is not None
+
+
+def _sse_chunks(body: bytes) -> Iterator[tuple[str, dict[str, Any]]]:
+    for event in read_events(body):
+        yield event.at(), event.object()
+
+
+def _read_chunks(chunks: Iterable[tuple[str, dict[str, Any]]], stream: bool) -> ScriptedResponse:
+    """Candidate 0 of each GenerateContentResponse, parts in order (merged into blocks
+    when streamed), the stop from its finishReason; a stream without one was cut
+    (``no_finish``, rule 48; the FinishReason reference: empty means the model has not
+    stopped).  Chunks without a candidate (usage only) are skipped; a
+    prompt blocked before any candidate is a refusal.  Unknown fields and part kinds
+    are skipped, as the API's JSON mapping lets a client do."""
+    blocks: list[ContentBlock] = []
+    stop, at, places = "no_finish", "body", 0
+    for at, chunk in chunks:
+        if "error" in chunk:
+            raise _provider_error(chunk["error"], at)
+        candidates = _get(chunk, "candidates")
+        if candidates is None:
+            blocked = _object(_get(chunk, "promptFeedback")).get("blockReason")
+            stop = "refusal" if blocked is not None else stop
+            continue
+        if not isinstance(candidates, list):
+            raise ResponseReadError("`candidates` is not an array", at)
+        candidate = next(
+            (c for c in candidates if isinstance(c, dict) and c.get("index", 0) == 0), None
+        )
+        if candidate is None:
+            continue
+        parts = _object(candidate.get("content")).get("parts", [])
+        if not isinstance(parts, list):
+            raise ResponseReadError("`content.parts` is not an array", at)
+        for part in parts:
+            block = _read_part(part, at, f"parts[{places}]")
+            places += 1
+            if block is not None and stream:
+                _merged(blocks, block)
+            elif block is not None:
+                blocks.append(block)
+        reason = _get(candidate, "finishReason")
+        if reason is not None:
+            if reason not in READ_FINISH:
+                raise ResponseReadError(f"finishReason {reason!r} has no neutral stop", at)
+            stop = READ_FINISH[reason]
+    if stop == "end" and any(isinstance(b, ToolCall) for b in blocks):
+        stop = "tool_calls"
+    return neutral_response(stop, blocks, at)
+
+
 # ---------------------------------------------------------------- the wire
 
 
@@ -946,6 +1072,18 @@ class Gemini(Wire):
         }
         return json_response(status, {"error": error})
 
+    # ------------------------------------------------------------ reading responses
+
+    def read_response(
+        self, body: bytes, streaming: bool, *, dialect: str | None = None
+    ) -> ScriptedResponse:
+        """A stream is SSE ``data:`` chunks, or the JSON array a request without
+        ``alt=sse`` gets; the answer of ``:generateContent`` is one chunk."""
+        if not streaming:
+            return _read_chunks([("body", read_json_body(body))], stream=False)
+        array = body.lstrip().startswith(b"[")
+        return _read_chunks(_array_chunks(body) if array else _sse_chunks(body), stream=True)
+
     # ------------------------------------------------------------ parsing
 
     def parse(self, request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
@@ -969,7 +1107,7 @@ class Gemini(Wire):
             system=_system(_get(body, "systemInstruction")),
             tools=_tools(_get(body, "tools")),
             thinking=_thinking(_get(generation, "thinkingConfig")),
-            max_tokens=_integer(_get(generation, "maxOutputTokens")),
+            max_tokens=values.integer(_get(generation, "maxOutputTokens")),
             messages=tuple(messages),
             locations=tuple(locations),
             raw=body,

@@ -2,13 +2,14 @@
 OpenAI itself (no dialect), ``deepseek`` (DeepSeek's ``reasoning_content``) and
 ``openrouter`` (OpenRouter's ``reasoning`` and ``reasoning_details``).
 
-Three jobs, as for every wire: render a scripted turn as the provider sends it
+Four jobs, as for every wire: render a scripted turn as the provider sends it
 (data-only SSE chunks ending in ``data: [DONE]``, or one JSON completion), parse a
-request body into the neutral view, and validate it with the rules of
+request body into the neutral view, validate it with the rules of
 ``reference/wire-rules.md`` section C, answering with the provider's real error texts in
-its own envelope.  The dialect comes from the context (``RenderContext.dialect``,
-``ValidationContext.dialect``).  Plain OpenAI ignores reasoning fields it does not know:
-they are left out of the neutral view and never rejected.
+its own envelope, and read a recorded answer back into a scripted turn.  The dialect
+comes from the context (``RenderContext.dialect``, ``ValidationContext.dialect``; an
+argument when reading).  Plain OpenAI ignores reasoning fields it does not know: they are
+left out of the neutral view and never rejected.
 
 Decisions the rules leave open:
 
@@ -57,11 +58,10 @@ Decisions the rules leave open:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from conformance.cases.schema import Case, Noise, ScriptedResponse
@@ -79,17 +79,20 @@ from conformance.model import (
     ToolResult,
     opaque_fields,
 )
+from conformance.wires import values
 from conformance.wires.anthropic_messages import SIGNATURE_VALID as ANTHROPIC_SIGNATURE_VALID
 from conformance.wires.base import (
     RenderContext,
     RequestParseError,
     RequestView,
+    ResponseReadError,
     Rule,
     RuleViolation,
     ValidationContext,
     Wire,
 )
-from conformance.wires.sse import DONE, format_comment, format_event, fragments
+from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
+from conformance.wires.sse import DONE, format_comment, format_event, fragments, read_events
 
 ENDPOINT = "/v1/chat/completions"
 #: The paths real clients post to: an OpenAI base URL ending in ``/v1``, DeepSeek's base
@@ -341,30 +344,6 @@ UPSTREAM_PROVIDERS: dict[str, str] = {
 # ---------------------------------------------------------------- small helpers
 
 
-def _digest(*parts: object) -> str:
-    return hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()
-
-
-def _compact(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _optional_text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _integer(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _argument_text(call: ToolCall) -> str:
-    return call.arguments if isinstance(call.arguments, str) else _compact(call.arguments)
-
-
 def upstream(model: str | None) -> Upstream:
     """The provider behind an OpenRouter model name (see the module docstring)."""
     return "google" if model is not None and model.startswith("google/") else "anthropic"
@@ -380,7 +359,7 @@ def _size(block: ContentBlock) -> int:
     if isinstance(block, Text):
         return len(block.text)
     if isinstance(block, ToolCall):
-        return len(_argument_text(block))
+        return len(values.argument_text(block))
     return 0
 
 
@@ -422,8 +401,8 @@ class _Render:
 
     @classmethod
     def of(cls, response: ScriptedResponse, context: RenderContext) -> _Render:
-        seed = _digest(context.case_id, context.index)
-        digest = _digest("completion", seed)
+        seed = values.digest(context.case_id, context.index)
+        digest = values.digest("completion", seed)
         if context.dialect == DEEPSEEK:
             ident = f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}"
         elif context.dialect == OPENROUTER:
@@ -435,8 +414,8 @@ class _Render:
             response,
             context,
             ident,
-            "req_" + _digest("request", seed)[:32],
-            100 + int(_digest("input", seed)[:6], 16) % 900,
+            "req_" + values.digest("request", seed)[:32],
+            100 + int(values.digest("input", seed)[:6], 16) % 900,
             max(1, size // 4),
         )
 
@@ -482,7 +461,7 @@ class _Render:
                     "type": "function",
                     "function": {"name": block.name, "arguments": ""},
                 }
-                pieces = fragments(_argument_text(block), block.chunks)
+                pieces = fragments(values.argument_text(block), block.chunks)
                 found.append(
                     [{"tool_calls": [opening]}]
                     + [
@@ -558,7 +537,7 @@ class _Render:
                 {
                     "id": c.id,
                     "type": "function",
-                    "function": {"name": c.name, "arguments": _argument_text(c)},
+                    "function": {"name": c.name, "arguments": values.argument_text(c)},
                 }
                 for c in calls
             ]
@@ -622,14 +601,14 @@ def reasoning_episodes(details: object) -> list[tuple[int, Reasoning]]:
 
 def _episode(items: Sequence[dict[str, Any]]) -> Reasoning:
     if items[0].get("type") == "reasoning.encrypted":
-        return Reasoning(redacted=True, data=_optional_text(items[0].get("data")))
+        return Reasoning(redacted=True, data=values.optional_text(items[0].get("data")))
     texts = [i for i in items if i.get("type") == "reasoning.text"]
     signatures = [s for i in texts if isinstance(s := i.get("signature"), str) and s]
     summaries = tuple(
-        _text(i.get("summary")) for i in items if i.get("type") == "reasoning.summary"
+        values.text(i.get("summary")) for i in items if i.get("type") == "reasoning.summary"
     )
     return Reasoning(
-        text="".join(_text(i.get("text")) for i in texts),
+        text="".join(values.text(i.get("text")) for i in texts),
         signature=signatures[-1] if signatures else None,
         summary=summaries or None,
     )
@@ -662,12 +641,12 @@ def _parts(content: object, at: str) -> list[tuple[ContentBlock, str]]:
             continue
         where = f"{at}.content.{k}"
         kind = part.get("type")
-        text = _text(part.get("text") if kind == "text" else part.get("refusal"))
+        text = values.text(part.get("text") if kind == "text" else part.get("refusal"))
         if kind in ("text", "refusal") and text:
             found.append((Text(text=text), where))
         elif kind == "image_url":
             image = part.get("image_url")
-            url = _text(image.get("url")) if isinstance(image, dict) else ""
+            url = values.text(image.get("url")) if isinstance(image, dict) else ""
             match = re.fullmatch(r"data:([^;,]+);base64,(.*)", url, re.DOTALL)
             if match:
                 found.append((Media(mime=match[1], data=match[2]), where))
@@ -679,7 +658,7 @@ def _tool_call(item: object) -> ToolCall:
     function = call.get("function")
     function = function if isinstance(function, dict) else {}
     raw = function.get("arguments")
-    arguments: dict[str, Any] | str = raw if isinstance(raw, dict) else _text(raw)
+    arguments: dict[str, Any] | str = raw if isinstance(raw, dict) else values.text(raw)
     if isinstance(arguments, str):
         try:
             parsed = json.loads(arguments)
@@ -687,7 +666,9 @@ def _tool_call(item: object) -> ToolCall:
             parsed = None
         if isinstance(parsed, dict):
             arguments = parsed
-    return ToolCall(id=_text(call.get("id")), name=_text(function.get("name")), arguments=arguments)
+    return ToolCall(
+        id=values.text(call.get("id")), name=values.text(function.get("name")), arguments=arguments
+    )
 
 
 def _tool_result(raw: dict[str, Any]) -> ToolResult:
@@ -697,7 +678,7 @@ def _tool_result(raw: dict[str, Any]) -> ToolResult:
         parsed = content
     elif isinstance(content, list):
         parsed = tuple(block for block, _ in _parts(content, ""))
-    return ToolResult(call_id=_text(raw.get("tool_call_id")), content=parsed)
+    return ToolResult(call_id=values.text(raw.get("tool_call_id")), content=parsed)
 
 
 def _neutral_messages(
@@ -763,7 +744,7 @@ def _thinking(body: dict[str, Any], dialect: str | None) -> ThinkingConfig:
             return ThinkingConfig(mode="adaptive" if on else "off")
         if reasoning.get("enabled") is False or reasoning.get("effort") == "none":
             return ThinkingConfig()
-        budget = _integer(reasoning.get("max_tokens"))
+        budget = values.integer(reasoning.get("max_tokens"))
         if budget is not None and budget > 0:
             return ThinkingConfig(mode="manual", budget_tokens=budget)
         return ThinkingConfig(mode="adaptive")
@@ -816,7 +797,7 @@ class _Entry:
     @property
     def first_call_name(self) -> str:
         function = self.calls[0].get("function") if self.calls else None
-        return _text(function.get("name")) if isinstance(function, dict) else ""
+        return values.text(function.get("name")) if isinstance(function, dict) else ""
 
     def episodes(self) -> list[tuple[int, Reasoning]]:
         return reasoning_episodes(self.body.get("reasoning_details"))
@@ -1018,7 +999,7 @@ def _error_body(violation: RuleViolation, request_id: str) -> dict[str, Any]:
     provider = UPSTREAM_PROVIDERS.get(rule.id)
     if provider == "Anthropic":
         error = {"type": rule.error_type, "message": violation.message}
-        raw = _compact({"type": "error", "error": error, "request_id": request_id})
+        raw = values.compact({"type": "error", "error": error, "request_id": request_id})
     elif provider is not None:
         raw = violation.message
     else:
@@ -1096,6 +1077,184 @@ def _block_problems(
     return problems
 
 
+# ---------------------------------------------------------------- reading recorded responses
+
+#: ``finish_reason`` back to the neutral stop: the render table inverted (``stop`` reads
+#: as ``end``, the first stop rendered so), plus the deprecated ``function_call``.
+READ_FINISH: dict[str, str] = {
+    **{reason: stop for stop, reason in reversed(FINISH_REASONS.items())},
+    "function_call": "tool_calls",
+}
+
+
+def _finish(reason: object, at: str) -> str:
+    if not isinstance(reason, str) or reason not in READ_FINISH:
+        raise ResponseReadError(f"unknown finish_reason {reason!r}", at)
+    return READ_FINISH[reason]
+
+
+def _provider_error(error: object, at: str) -> ResponseReadError:
+    """An ``{"error": {...}}`` body or chunk: OpenAI's and OpenRouter's mid-stream error
+    shape (OpenRouter's streaming doc: errors mid-generation arrive as data events with
+    an ``error`` field)."""
+    error = error if isinstance(error, dict) else {"message": error}
+    code = error.get("code") or error.get("type")
+    return ResponseReadError(f"provider error {code}: {error.get('message')}", at)
+
+
+def _read_call(item: object, at: str) -> ToolCall:
+    """One ``tool_calls`` entry of a completion message."""
+    if not isinstance(item, dict):
+        raise ResponseReadError("the tool call is not an object", at)
+    function = required(item, "function", dict, at)
+    raw = function.get("arguments", "")
+    arguments = raw if isinstance(raw, dict) else call_arguments(values.text(raw), complete=True)
+    name = required(function, "name", str, at)
+    return ToolCall(id=required(item, "id", str, at), name=name, arguments=arguments)
+
+
+def _choice(choices: list[Any]) -> dict[str, Any] | None:
+    """Choice 0, the one a single-answer request gets (``index`` defaults to it)."""
+    return next((c for c in choices if isinstance(c, dict) and c.get("index", 0) == 0), None)
+
+
+@dataclass
+class _Segment:
+    """A run of deltas of one kind, in stream order: text, reasoning (DeepSeek's text or
+    OpenRouter's details) or one tool call (its id, name and argument text)."""
+
+    kind: Literal["text", "reasoning", "call"]
+    text: str = ""
+    details: list[dict[str, Any]] = field(default_factory=list)
+    call: tuple[str, str] = ("", "")
+
+    def blocks(self, dialect: str | None, finished: bool) -> list[ContentBlock]:
+        if self.kind == "text":
+            return [Text(text=self.text)]
+        if self.kind == "call":
+            arguments = call_arguments(self.text, complete=finished)
+            return [ToolCall(id=self.call[0], name=self.call[1], arguments=arguments)]
+        if dialect == OPENROUTER:
+            return [episode for _, episode in reasoning_episodes(self.details)]
+        return [Reasoning(text=self.text)]
+
+
+@dataclass
+class _Stream:
+    """What a Chat stream has said so far: segments in order, the open call per
+    ``tool_calls`` index, and the finish_reason once it comes."""
+
+    dialect: str | None
+    segments: list[_Segment] = field(default_factory=list)
+    calls: dict[int, _Segment] = field(default_factory=dict)
+    stop: str = "no_finish"
+
+    def run(self, kind: Literal["text", "reasoning"]) -> _Segment:
+        """The segment a delta of ``kind`` extends: the last one, or a new one."""
+        if not self.segments or self.segments[-1].kind != kind:
+            self.segments.append(_Segment(kind))
+        return self.segments[-1]
+
+    def delta(self, delta: dict[str, Any], at: str) -> None:
+        reasoning = delta.get("reasoning_content") if self.dialect == DEEPSEEK else None
+        if isinstance(reasoning, str) and reasoning:
+            self.run("reasoning").text += reasoning
+        details = delta.get("reasoning_details") if self.dialect == OPENROUTER else None
+        text = delta.get("reasoning") if self.dialect == OPENROUTER else None
+        if isinstance(details, list) and details:
+            self.run("reasoning").details += [d for d in details if isinstance(d, dict)]
+        elif isinstance(text, str) and text:
+            self.run("reasoning").details.append({"type": "reasoning.text", "text": text})
+        content = delta.get("content")
+        if isinstance(content, str) and content:
+            self.run("text").text += content
+        calls = delta.get("tool_calls")
+        for entry in calls if isinstance(calls, list) else ():
+            self.call(entry, at)
+
+    def call(self, entry: object, at: str) -> None:
+        """Rule 31: fragments join by ``index``; the first carries the id and name, and a
+        new id at an index already seen starts a new call (Ollama-style servers)."""
+        if not isinstance(entry, dict):
+            raise ResponseReadError("a tool_calls entry is not an object", at)
+        index = required(entry, "index", int, at)
+        function = entry.get("function")
+        function = function if isinstance(function, dict) else {}
+        call_id = entry.get("id")
+        if (
+            isinstance(call_id, str)
+            and call_id
+            and (index not in self.calls or self.calls[index].call[0] != call_id)
+        ):
+            name = required(function, "name", str, at)
+            self.calls[index] = _Segment("call", call=(call_id, name))
+            self.segments.append(self.calls[index])
+        elif index not in self.calls:
+            raise ResponseReadError(f"tool call {index} was never started (no id)", at)
+        self.calls[index].text += values.text(function.get("arguments"))
+
+    def blocks(self) -> list[ContentBlock]:
+        finished = self.stop != "no_finish"
+        return [b for s in self.segments for b in s.blocks(self.dialect, finished)]
+
+
+def _read_stream(body: bytes, dialect: str | None) -> ScriptedResponse:
+    """Chunks in order until ``[DONE]``; the stop is the finish_reason, and a stream that
+    never gave one was cut (``no_finish``).  Chunks without a choice 0 (the usage chunk
+    ``stream_options.include_usage`` adds, with ``choices: []``; Azure's filter results)
+    and keep-alive comments (OpenRouter's streaming doc: ignore them, per the SSE spec)
+    carry nothing and are skipped; a chunk whose ``object`` is no completion chunk is a
+    kind this reader does not know: skipped too.  Reasoning is read as the dialect's
+    provider sends it; plain OpenAI sends none."""
+    stream = _Stream(dialect)
+    at = "byte 0"
+    for event in read_events(body):
+        at = event.at()
+        if event.data.strip() == "[DONE]":
+            break
+        chunk = event.object()
+        if "error" in chunk:
+            raise _provider_error(chunk["error"], at)
+        kind = chunk.get("object")
+        if "choices" not in chunk and kind not in (None, "chat.completion.chunk"):
+            continue
+        choice = _choice(required(chunk, "choices", list, at))
+        if choice is None:
+            continue
+        delta = choice.get("delta", {})
+        if not isinstance(delta, dict):
+            raise ResponseReadError("`delta` is not an object", at)
+        stream.delta(delta, at)
+        if choice.get("finish_reason") is not None:
+            stream.stop = _finish(choice["finish_reason"], at)
+    return neutral_response(stream.stop, stream.blocks(), at)
+
+
+def _read_completion(body: bytes, dialect: str | None) -> ScriptedResponse:
+    """A completion's message in the order the request side reads one (reasoning, text,
+    calls: the JSON form says no more)."""
+    completion = read_json_body(body)
+    if "error" in completion:
+        raise _provider_error(completion["error"], "body")
+    choice = _choice(required(completion, "choices", list, "body"))
+    if choice is None:
+        raise ResponseReadError("no choice 0", "choices")
+    message = required(choice, "message", dict, "choices.0")
+    stop = _finish(required(choice, "finish_reason", str, "choices.0"), "choices.0")
+    at = "choices.0.message"
+    reasoning = [b for b, _ in _reasoning(message, at, dialect) if isinstance(b, Reasoning)]
+    calls = message.get("tool_calls")
+    blocks = [
+        *reasoning,
+        *(b for b, _ in _parts(message.get("content"), at)),
+        *(
+            _read_call(c, f"{at}.tool_calls.{k}")
+            for k, c in enumerate(calls if isinstance(calls, list) else ())
+        ),
+    ]
+    return neutral_response(stop, blocks, "body")
+
+
 # ---------------------------------------------------------------- the wire
 
 
@@ -1132,9 +1291,18 @@ class OpenAIChat(Wire):
         return HttpResponse(200, b"".join(chunks), headers, chunks)
 
     def error_response(self, violation: RuleViolation) -> HttpResponse:
-        request_id = "req_" + _digest("error", violation.rule.id, violation.message)[:32]
+        request_id = "req_" + values.digest("error", violation.rule.id, violation.message)[:32]
         body = _error_body(violation, request_id)
         return json_response(violation.rule.status, body, {"x-request-id": request_id})
+
+    # ------------------------------------------------------------ reading responses
+
+    def read_response(
+        self, body: bytes, streaming: bool, *, dialect: str | None = None
+    ) -> ScriptedResponse:
+        if streaming:
+            return _read_stream(body, dialect)
+        return _read_completion(body, dialect)
 
     # ------------------------------------------------------------ parsing
 
@@ -1162,7 +1330,7 @@ class OpenAIChat(Wire):
         limit = body.get("max_completion_tokens", body.get("max_tokens"))
         return RequestView(
             wire=self.name,
-            model=_optional_text(body.get("model")),
+            model=values.optional_text(body.get("model")),
             stream=body.get("stream") is True,
             system=system,
             tools=tuple(
@@ -1173,7 +1341,7 @@ class OpenAIChat(Wire):
                 and isinstance(t["function"].get("name"), str)
             ),
             thinking=_thinking(body, dialect),
-            max_tokens=_integer(limit),
+            max_tokens=values.integer(limit),
             messages=tuple(messages),
             locations=tuple(locations),
             raw=body,

@@ -1,9 +1,10 @@
 """The OpenAI Responses wire, ``POST /v1/responses``.
 
-Three jobs: render a scripted turn as OpenAI sends it (the semantic SSE event stream, or
-the JSON response object), parse a request body into the neutral view, and validate it
-with the rules of ``reference/wire-rules.md`` section B, answering with OpenAI's real
-error texts and error body (``{"error": {"message", "type", "param", "code"}}``).
+Four jobs: render a scripted turn as OpenAI sends it (the semantic SSE event stream, or
+the JSON response object), parse a request body into the neutral view, validate it with
+the rules of ``reference/wire-rules.md`` section B, answering with OpenAI's real error
+texts and error body (``{"error": {"message", "type", "param", "code"}}``), and read a
+recorded answer back into a scripted turn.
 
 The wire is stateful: with ``store`` on (OpenAI's default) a request may continue a
 stored response (``previous_response_id``) or name stored items by id (``item_reference``,
@@ -16,10 +17,9 @@ by render and by the expansion alike.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from conformance.cases.schema import Case, ScriptedResponse
@@ -36,16 +36,19 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
+from conformance.wires import values
 from conformance.wires.base import (
     RenderContext,
     RequestParseError,
     RequestView,
+    ResponseReadError,
     Rule,
     RuleViolation,
     ValidationContext,
     Wire,
 )
-from conformance.wires.sse import format_event, fragments
+from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
+from conformance.wires.sse import format_event, fragments, read_events
 
 ENDPOINT = "/v1/responses"
 #: The ``include`` value that makes reasoning items carry their ``encrypted_content``.
@@ -308,33 +311,9 @@ class ResponsesRequestView(RequestView):
 # ---------------------------------------------------------------- small helpers
 
 
-def _digest(*parts: object) -> str:
-    return hashlib.sha256("\x1f".join(map(str, parts)).encode()).hexdigest()
-
-
-def _compact(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _optional_text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
 def _id(value: object) -> str | None:
     """An item id; an empty one counts as none (OpenAI tolerates ``"id": ""``)."""
     return value if isinstance(value, str) and value else None
-
-
-def _integer(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _argument_text(call: ToolCall) -> str:
-    return call.arguments if isinstance(call.arguments, str) else _compact(call.arguments)
 
 
 def _item_type(item: dict[str, Any]) -> str | None:
@@ -369,18 +348,20 @@ class _Minted:
 
     @classmethod
     def of(cls, response: ScriptedResponse, index: int) -> _Minted:
-        seed = _digest(index, response.model_dump_json())
+        seed = values.digest(index, response.model_dump_json())
         ids: list[str | None] = []
         for b, block in enumerate(response.blocks):
             if isinstance(block, Reasoning):
-                ids.append(block.id or "rs_" + _digest("reasoning", seed, b)[:48])
+                ids.append(block.id or "rs_" + values.digest("reasoning", seed, b)[:48])
             elif isinstance(block, Text):
-                ids.append("msg_" + _digest("message", seed, b)[:48])
+                ids.append("msg_" + values.digest("message", seed, b)[:48])
             elif isinstance(block, ToolCall):
-                ids.append("fc_" + _digest("function_call", seed, block.id)[:48])
+                ids.append("fc_" + values.digest("function_call", seed, block.id)[:48])
             else:
                 ids.append(None)
-        return cls(index, response, seed, "resp_" + _digest("response", seed)[:48], tuple(ids))
+        return cls(
+            index, response, seed, "resp_" + values.digest("response", seed)[:48], tuple(ids)
+        )
 
     def items(self) -> list[tuple[int, str, ContentBlock]]:
         """``(block index, item id, block)`` of every block that becomes an item."""
@@ -433,7 +414,7 @@ def _done_item(
             "id": item_id,
             "call_id": block.id,
             "name": block.name,
-            "arguments": _argument_text(block),
+            "arguments": values.argument_text(block),
             "status": status,
         }
     raise ValueError(f"a {block.kind} block has no Responses output item")
@@ -518,7 +499,7 @@ def _item_events(
     elif isinstance(block, ToolCall):
         events += [
             ("response.function_call_arguments.delta", {**at, "delta": piece}, True)
-            for piece in fragments(_argument_text(block), block.chunks)
+            for piece in fragments(values.argument_text(block), block.chunks)
         ]
         events.append(
             ("response.function_call_arguments.done", {**at, "arguments": done["arguments"]}, False)
@@ -542,7 +523,7 @@ def _output_tokens(blocks: Sequence[ContentBlock]) -> tuple[int, int]:
         elif isinstance(block, Text):
             visible += len(block.text)
         elif isinstance(block, ToolCall):
-            visible += len(_argument_text(block))
+            visible += len(values.argument_text(block))
     return max(1, (visible + reasoning) // 4), reasoning // 4
 
 
@@ -554,7 +535,7 @@ def _response_object(
     incomplete = final and status == "incomplete"
     usage: dict[str, Any] | None = None
     if final:
-        input_tokens = 100 + int(_digest("input", minted.seed)[:6], 16) % 900
+        input_tokens = 100 + int(values.digest("input", minted.seed)[:6], 16) % 900
         output_tokens, reasoning_tokens = _output_tokens(minted.response.blocks)
         usage = {
             "input_tokens": input_tokens,
@@ -798,9 +779,9 @@ def _message_blocks(content: object, at: str) -> list[tuple[ContentBlock, str]]:
         kind = part.get("type")
         where = f"{at}.content[{j}]"
         if kind in ("input_text", "output_text", "text"):
-            found.append((Text(text=_text(part.get("text"))), where))
+            found.append((Text(text=values.text(part.get("text"))), where))
         elif kind == "refusal":
-            found.append((Text(text=_text(part.get("refusal"))), where))
+            found.append((Text(text=values.text(part.get("refusal"))), where))
         elif kind == "input_image":
             media = _data_url(part.get("image_url"))
             if media is not None:
@@ -822,7 +803,7 @@ def _output_content(output: object) -> str | tuple[ContentBlock, ...]:
         return output
     if isinstance(output, list):
         return tuple(b for b, _ in _message_blocks(output, ""))
-    return _compact(output) if output is not None else ""
+    return values.compact(output) if output is not None else ""
 
 
 def _item_block(entry: _Entry, conversation: _Conversation) -> Block | None:
@@ -831,13 +812,13 @@ def _item_block(entry: _Entry, conversation: _Conversation) -> Block | None:
     if kind == "reasoning":
         summary = item.get("summary")
         texts = (
-            tuple(_text(s.get("text")) for s in summary if isinstance(s, dict))
+            tuple(values.text(s.get("text")) for s in summary if isinstance(s, dict))
             if isinstance(summary, list)
             else ()
         )
         content = item.get("content")
         text = (
-            "".join(_text(c.get("text")) for c in content if isinstance(c, dict))
+            "".join(values.text(c.get("text")) for c in content if isinstance(c, dict))
             if isinstance(content, list)
             else ""
         )
@@ -848,18 +829,20 @@ def _item_block(entry: _Entry, conversation: _Conversation) -> Block | None:
             summary=texts or None,
         )
     if kind == "function_call":
-        raw = _text(item.get("arguments"))
+        raw = values.text(item.get("arguments"))
         try:
             parsed = json.loads(raw)
         except ValueError:
             parsed = None
         arguments: dict[str, Any] | str = parsed if isinstance(parsed, dict) else raw
         return ToolCall(
-            id=_text(item.get("call_id")), name=_text(item.get("name")), arguments=arguments
+            id=values.text(item.get("call_id")),
+            name=values.text(item.get("name")),
+            arguments=arguments,
         )
     if kind == "function_call_output":
         return ToolResult(
-            call_id=_text(item.get("call_id")), content=_output_content(item.get("output"))
+            call_id=values.text(item.get("call_id")), content=_output_content(item.get("output"))
         )
     return None
 
@@ -1135,6 +1118,172 @@ def _response_problems(response: ScriptedResponse) -> list[str]:
     return problems
 
 
+# ---------------------------------------------------------------- reading recorded responses
+
+#: ``incomplete_details.reason`` back to the neutral stop: the two reasons OpenAI
+#: documents for ``status: incomplete``.
+INCOMPLETE_STOPS: dict[str, str] = {"max_output_tokens": "max_tokens", "content_filter": "refusal"}
+#: Delta events, by the part of an item they extend.
+TEXT_DELTAS = frozenset({"response.output_text.delta", "response.refusal.delta"})
+ARGUMENT_DELTA = "response.function_call_arguments.delta"
+SUMMARY_DELTA = "response.reasoning_summary_text.delta"
+
+
+def _read_item(item: object, at: str) -> list[ContentBlock]:
+    """A complete output item in neutral form (nothing for item types with no neutral
+    form, such as hosted tool calls).  Refusal parts read as text; the stop says refusal."""
+    if not isinstance(item, dict):
+        raise ResponseReadError("the output item is not an object", at)
+    kind = item.get("type")
+    if kind == "reasoning":
+        summary = required(item, "summary", list, at)
+        texts = tuple(required(s, "text", str, at) for s in summary if isinstance(s, dict))
+        content = item.get("encrypted_content")
+        signature = content if isinstance(content, str) and content else None
+        return [Reasoning(id=_id(item.get("id")), summary=texts or None, signature=signature)]
+    if kind == "message":
+        return [b for b, _ in _message_blocks(required(item, "content", list, at), at)]
+    if kind == "function_call":
+        arguments = call_arguments(required(item, "arguments", str, at), complete=True)
+        return [
+            ToolCall(
+                id=required(item, "call_id", str, at),
+                name=required(item, "name", str, at),
+                arguments=arguments,
+            )
+        ]
+    return []
+
+
+def _final_stop(status: str, response: dict[str, Any], items: Sequence[object], at: str) -> str:
+    """The neutral stop of a finished response (its ``status``): a completed response
+    with a refusal part refused, one with a function call asks for tool calls."""
+    if status == "failed":
+        raise _provider_error(response.get("error") or {"message": "the response failed"}, at)
+    if status == "incomplete":
+        details = response.get("incomplete_details")
+        reason = details.get("reason") if isinstance(details, dict) else None
+        if reason not in INCOMPLETE_STOPS:
+            raise ResponseReadError(f"incomplete for an unknown reason {reason!r}", at)
+        return INCOMPLETE_STOPS[reason]
+    if status == "cancelled":
+        return "cancelled"
+    if status != "completed":
+        raise ResponseReadError(f"status {status!r} is not a finished response", at)
+    found = [i for i in items if isinstance(i, dict)]
+    parts = [p for i in found if i.get("type") == "message" for p in i.get("content") or ()]
+    if any(isinstance(p, dict) and p.get("type") == "refusal" for p in parts):
+        return "refusal"
+    return "tool_calls" if any(i.get("type") == "function_call" for i in found) else "end"
+
+
+def _provider_error(error: object, at: str) -> ResponseReadError:
+    """OpenAI's error object (``{code, message}``) as a read error."""
+    error = error if isinstance(error, dict) else {}
+    code = error.get("code") or error.get("type")
+    return ResponseReadError(f"provider error {code}: {error.get('message')}", at)
+
+
+@dataclass
+class _Streamed:
+    """An output item being read from a stream: announced by ``output_item.added``,
+    extended by deltas, replaced by its complete form at ``output_item.done``."""
+
+    item: dict[str, Any]
+    at: str
+    done: bool = False
+    parts: dict[int, str] = field(default_factory=dict)  # content_index -> text so far
+    summary: dict[int, str] = field(default_factory=dict)  # summary_index -> text so far
+    arguments: str = ""
+
+    def blocks(self) -> list[ContentBlock]:
+        """The item in neutral form; a partial one (the stream was cut inside it) has
+        what its deltas brought and no encrypted_content: ``.added`` carries at most a
+        piece of it (rule 22)."""
+        if self.done:
+            return _read_item(self.item, self.at)
+        kind = self.item.get("type")
+        if kind == "reasoning":
+            summary = tuple(text for _, text in sorted(self.summary.items()))
+            return [Reasoning(id=_id(self.item.get("id")), summary=summary or None)]
+        if kind == "message":
+            return [Text(text=text) for _, text in sorted(self.parts.items())]
+        if kind == "function_call":
+            call = _read_item({**self.item, "arguments": ""}, self.at)[0]
+            arguments = call_arguments(self.arguments, complete=False)
+            return [call.model_copy(update={"arguments": arguments})]
+        return []
+
+
+def _read_stream(body: bytes) -> ScriptedResponse:
+    """Rules 21-23: items assembled from their own events (never from the terminal
+    event's ``output``), the stop from the one terminal event.  Lifecycle events, the
+    ``.done`` echoes and event types this reader does not know are skipped: the
+    streaming guide has clients listen for the events they care about
+    (developers.openai.com/docs/guides/streaming-responses), and the event list keeps
+    growing.  Without a terminal event the stream was cut: ``no_finish``."""
+    items: dict[int, _Streamed] = {}
+    stop = "no_finish"
+    at = "byte 0"
+    for event in read_events(body):
+        data = event.object()
+        kind = data.get("type") if isinstance(data.get("type"), str) else event.name
+        at = event.at(kind)
+        if kind == "error":
+            raise _provider_error(data, at)
+        if kind in ("response.completed", "response.incomplete", "response.failed"):
+            response = required(data, "response", dict, at)
+            status = kind.removeprefix("response.")
+            stop = _final_stop(status, response, [s.item for s in items.values()], at)
+            break
+        if kind == "response.output_item.added":
+            items[required(data, "output_index", int, at)] = _Streamed(
+                dict(required(data, "item", dict, at)), at
+            )
+            continue
+        if kind not in (
+            "response.output_item.done",
+            "response.content_part.added",
+            "response.reasoning_summary_part.added",
+            ARGUMENT_DELTA,
+            SUMMARY_DELTA,
+            *TEXT_DELTAS,
+        ):
+            continue
+        index = required(data, "output_index", int, at)
+        if index not in items:
+            raise ResponseReadError(f"output item {index} was never added", at)
+        _extend(items[index], kind, data, at)
+    found = [b for _, streamed in sorted(items.items()) for b in streamed.blocks()]
+    return neutral_response(stop, found, at)
+
+
+def _extend(streamed: _Streamed, kind: str, data: dict[str, Any], at: str) -> None:
+    """One event that completes or extends an item."""
+    if kind == "response.output_item.done":
+        streamed.item, streamed.at, streamed.done = required(data, "item", dict, at), at, True
+    elif kind == "response.content_part.added" or kind in TEXT_DELTAS:
+        part = required(data, "content_index", int, at)
+        piece = required(data, "delta", str, at) if kind in TEXT_DELTAS else ""
+        streamed.parts[part] = streamed.parts.get(part, "") + piece
+    elif kind == ARGUMENT_DELTA:
+        streamed.arguments += required(data, "delta", str, at)
+    else:
+        part = required(data, "summary_index", int, at)
+        piece = required(data, "delta", str, at) if kind == SUMMARY_DELTA else ""
+        streamed.summary[part] = streamed.summary.get(part, "") + piece
+
+
+def _read_json(body: bytes) -> ScriptedResponse:
+    response = read_json_body(body)
+    if isinstance(response.get("error"), dict):
+        raise _provider_error(response["error"], "body")
+    output = required(response, "output", list, "body")
+    stop = _final_stop(required(response, "status", str, "body"), response, output, "body")
+    found = [b for k, item in enumerate(output) for b in _read_item(item, f"output[{k}]")]
+    return neutral_response(stop, found, "body")
+
+
 # ---------------------------------------------------------------- the wire
 
 
@@ -1160,7 +1309,7 @@ class OpenAIResponses(Wire):
         minted = _Minted.of(response, context.index)
         request = context.request
         encrypted = isinstance(request, ResponsesRequestView) and request.encrypted
-        request_id = "req_" + _digest("request", minted.seed)[:32]
+        request_id = "req_" + values.digest("request", minted.seed)[:32]
         if not context.stream:
             return self._render_json(minted, context, encrypted, request_id)
         chunks = tuple(
@@ -1200,8 +1349,15 @@ class OpenAIResponses(Wire):
             "param": param,
             "code": code,
         }
-        request_id = "req_" + _digest("error", rule.id, violation.message)[:32]
+        request_id = "req_" + values.digest("error", rule.id, violation.message)[:32]
         return json_response(rule.status, {"error": error}, {"x-request-id": request_id})
+
+    # ------------------------------------------------------------ reading responses
+
+    def read_response(
+        self, body: bytes, streaming: bool, *, dialect: str | None = None
+    ) -> ScriptedResponse:
+        return _read_stream(body) if streaming else _read_json(body)
 
     # ------------------------------------------------------------ parsing
 
@@ -1224,16 +1380,16 @@ class OpenAIResponses(Wire):
         include = body.get("include")
         return ResponsesRequestView(
             wire=self.name,
-            model=_optional_text(body.get("model")),
+            model=values.optional_text(body.get("model")),
             stream=body.get("stream") is True,
-            system=_optional_text(body.get("instructions")),
+            system=values.optional_text(body.get("instructions")),
             tools=tuple(
                 t["name"]
                 for t in (tools if isinstance(tools, list) else ())
                 if isinstance(t, dict) and isinstance(t.get("name"), str)
             ),
             thinking=_thinking(body.get("reasoning")),
-            max_tokens=_integer(body.get("max_output_tokens")),
+            max_tokens=values.integer(body.get("max_output_tokens")),
             messages=tuple(messages),
             locations=tuple(locations),
             raw=body,

@@ -4,12 +4,21 @@ One event is an optional ``event:`` line, one ``data:`` line of compact JSON and
 line (a data-only stream, as Chat Completions sends, passes ``None`` as the name); a
 comment line is a keep-alive clients must skip; ``data: [DONE]`` ends a Chat Completions
 stream.  A stream directive's chunk sizes cut a text into the fragments its deltas carry.
+Reading a recorded stream back splits it with httpx-sse, the way clients split it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+from httpx_sse import EventSource
+
+from conformance.wires.base import ResponseReadError
+from conformance.wires.reading import response_text
 
 
 def format_event(event: str | None, data: object) -> bytes:
@@ -50,3 +59,61 @@ def fragments(text: str, sizes: Sequence[int] | None) -> list[str]:
     if start < len(text):
         pieces.append(text[start:])
     return pieces
+
+
+# ---------------------------------------------------------------- reading a recorded stream
+
+
+@dataclass(frozen=True)
+class StreamEvent:
+    """One event of a recorded stream: its place (counting from 1), its ``event:`` name
+    (``None`` in a data-only stream) and its data text."""
+
+    number: int
+    name: str | None
+    data: str
+
+    def at(self, kind: str | None = None) -> str:
+        """Where the event is, for an error: ``event 7 (content_block_delta)``."""
+        label = kind or self.name
+        return f"event {self.number}" + (f" ({label})" if label else "")
+
+    def object(self) -> dict[str, Any]:
+        """The data as a JSON object, which every provider event is."""
+        try:
+            value = json.loads(self.data)
+        except json.JSONDecodeError as error:
+            raise ResponseReadError(f"the data is not JSON: {error.msg}", self.at()) from None
+        if not isinstance(value, dict):
+            raise ResponseReadError("the data is not a JSON object", self.at())
+        return value
+
+
+def read_events(body: bytes) -> list[StreamEvent]:
+    """The events of a recorded SSE body, split by httpx-sse as a client splits them:
+    comments (keep-alives) are skipped, and so is an event with no data, which the SSE
+    spec never dispatches (a lone ``retry:`` or ``event:``).  An event cut before its
+    blank line is never dispatched either: a stream cut mid-event ends at the one before.
+    A body with no event at all is not a stream."""
+    response_text(body)  # a stray byte is named before httpx-sse would replace it
+    response = httpx.Response(
+        200, headers={"content-type": "text/event-stream; charset=utf-8"}, content=body
+    )
+    found: list[StreamEvent] = []
+    for sse in EventSource(response).iter_sse():
+        if sse.data:
+            name = None if sse.event == "message" else sse.event
+            found.append(StreamEvent(len(found) + 1, name, sse.data))
+    if not found:
+        raise ResponseReadError("no server-sent event in the body", "byte 0")
+    return found
+
+
+def looks_streamed(body: bytes) -> bool:
+    """Whether a recorded body is a stream: it has SSE ``data:``/``event:`` lines, or it
+    is a JSON array (Gemini's stream without ``alt=sse``); else it is one JSON answer."""
+    if body.lstrip().startswith(b"["):
+        return True
+    return any(
+        line.startswith((b"data:", b"event:")) for line in body.replace(b"\r", b"\n").split(b"\n")
+    )

@@ -61,6 +61,11 @@ class FakeWire(Wire):
     def parse(self, request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
         raise RequestParseError("the fake wire parses nothing")
 
+    def read_response(
+        self, body: bytes, streaming: bool, *, dialect: str | None = None
+    ) -> ScriptedResponse:
+        raise NotImplementedError("the fake wire reads no responses")
+
     def validate(self, view: RequestView, context: ValidationContext) -> list[RuleViolation]:
         return []
 
