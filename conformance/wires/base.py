@@ -2,7 +2,8 @@
 request bodies into the neutral view, validates requests with the provider's rules, and
 reads a recorded provider response back into a scripted one.
 
-One module per wire under ``conformance/wires/``; each registers one ``Wire`` subclass.
+One package per wire under ``conformance/wires/`` (render, parse, rules, read and
+realism each in a module of its own); each defines one ``Wire`` subclass.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The wires the suite knows, by name."""
+"""The wires the suite knows, by name, and the columns (wire or ``wire:dialect``) a case
+or a target can name."""
 
 from __future__ import annotations
 
@@ -6,24 +7,15 @@ from functools import cache
 
 from conformance.wires.base import Wire
 
-_MODULES = {
-    "anthropic_messages": "AnthropicMessages",
-    "openai_responses": "OpenAIResponses",
-    "openai_chat": "OpenAIChat",
-    "gemini": "Gemini",
-}
-
 
 @cache
 def _wires() -> dict[str, Wire]:
-    import importlib
-    import importlib.util
+    from conformance.wires.anthropic_messages import AnthropicMessages
+    from conformance.wires.gemini import Gemini
+    from conformance.wires.openai_chat import OpenAIChat
+    from conformance.wires.openai_responses import OpenAIResponses
 
-    found: list[Wire] = []
-    for module, cls in _MODULES.items():  # TEMPORARY while the wires are being written
-        if importlib.util.find_spec(f"conformance.wires.{module}") is None:
-            continue
-        found.append(getattr(importlib.import_module(f"conformance.wires.{module}"), cls)())
+    found: list[Wire] = [AnthropicMessages(), OpenAIResponses(), OpenAIChat(), Gemini()]
     return {wire.name: wire for wire in found}
 
 

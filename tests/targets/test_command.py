@@ -125,7 +125,7 @@ def alive(pid: int) -> bool:
 def test_a_timeout_ends_the_command_and_all_its_children(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     command = f"sleep 60 & echo $! > {pids}; sleep 60 & echo $! >> {pids}; echo $$ >> {pids}; wait"
-    result = CommandTarget(command, timeout=1.0, grace=5.0).run(SESSION, Recorder())
+    result = CommandTarget(command, timeout=3.0, grace=5.0).run(SESSION, Recorder())
     assert result.timed_out
     assert not result.ok
     started = [int(line) for line in pids.read_text().split()]
@@ -137,7 +137,8 @@ def test_a_timeout_ends_the_command_and_all_its_children(tmp_path: Path) -> None
 def test_a_child_that_ignores_sigterm_is_killed(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     command = f"sh -c 'trap \"\" TERM; echo $$ > {pids}; while :; do sleep 1; done' & wait"
-    result = CommandTarget(command, timeout=1.0, grace=0.5).run(SESSION, Recorder())
+    # A timeout long enough for the child to start and record itself on a loaded machine.
+    result = CommandTarget(command, timeout=3.0, grace=0.5).run(SESSION, Recorder())
     assert result.timed_out
     (pid,) = [int(line) for line in pids.read_text().split()]
     assert not alive(pid)

@@ -41,8 +41,19 @@ def test_client_kind_agrees(client: type, in_process: dict[tuple[str, str], str]
 
 
 def test_command_kind_agrees(in_process: dict[tuple[str, str], str]) -> None:
+    """Every Anthropic cell, and the first cells of every other column (a command costs
+    a process start per cell, so the other columns are sampled, not exhausted)."""
     target = resolve_target(COMMAND)
-    jobs = plan((c.case for c in library().cases), target, wires=("anthropic-messages",))
-    got = verdicts({r.key: r for r in run_jobs(target, jobs, RunOptions(strict=True, timeout=30))})
-    assert len(got) >= 30
+    jobs = plan((c.case for c in library().cases), target)
+    taken: dict[str, int] = {}
+    sample = []
+    for job in jobs:
+        if job.column == "anthropic-messages" or taken.get(job.column, 0) < 4:
+            taken[job.column] = taken.get(job.column, 0) + 1
+            sample.append(job)
+    got = verdicts(
+        {r.key: r for r in run_jobs(target, sample, RunOptions(strict=True, timeout=30))}
+    )
+    assert set(taken) == {j.column for j in jobs}
+    assert len(got) >= 40  # the cells a command (no capabilities) can run
     assert got == {k: v for k, v in in_process.items() if k in got}

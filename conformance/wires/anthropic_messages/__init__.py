@@ -1,0 +1,63 @@
+"""The Anthropic Messages wire, ``POST /v1/messages``.
+
+Four jobs, one module each: render a scripted turn as Anthropic sends it (SSE events, or
+the JSON message: ``render``), parse a request body into the neutral view (``parse``),
+validate it with the rules of ``reference/wire-rules.md`` section A, answering with
+Anthropic's real error texts (``rules``, applied by ``validate`` over ``raw``), and read a
+recorded answer back into a scripted turn (``read``).  ``realism`` lints case shapes
+Anthropic never sends; ``wire`` ties them together as the ``Wire`` the registry loads.
+
+Rules read the raw body, not the neutral view: Anthropic's errors point at the body's own
+message and block indices, and some rules turn on keys the neutral view cannot hold (a
+``thinking`` block without its ``signature`` key, for one).
+"""
+
+from conformance.wires.anthropic_messages.parse import AnthropicRequestView
+from conformance.wires.anthropic_messages.rules import (
+    BUDGET_BELOW_MAX_TOKENS,
+    FIELD_REQUIRED,
+    FINAL_BLOCK_THINKING,
+    FORCED_TOOL_CHOICE,
+    LATEST_IMMUTABLE,
+    LEADING_THINKING,
+    MESSAGE_NONEMPTY,
+    RULES,
+    SIGNATURE_VALID,
+    TEXT_NONEMPTY,
+    TEXT_NONWHITESPACE,
+    THINKING_OFF_FINAL_ASSISTANT,
+    THINKING_SIGNATURE_REQUIRED,
+    THINKING_TEXT_REQUIRED,
+    TOOL_INPUT_OBJECT,
+    TOOL_RESULT_MATCHED,
+    TOOL_RESULTS_FIRST,
+    TOOL_USE_ANSWERED,
+    UNKNOWN_BLOCK_TYPE,
+    USER_NONEMPTY,
+)
+from conformance.wires.anthropic_messages.wire import AnthropicMessages
+
+__all__ = [
+    "BUDGET_BELOW_MAX_TOKENS",
+    "FIELD_REQUIRED",
+    "FINAL_BLOCK_THINKING",
+    "FORCED_TOOL_CHOICE",
+    "LATEST_IMMUTABLE",
+    "LEADING_THINKING",
+    "MESSAGE_NONEMPTY",
+    "RULES",
+    "SIGNATURE_VALID",
+    "TEXT_NONEMPTY",
+    "TEXT_NONWHITESPACE",
+    "THINKING_OFF_FINAL_ASSISTANT",
+    "THINKING_SIGNATURE_REQUIRED",
+    "THINKING_TEXT_REQUIRED",
+    "TOOL_INPUT_OBJECT",
+    "TOOL_RESULTS_FIRST",
+    "TOOL_RESULT_MATCHED",
+    "TOOL_USE_ANSWERED",
+    "UNKNOWN_BLOCK_TYPE",
+    "USER_NONEMPTY",
+    "AnthropicMessages",
+    "AnthropicRequestView",
+]

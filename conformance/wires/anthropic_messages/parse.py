@@ -1,0 +1,169 @@
+"""A Messages request body in neutral form, the view the rest of the suite reads.
+``tool_result`` runs become ``tool`` messages; blocks the neutral vocabulary has no form
+for are left out of the view (its ``raw`` body keeps them)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from conformance.http import HttpRequest
+from conformance.model import (
+    Block,
+    ContentBlock,
+    Media,
+    Message,
+    Reasoning,
+    Role,
+    Text,
+    ThinkingConfig,
+    ToolCall,
+    ToolResult,
+)
+from conformance.wires import values
+from conformance.wires.base import RequestParseError, RequestView
+
+
+class AnthropicRequestView(RequestView):
+    """The neutral view plus the ``anthropic-beta`` values, which rule 12c reads."""
+
+    betas: tuple[str, ...] = ()
+
+
+def content_block(item: object) -> ContentBlock | None:
+    """A raw block other than ``tool_result`` in neutral form (None: the neutral vocabulary
+    has no such block, so the view leaves it out)."""
+    if not isinstance(item, dict):
+        return None
+    kind = item.get("type")
+    if kind == "thinking":
+        return Reasoning(
+            text=values.text(item.get("thinking")),
+            signature=values.optional_text(item.get("signature")),
+        )
+    if kind == "redacted_thinking":
+        return Reasoning(redacted=True, data=values.optional_text(item.get("data")))
+    if kind == "text":
+        return Text(text=values.text(item.get("text")))
+    if kind == "tool_use":
+        raw_input = item.get("input", {})
+        arguments = raw_input if isinstance(raw_input, dict) else values.compact(raw_input)
+        return ToolCall(
+            id=values.text(item.get("id")), name=values.text(item.get("name")), arguments=arguments
+        )
+    if kind == "image":
+        source = item.get("source")
+        if isinstance(source, dict) and source.get("type") == "base64":
+            return Media(
+                mime=values.text(source.get("media_type")), data=values.text(source.get("data"))
+            )
+    return None
+
+
+def _block(item: object) -> Block | None:
+    """A raw message block in neutral form, ``tool_result`` included."""
+    if isinstance(item, dict) and item.get("type") == "tool_result":
+        content = item.get("content")
+        parsed: str | tuple[ContentBlock, ...] = ""
+        if isinstance(content, str):
+            parsed = content
+        elif isinstance(content, list):
+            parsed = tuple(b for b in map(content_block, content) if b is not None)
+        return ToolResult(
+            call_id=values.text(item.get("tool_use_id")),
+            content=parsed,
+            is_error=item.get("is_error") is True,
+        )
+    return content_block(item)
+
+
+def _neutral_messages(
+    raw_messages: Sequence[object],
+) -> tuple[list[Message], list[tuple[str, tuple[str, ...]]]]:
+    """Neutral messages and their locations; tool_result runs become ``tool`` messages."""
+    messages: list[Message] = []
+    locations: list[tuple[str, tuple[str, ...]]] = []
+    for i, raw in enumerate(raw_messages):
+        if not isinstance(raw, dict) or raw.get("role") not in ("user", "assistant"):
+            continue
+        role: Role = "user" if raw["role"] == "user" else "assistant"
+        at = f"messages.{i}"
+        runs: list[tuple[Role, list[Block], list[str]]] = []
+        content = raw.get("content")
+        if isinstance(content, str) and content:
+            runs.append((role, [Text(text=content)], [f"{at}.content"]))
+        elif isinstance(content, list):
+            for j, item in enumerate(content):
+                block = _block(item)
+                if block is None:
+                    continue
+                target: Role = "tool" if isinstance(block, ToolResult) else role
+                if not runs or runs[-1][0] != target:
+                    runs.append((target, [], []))
+                runs[-1][1].append(block)
+                runs[-1][2].append(f"{at}.content.{j}")
+        for run_role, blocks, where in runs or [(role, [], [])]:
+            messages.append(Message(role=run_role, blocks=tuple(blocks)))
+            locations.append((at, tuple(where)))
+    return messages, locations
+
+
+def _system(value: object) -> str | None:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(
+            b["text"]
+            for b in value
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
+    return None
+
+
+def _thinking(value: object) -> ThinkingConfig:
+    if not isinstance(value, dict):
+        return ThinkingConfig()
+    if value.get("type") == "enabled":
+        budget = values.integer(value.get("budget_tokens"))
+        return ThinkingConfig(
+            mode="manual", budget_tokens=budget if budget and budget > 0 else None
+        )
+    if value.get("type") == "adaptive":
+        return ThinkingConfig(mode="adaptive")
+    return ThinkingConfig()
+
+
+def parse_request(request: HttpRequest, wire: str) -> AnthropicRequestView:
+    """The body in neutral form.  Error texts: Anthropic's own for a body that is not
+    JSON (``The request body is not valid JSON: <decoder message>``, seen in
+    anthropics/claude-code#6464); pydantic-style for the wrong shapes."""
+    try:
+        body = json.loads(request.body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise RequestParseError(f"The request body is not valid JSON: {error}") from None
+    if not isinstance(body, dict):
+        raise RequestParseError("Input should be a valid dictionary")
+    if "messages" not in body:
+        raise RequestParseError("messages: Field required", at="messages")
+    if not isinstance(body["messages"], list):
+        raise RequestParseError("messages: Input should be a valid list", at="messages")
+    messages, locations = _neutral_messages(body["messages"])
+    tools = body.get("tools")
+    beta = request.header("anthropic-beta") or ""
+    return AnthropicRequestView(
+        wire=wire,
+        model=values.optional_text(body.get("model")),
+        stream=body.get("stream") is True,
+        system=_system(body.get("system")),
+        tools=tuple(
+            t["name"]
+            for t in (tools if isinstance(tools, list) else ())
+            if isinstance(t, dict) and isinstance(t.get("name"), str)
+        ),
+        thinking=_thinking(body.get("thinking")),
+        max_tokens=values.integer(body.get("max_tokens")),
+        messages=tuple(messages),
+        locations=tuple(locations),
+        raw=body,
+        betas=tuple(b.strip() for b in beta.split(",") if b.strip()),
+    )

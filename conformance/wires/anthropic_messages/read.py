@@ -1,0 +1,164 @@
+"""A recorded answer read back into a scripted response: a stream assembled the way rule 1
+asks a client to, or the JSON message.  Provider errors and malformed answers raise
+``ResponseReadError`` with where they sit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.cases.schema import ScriptedResponse
+from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.wires import values
+from conformance.wires.anthropic_messages.blocks import REASONING_TYPES
+from conformance.wires.anthropic_messages.stops import STOP_REASONS
+from conformance.wires.base import ResponseReadError
+from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
+from conformance.wires.sse import read_events
+
+#: ``stop_reason`` back to the neutral stop: the render table inverted, plus the reasons
+#: the Messages API documents that a script never renders.
+READ_STOPS: dict[str, str] = {
+    **{reason: stop for stop, reason in STOP_REASONS.items()},
+    "stop_sequence": "end",
+    "model_context_window_exceeded": "max_tokens",
+}
+#: Per delta type: the block type it belongs to and the field it appends to.  Other
+#: delta types (``citations_delta``, any added later) carry nothing neutral: skipped.
+DELTA_FIELDS: dict[str, tuple[str, str]] = {
+    "text_delta": ("text", "text"),
+    "thinking_delta": ("thinking", "thinking"),
+    "signature_delta": ("thinking", "signature"),
+    "input_json_delta": ("tool_use", "partial_json"),
+}
+
+
+def _read_block(
+    item: object, at: str, arguments: dict[str, Any] | str | None = None
+) -> ContentBlock | None:
+    """A content block of the answer in neutral form (None: no neutral form, such as
+    server-tool blocks).  ``arguments`` replaces ``input`` for a streamed call, whose
+    input is the JSON text its deltas carried.  An empty signature is none: what a block
+    cut before its signature_delta holds."""
+    if not isinstance(item, dict):
+        raise ResponseReadError("the content block is not an object", at)
+    kind = item.get("type")
+    if kind == "thinking":
+        signature = item.get("signature")
+        return Reasoning(
+            text=required(item, "thinking", str, at),
+            signature=signature if isinstance(signature, str) and signature else None,
+        )
+    if kind == "redacted_thinking":
+        return Reasoning(redacted=True, data=required(item, "data", str, at))
+    if kind == "text":
+        return Text(text=required(item, "text", str, at))
+    if kind == "tool_use":
+        return ToolCall(
+            id=required(item, "id", str, at),
+            name=required(item, "name", str, at),
+            arguments=required(item, "input", dict, at) if arguments is None else arguments,
+        )
+    return None
+
+
+def _provider_error(data: dict[str, Any], at: str) -> ResponseReadError:
+    """Anthropic's error (an ``error`` event, or an error body) as a read error."""
+    error = data.get("error")
+    error = error if isinstance(error, dict) else {}
+    kind, message = error.get("type"), error.get("message")
+    return ResponseReadError(f"provider error {kind}: {message}", at)
+
+
+def _stop(reason: str, at: str) -> str:
+    if reason not in READ_STOPS:
+        raise ResponseReadError(f"unknown stop_reason {reason!r}", at)
+    return READ_STOPS[reason]
+
+
+@dataclass
+class _Streamed:
+    """A content block being read from a stream: its ``content_block_start`` object,
+    which the deltas extend, and the input JSON text of a call."""
+
+    item: dict[str, Any]
+    at: str
+    json: str = ""
+    stopped: bool = False
+
+    def block(self) -> ContentBlock | None:
+        arguments = None
+        if self.item.get("type") == "tool_use" and (self.json or not self.stopped):
+            arguments = call_arguments(self.json, complete=self.stopped)
+        return _read_block(self.item, self.at, arguments)
+
+
+def _read_stream(body: bytes) -> ScriptedResponse:
+    """Rule 1's assembly: blocks by ``index``, deltas appended per index, the stop from
+    ``message_delta``; ``message_start``, ``ping`` and unknown event types are skipped
+    (the streaming doc asks clients to handle unknown event types, and the versioning
+    page lists new streaming event types among the changes a version may get:
+    docs.anthropic.com/en/api/messages-streaming, /en/api/versioning).  Without a
+    stop_reason the stream was cut: ``no_finish``, with every block started so far."""
+    blocks: dict[int, _Streamed | None] = {}  # None: a block with no neutral form
+    stop = "no_finish"
+    at = "byte 0"
+    for event in read_events(body):
+        data = event.object()
+        kind = data.get("type") if isinstance(data.get("type"), str) else event.name
+        at = event.at(kind)
+        if kind == "error":
+            raise _provider_error(data, at)
+        if kind == "content_block_start":
+            index = required(data, "index", int, at)
+            item = required(data, "content_block", dict, at)
+            if index in blocks:
+                raise ResponseReadError(f"content block {index} starts twice", at)
+            known = item.get("type") in {*REASONING_TYPES, "text", "tool_use"}
+            blocks[index] = _Streamed(dict(item), at) if known else None
+        elif kind in ("content_block_delta", "content_block_stop"):
+            index = required(data, "index", int, at)
+            if index not in blocks:
+                raise ResponseReadError(f"content block {index} was never started", at)
+            streamed = blocks[index]
+            if streamed is None:
+                continue
+            if kind == "content_block_stop":
+                streamed.stopped = True
+                continue
+            _extend(streamed, required(data, "delta", dict, at), at)
+        elif kind == "message_delta":
+            delta = required(data, "delta", dict, at)
+            if delta.get("stop_reason") is not None:
+                stop = _stop(required(delta, "stop_reason", str, at), at)
+    found = [s.block() for _, s in sorted(blocks.items()) if s is not None]
+    return neutral_response(stop, [b for b in found if b is not None], at)
+
+
+def _extend(streamed: _Streamed, delta: dict[str, Any], at: str) -> None:
+    kind = delta.get("type")
+    if not isinstance(kind, str) or kind not in DELTA_FIELDS:
+        return
+    block_type, field = DELTA_FIELDS[kind]
+    if streamed.item.get("type") != block_type:
+        raise ResponseReadError(f"a {kind} for a {streamed.item.get('type')} block", at)
+    piece = required(delta, field, str, at)
+    if field == "partial_json":
+        streamed.json += piece
+    else:
+        streamed.item[field] = values.text(streamed.item.get(field)) + piece
+
+
+def _read_message(body: bytes) -> ScriptedResponse:
+    message = read_json_body(body)
+    if message.get("type") == "error":
+        raise _provider_error(message, "body")
+    content = required(message, "content", list, "body")
+    stop = _stop(required(message, "stop_reason", str, "body"), "stop_reason")
+    found = [_read_block(item, f"content.{j}") for j, item in enumerate(content)]
+    return neutral_response(stop, [b for b in found if b is not None], "body")
+
+
+def read_recorded(body: bytes, streaming: bool) -> ScriptedResponse:
+    """The answer in ``body`` as a scripted response (``streaming``: SSE, else JSON)."""
+    return _read_stream(body) if streaming else _read_message(body)

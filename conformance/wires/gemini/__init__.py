@@ -1,0 +1,48 @@
+"""The Gemini wire: ``POST /v1beta/models/<model>:streamGenerateContent`` and
+``:generateContent``.
+
+It renders a scripted turn as the Gemini API sends it (``data:`` chunks with ``alt=sse``,
+a JSON array stream without it, or one JSON response), parses a request body into the
+neutral view, validates it with the rules of ``reference/wire-rules.md`` section D,
+answering with Google's real error texts, and reads a recorded answer back into a
+scripted turn.  The API reads every field under its JSON name or its proto name
+(``thoughtSignature`` or ``thought_signature``), and so does this package.
+
+One module per job: ``route`` (paths), ``fields`` (lenient JSON access), ``signatures``,
+``stops``, ``errors`` (shared pieces); ``render``, ``parse``, ``rules``, ``read``,
+``realism``; ``wire`` holds the ``Gemini`` class that calls them.
+"""
+
+from conformance.wires.gemini.parse import GeminiRequestView
+from conformance.wires.gemini.rules import (
+    CALL_TURN_PLACED,
+    CONTENTS_REQUIRED,
+    PARTS_REQUIRED,
+    RESPONSE_COUNT,
+    RESPONSE_TURN_PLACED,
+    RULES,
+    SIGNATURE_BASE64,
+    SIGNATURE_MINTED,
+    SIGNATURE_NOT_NESTED,
+    SIGNATURE_REQUIRED,
+    VALID_ROLE,
+)
+from conformance.wires.gemini.signatures import SENTINEL
+from conformance.wires.gemini.wire import Gemini
+
+__all__ = [
+    "CALL_TURN_PLACED",
+    "CONTENTS_REQUIRED",
+    "PARTS_REQUIRED",
+    "RESPONSE_COUNT",
+    "RESPONSE_TURN_PLACED",
+    "RULES",
+    "SENTINEL",
+    "SIGNATURE_BASE64",
+    "SIGNATURE_MINTED",
+    "SIGNATURE_NOT_NESTED",
+    "SIGNATURE_REQUIRED",
+    "VALID_ROLE",
+    "Gemini",
+    "GeminiRequestView",
+]

@@ -1,0 +1,401 @@
+"""The request rules of ``reference/wire-rules.md`` section D and the validation that
+applies them, answering with Google's real error texts.
+
+Rules read the raw ``contents``: Gemini's errors name contents by index, and the
+signature rules turn on where a ``thoughtSignature`` sits (a part-level sibling of
+``functionCall``, or nested inside it), which the neutral view cannot tell apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.model import Block, ToolCall, opaque_fields
+from conformance.wires import values
+from conformance.wires.base import RequestView, Rule, RuleViolation, ValidationContext
+from conformance.wires.gemini.fields import get
+from conformance.wires.gemini.signatures import SENTINEL, decodes, part_signature
+
+# ---------------------------------------------------------------- rules, in check order
+
+CONTENTS_REQUIRED = Rule(
+    id="gemini/contents-required",
+    ref="wire-rules §D (request shape)",
+    statement="A request carries a non-empty `contents` list.",
+    source=(
+        "GenerateContentRequest reference (contents is required); the text as the API "
+        "answers it in langchain-ai/langchain-google#1393 and other public reports"
+    ),
+    error="* GenerateContentRequest.contents: contents is not specified\n",
+    error_type="INVALID_ARGUMENT",
+)
+PARTS_REQUIRED = Rule(
+    id="gemini/parts-required",
+    ref="wire-rules §D (request shape)",
+    statement="Every content has at least one part.",
+    source=(
+        "Content reference (parts); the text as the API answers it in public reports of "
+        "history converters that emit empty contents (not catalogued in wire-rules.md)"
+    ),
+    error="* GenerateContentRequest.contents[{i}].parts: contents.parts must not be empty.\n",
+    error_type="INVALID_ARGUMENT",
+)
+VALID_ROLE = Rule(
+    id="gemini/valid-role",
+    ref="wire-rules §D (request shape)",
+    statement="A content's role, when given, is `user` or `model`.",
+    source=(
+        "Content reference ('Must be either user or model'); songquanpeng/one-api#1385, "
+        "the-open-agent/openagent#1666"
+    ),
+    error="Please use a valid role: user, model.",
+    error_type="INVALID_ARGUMENT",
+)
+SIGNATURE_NOT_NESTED = Rule(
+    id="gemini/signature-not-nested",
+    ref="wire-rules §D40",
+    statement=(
+        "A thoughtSignature is a part-level sibling of functionCall, never a field inside it."
+    ),
+    source=(
+        "wire-rules rule 40: TanStack/ai PR#459 (nested placement); FunctionCall has no such "
+        "field, so the body is refused before validation: text from flachesis/gemini-rust "
+        "PR#70 and farion1231/cc-switch PR#6690"
+    ),
+    error=(
+        'Invalid JSON payload received. Unknown name "{name}" at '
+        "'contents[{i}].parts[{j}].function_call': Cannot find field."
+    ),
+    error_type="INVALID_ARGUMENT",
+)
+SIGNATURE_BASE64 = Rule(
+    id="gemini/signature-base64",
+    ref="wire-rules §D40, §D44 (replay exactly as received)",
+    statement="A thoughtSignature decodes as base64: the field holds bytes.",
+    source=(
+        "Part reference (thoughtSignature is bytes); reference/real-targets-howto.md "
+        "(google-genai decodes it); the text as public reports quote it for cut or "
+        "re-encoded signatures (not catalogued in wire-rules.md)"
+    ),
+    error=(
+        "Invalid value at 'contents[{i}].parts[{j}].thought_signature' (TYPE_BYTES), "
+        'Base64 decoding failed for "{value}"'
+    ),
+    error_type="INVALID_ARGUMENT",
+)
+CALL_TURN_PLACED = Rule(
+    id="gemini/call-turn-placement",
+    ref="wire-rules §D42",
+    statement=(
+        "A model content with function calls comes right after a user content or a "
+        "function-response content."
+    ),
+    source="wire-rules rule 42: google-gemini/gemini-cli#26486, #26956; lobehub/lobehub#7298",
+    error=(
+        "Please ensure that function call turn comes immediately after a user turn or after "
+        "a function response turn."
+    ),
+    error_type="INVALID_ARGUMENT",
+)
+RESPONSE_TURN_PLACED = Rule(
+    id="gemini/response-turn-placement",
+    ref="wire-rules §D42",
+    statement=(
+        "A content with function responses comes right after a model content with function "
+        "calls (no orphan or consecutive responses)."
+    ),
+    source=(
+        "wire-rules rule 42 (orphan and consecutive responses); the text, which wire-rules.md "
+        "does not quote, from google-gemini/gemini-cli#14183, BerriAI/litellm#26755 and "
+        "lobehub/lobehub#7298"
+    ),
+    error="Please ensure that function response turn comes immediately after a function call turn.",
+    error_type="INVALID_ARGUMENT",
+)
+RESPONSE_COUNT = Rule(
+    id="gemini/response-count",
+    ref="wire-rules §D41, §D42",
+    statement=(
+        "The content after a function-call turn has as many functionResponse parts as the "
+        "turn has functionCall parts (a cancelled call still gets one)."
+    ),
+    source=(
+        "wire-rules rule 42: google-gemini/gemini-cli#2347, #4217, #5443, #16543, #17208; "
+        "microsoft/vscode#299295 (calls left unanswered)"
+    ),
+    error=(
+        "Please ensure that the number of function response parts is equal to the number of "
+        "function call parts of the function call turn."
+    ),
+    error_type="INVALID_ARGUMENT",
+)
+SIGNATURE_REQUIRED = Rule(
+    id="gemini/function-call-signature",
+    ref="wire-rules §D40, §D41, §D45",
+    statement=(
+        "In the current turn (the contents after the last user content that is not only "
+        "function responses), the first functionCall part of each model content the provider "
+        "signed carries a part-level thoughtSignature, or the documented sentinel."
+    ),
+    source=(
+        "wire-rules rules 40, 41, 45: thought-signatures doc (only the current turn is "
+        "validated, first functionCall of each step); spring-projects/spring-ai PR#4977. "
+        "`position` is the 1-based index of the model content in `contents`: the first call "
+        "of a conversation is reported at position 2 (manthanabc/paws#103, "
+        "codedogQBY/ReadAny#225), and Vertex's variant names the same content 'the 2. content "
+        "block' (junjiem/dify-plugin-agent-mcp_sse#143)"
+    ),
+    error=(
+        "Function call is missing a thought_signature in functionCall parts. This is required "
+        "for tools to work correctly, and missing thought_signature may lead to degraded model "
+        "performance. Additional data, function call `default_api:{name}` , position "
+        "{position}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures "
+        "for more details."
+    ),
+    error_type="INVALID_ARGUMENT",
+)
+SIGNATURE_MINTED = Rule(
+    id="gemini/signature-corrupted",
+    ref="wire-rules §D46, §C38, F7",
+    statement=(
+        "A thoughtSignature on a functionCall part is one this provider minted, byte for byte "
+        "(the sentinel aside).  Signatures on text and thought parts are not enforced (F7)."
+    ),
+    source=(
+        "wire-rules rules 38, 46 and F7: anomalyco/opencode#4832, mastra-ai/mastra#23433, "
+        "google-gemini/gemini-cli#13467"
+    ),
+    error="Corrupted thought signature.",
+    error_type="INVALID_ARGUMENT",
+)
+
+RULES: tuple[Rule, ...] = (
+    CONTENTS_REQUIRED,
+    PARTS_REQUIRED,
+    VALID_ROLE,
+    SIGNATURE_NOT_NESTED,
+    SIGNATURE_BASE64,
+    CALL_TURN_PLACED,
+    RESPONSE_TURN_PLACED,
+    RESPONSE_COUNT,
+    SIGNATURE_REQUIRED,
+    SIGNATURE_MINTED,
+)
+
+
+# ---------------------------------------------------------------- validation
+
+
+@dataclass(frozen=True)
+class _Content:
+    """One entry of the body's ``contents``, read leniently (garbage reads as empty)."""
+
+    index: int
+    role: object
+    parts: tuple[tuple[int, dict[str, Any]], ...]
+
+    @classmethod
+    def of(cls, index: int, raw: object) -> _Content:
+        if not isinstance(raw, dict):
+            return cls(index, None, ())
+        items = get(raw, "parts")
+        parts = tuple(
+            (j, p)
+            for j, p in enumerate(items if isinstance(items, list) else ())
+            if isinstance(p, dict)
+        )
+        return cls(index, get(raw, "role"), parts)
+
+    @property
+    def model(self) -> bool:
+        return self.role == "model"
+
+    @property
+    def calls(self) -> list[tuple[int, dict[str, Any]]]:
+        return [(j, p) for j, p in self.parts if isinstance(get(p, "functionCall"), dict)]
+
+    @property
+    def responses(self) -> list[tuple[int, dict[str, Any]]]:
+        return [(j, p) for j, p in self.parts if isinstance(get(p, "functionResponse"), dict)]
+
+    @property
+    def call_turn(self) -> bool:
+        return self.model and bool(self.calls)
+
+    @property
+    def response_turn(self) -> bool:
+        return not self.model and bool(self.responses)
+
+    @property
+    def prompt(self) -> bool:
+        """A user content with standard content: where the current turn starts."""
+        return not self.model and len(self.responses) < len(self.parts)
+
+
+@dataclass(frozen=True)
+class _Check:
+    """One request under validation, with what the provider remembers of the session."""
+
+    view: RequestView
+    context: ValidationContext
+    contents: tuple[_Content, ...]
+
+    def at(self, position: int) -> _Content | None:
+        return self.contents[position] if 0 <= position < len(self.contents) else None
+
+    def originals(self) -> list[tuple[Block, ...]]:
+        """Every model response this provider minted: the saved history's own assistant
+        messages and the served responses."""
+        history = [
+            tuple(b for b in m.blocks if getattr(b, "origin", None) is None)
+            for m in self.context.history
+            if m.role == "assistant"
+        ]
+        return history + [tuple(r.blocks) for r in self.context.served]
+
+    def minted(self) -> set[str]:
+        return {
+            payload
+            for blocks in self.originals()
+            for block in blocks
+            for name, payload in opaque_fields(block).items()
+            if name == "signature"
+        }
+
+    def signed_calls(self) -> set[str]:
+        """The ids of every call of a response that signed one of its calls."""
+        found: set[str] = set()
+        for blocks in self.originals():
+            calls = [b for b in blocks if isinstance(b, ToolCall)]
+            if any(c.signature is not None for c in calls):
+                found.update(c.id for c in calls)
+        return found
+
+    def call_ids(self, content: _Content) -> set[str]:
+        """The (restored) call ids of a content, from the neutral view."""
+        at = f"contents[{content.index}]"
+        return {
+            b.id
+            for message, (where, _) in zip(self.view.messages, self.view.locations, strict=False)
+            if where == at
+            for b in message.blocks
+            if isinstance(b, ToolCall)
+        }
+
+
+def _violation(rule: Rule, location: str | None = None, **fields: object) -> RuleViolation:
+    """The rule broken at ``location``, its error text filled in with ``fields``."""
+    return RuleViolation(rule, rule.error.format(**fields), location)
+
+
+def _contents_required(check: _Check) -> Iterator[RuleViolation]:
+    contents = get(check.view.raw, "contents")
+    if not isinstance(contents, list) or not contents:
+        yield _violation(CONTENTS_REQUIRED, "contents")
+
+
+def _parts_required(check: _Check) -> Iterator[RuleViolation]:
+    raw = get(check.view.raw, "contents")
+    for i, content in enumerate(raw if isinstance(raw, list) else ()):
+        parts = get(content, "parts") if isinstance(content, dict) else None
+        if not isinstance(parts, list) or not parts:
+            yield _violation(PARTS_REQUIRED, f"contents[{i}].parts", i=i)
+
+
+def _valid_role(check: _Check) -> Iterator[RuleViolation]:
+    for content in check.contents:
+        if content.role not in (None, "", "user", "model"):
+            yield _violation(VALID_ROLE, f"contents[{content.index}].role")
+
+
+def _nested_signature(check: _Check) -> Iterator[RuleViolation]:
+    for content in check.contents:
+        for j, part in content.calls:
+            call = get(part, "functionCall")
+            for name in ("thoughtSignature", "thought_signature"):
+                if name in call:
+                    at = f"contents[{content.index}].parts[{j}].function_call"
+                    yield _violation(SIGNATURE_NOT_NESTED, at, name=name, i=content.index, j=j)
+
+
+def _signature_base64(check: _Check) -> Iterator[RuleViolation]:
+    for content in check.contents:
+        for j, part in content.parts:
+            value = part_signature(part)
+            if value is not None and not decodes(value):
+                at = f"contents[{content.index}].parts[{j}]"
+                yield _violation(SIGNATURE_BASE64, at, i=content.index, j=j, value=value)
+
+
+def _call_turn_placed(check: _Check) -> Iterator[RuleViolation]:
+    for position, content in enumerate(check.contents):
+        before = check.at(position - 1)
+        if content.call_turn and (before is None or before.model):
+            yield _violation(CALL_TURN_PLACED, f"contents[{content.index}]")
+
+
+def _response_turn_placed(check: _Check) -> Iterator[RuleViolation]:
+    for position, content in enumerate(check.contents):
+        before = check.at(position - 1)
+        if content.response_turn and (before is None or not before.call_turn):
+            yield _violation(RESPONSE_TURN_PLACED, f"contents[{content.index}]")
+
+
+def _response_count(check: _Check) -> Iterator[RuleViolation]:
+    """A call turn that ends the request has no answer yet, so nothing is asked of it."""
+    for position, content in enumerate(check.contents):
+        after = check.at(position + 1)
+        if not content.call_turn or after is None:
+            continue
+        answered = len(after.responses) if after.response_turn else 0
+        if answered != len(content.calls):
+            yield _violation(RESPONSE_COUNT, f"contents[{after.index}]")
+
+
+def _signature_required(check: _Check) -> Iterator[RuleViolation]:
+    """Rules 40/41/45 on the current turn only; a step the provider did not sign (an
+    unsigned script, a call it never served) is not asked for one."""
+    starts = [k for k, content in enumerate(check.contents) if content.prompt]
+    current = check.contents[starts[-1] + 1 :] if starts else check.contents
+    signed = check.signed_calls()
+    for content in current:
+        if not content.call_turn or not check.call_ids(content) & signed:
+            continue
+        j, first = content.calls[0]
+        if part_signature(first) is None:
+            name = values.text(get(get(first, "functionCall"), "name"))
+            at = f"contents[{content.index}].parts[{j}]"
+            yield _violation(SIGNATURE_REQUIRED, at, name=name, position=content.index + 1)
+
+
+def _signature_minted(check: _Check) -> Iterator[RuleViolation]:
+    minted = check.minted()
+    for content in check.contents:
+        for j, part in content.calls:
+            value = part_signature(part)
+            if value is not None and value != SENTINEL and value not in minted:
+                yield _violation(SIGNATURE_MINTED, f"contents[{content.index}].parts[{j}]")
+
+
+CHECKS = (
+    _contents_required,
+    _parts_required,
+    _valid_role,
+    _nested_signature,
+    _signature_base64,
+    _call_turn_placed,
+    _response_turn_placed,
+    _response_count,
+    _signature_required,
+    _signature_minted,
+)
+
+
+def check_request(view: RequestView, context: ValidationContext) -> list[RuleViolation]:
+    """Every rule's violations, in check order."""
+    raw = get(view.raw, "contents")
+    contents = tuple(_Content.of(i, c) for i, c in enumerate(raw if isinstance(raw, list) else ()))
+    check = _Check(view, context, contents)
+    return [violation for run in CHECKS for violation in run(check)]

@@ -1,0 +1,39 @@
+"""thoughtSignature: where it sits on a part, the base64 the API accepts and the form it
+mints, and the placeholder the docs allow in place of a real one."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from conformance.wires.gemini.fields import get, nonempty_text
+
+#: The placeholder the thought-signatures doc allows when a real signature is unavailable.
+SENTINEL = "skip_thought_signature_validator"
+
+
+def part_signature(part: Mapping[str, Any]) -> str | None:
+    """The part-level thoughtSignature of a part (never one nested in functionCall)."""
+    return nonempty_text(get(part, "thoughtSignature"))
+
+
+def decodes(value: str) -> bool:
+    """Whether the API's bytes decoding accepts ``value``: the standard or the URL-safe
+    alphabet, padded or not.  Lenient on purpose: only a value no base64 reader can
+    decode (a cut signature, a stray character) is refused."""
+    body = value.rstrip("=")
+    if len(value) - len(body) > 2 or len(body) % 4 == 1:
+        return False
+    return re.fullmatch(r"[A-Za-z0-9+/_-]*", body) is not None
+
+
+def standard_base64(value: str) -> bool:
+    """Whether ``value`` is canonical standard base64, the form Gemini mints."""
+    try:
+        decoded = base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return bool(value) and base64.b64encode(decoded).decode() == value

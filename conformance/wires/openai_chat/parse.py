@@ -1,0 +1,234 @@
+"""A Chat request body as the neutral view, read as the dialect's provider reads it:
+system and developer messages become the system text, an assistant message's reasoning
+comes first (DeepSeek's ``reasoning_content``, OpenRouter's ``reasoning_details``), and
+consecutive tool messages become one tool message."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from conformance.http import HttpRequest
+from conformance.model import (
+    Block,
+    ContentBlock,
+    Media,
+    Message,
+    Reasoning,
+    Role,
+    Text,
+    ThinkingConfig,
+    ToolCall,
+    ToolResult,
+)
+from conformance.wires import values
+from conformance.wires.base import RequestParseError, RequestView
+from conformance.wires.openai_chat.details import reasoning_episodes
+from conformance.wires.openai_chat.dialects import DEEPSEEK, OPENROUTER
+
+SYSTEM_ROLES = frozenset({"system", "developer"})
+
+NOT_JSON = (
+    "We could not parse the JSON body of your request. (HINT: This likely means you aren't "
+    "using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was "
+    "sent was not valid JSON. If you have trouble figuring out how to fix this, please "
+    "contact us through our help center at help.openai.com.)"
+)
+
+
+def parse_request(request: HttpRequest, dialect: str | None, wire: str) -> RequestView:
+    """The body in neutral form, read as the context's dialect reads it.  Error texts
+    are OpenAI's (NextChat#4064; an OpenAI cassette in a public gateway test suite)."""
+    try:
+        body = json.loads(request.body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise RequestParseError(NOT_JSON) from None
+    if not isinstance(body, dict):
+        raise RequestParseError(NOT_JSON)
+    if body.get("messages") is None:
+        raise RequestParseError("Missing required parameter: 'messages'.", at="messages")
+    if not isinstance(body["messages"], list):
+        found = _json_type(body["messages"])
+        raise RequestParseError(
+            f"Invalid type for 'messages': expected an array of objects, but got {found} instead.",
+            at="messages",
+        )
+    messages, locations, system = _neutral_messages(body["messages"], dialect)
+    tools = body.get("tools")
+    limit = body.get("max_completion_tokens", body.get("max_tokens"))
+    return RequestView(
+        wire=wire,
+        model=values.optional_text(body.get("model")),
+        stream=body.get("stream") is True,
+        system=system,
+        tools=tuple(
+            t["function"]["name"]
+            for t in (tools if isinstance(tools, list) else ())
+            if isinstance(t, dict)
+            and isinstance(t.get("function"), dict)
+            and isinstance(t["function"].get("name"), str)
+        ),
+        thinking=_thinking(body, dialect),
+        max_tokens=values.integer(limit),
+        messages=tuple(messages),
+        locations=tuple(locations),
+        raw=body,
+    )
+
+
+def message_reasoning(raw: dict[str, Any], at: str, dialect: str | None) -> list[tuple[Block, str]]:
+    """An assistant message's reasoning, as the dialect's provider reads it."""
+    if dialect == DEEPSEEK:
+        value = raw.get("reasoning_content")
+        return (
+            [(Reasoning(text=value), f"{at}.reasoning_content")] if isinstance(value, str) else []
+        )
+    if dialect != OPENROUTER:
+        return []
+    episodes = reasoning_episodes(raw.get("reasoning_details"))
+    if episodes:
+        return [(r, f"{at}.reasoning_details.{k}") for k, r in episodes]
+    text = raw.get("reasoning")
+    return [(Reasoning(text=text), f"{at}.reasoning")] if isinstance(text, str) and text else []
+
+
+def content_parts(content: object, at: str) -> list[tuple[ContentBlock, str]]:
+    """Message content (a string, or a list of parts) as neutral blocks: text and refusal
+    parts become Text, ``data:`` image URLs become Media; empty text is left out."""
+    if isinstance(content, str):
+        return [(Text(text=content), f"{at}.content")] if content else []
+    found: list[tuple[ContentBlock, str]] = []
+    for k, part in enumerate(content if isinstance(content, list) else ()):
+        if not isinstance(part, dict):
+            continue
+        where = f"{at}.content.{k}"
+        kind = part.get("type")
+        text = values.text(part.get("text") if kind == "text" else part.get("refusal"))
+        if kind in ("text", "refusal") and text:
+            found.append((Text(text=text), where))
+        elif kind == "image_url":
+            image = part.get("image_url")
+            url = values.text(image.get("url")) if isinstance(image, dict) else ""
+            match = re.fullmatch(r"data:([^;,]+);base64,(.*)", url, re.DOTALL)
+            if match:
+                found.append((Media(mime=match[1], data=match[2]), where))
+    return found
+
+
+def _tool_call(item: object) -> ToolCall:
+    call = item if isinstance(item, dict) else {}
+    function = call.get("function")
+    function = function if isinstance(function, dict) else {}
+    raw = function.get("arguments")
+    arguments: dict[str, Any] | str = raw if isinstance(raw, dict) else values.text(raw)
+    if isinstance(arguments, str):
+        try:
+            parsed = json.loads(arguments)
+        except json.JSONDecodeError:
+            parsed = None
+        if isinstance(parsed, dict):
+            arguments = parsed
+    return ToolCall(
+        id=values.text(call.get("id")), name=values.text(function.get("name")), arguments=arguments
+    )
+
+
+def _tool_result(raw: dict[str, Any]) -> ToolResult:
+    content = raw.get("content")
+    parsed: str | tuple[ContentBlock, ...] = ""
+    if isinstance(content, str):
+        parsed = content
+    elif isinstance(content, list):
+        parsed = tuple(block for block, _ in content_parts(content, ""))
+    return ToolResult(call_id=values.text(raw.get("tool_call_id")), content=parsed)
+
+
+def _neutral_messages(
+    raw_messages: Sequence[object], dialect: str | None
+) -> tuple[list[Message], list[tuple[str, tuple[str, ...]]], str | None]:
+    """Neutral messages, their locations and the system text.  System and developer
+    messages become the system text; consecutive tool messages become one tool message."""
+    messages: list[Message] = []
+    locations: list[tuple[str, tuple[str, ...]]] = []
+    system: list[str] = []
+    for i, raw in enumerate(raw_messages):
+        if not isinstance(raw, dict):
+            continue
+        role, at = raw.get("role"), f"messages.{i}"
+        if role in SYSTEM_ROLES:
+            system += [
+                b.text for b, _ in content_parts(raw.get("content"), at) if isinstance(b, Text)
+            ]
+            continue
+        if role == "tool":
+            if messages and messages[-1].role == "tool":
+                joined = Message(role="tool", blocks=(*messages[-1].blocks, _tool_result(raw)))
+                messages[-1] = joined
+                locations[-1] = (locations[-1][0], (*locations[-1][1], at))
+            else:
+                messages.append(Message(role="tool", blocks=(_tool_result(raw),)))
+                locations.append((at, (at,)))
+            continue
+        if role not in ("user", "assistant"):
+            continue
+        placed: list[tuple[Block, str]] = []
+        if role == "assistant":
+            placed += message_reasoning(raw, at, dialect)
+        placed += content_parts(raw.get("content"), at)
+        if role == "assistant":
+            calls = raw.get("tool_calls")
+            placed += [
+                (_tool_call(c), f"{at}.tool_calls.{k}")
+                for k, c in enumerate(calls if isinstance(calls, list) else ())
+            ]
+        neutral_role: Role = "assistant" if role == "assistant" else "user"
+        messages.append(Message(role=neutral_role, blocks=tuple(b for b, _ in placed)))
+        locations.append((at, tuple(w for _, w in placed)))
+    return messages, locations, "\n\n".join(system) if system else None
+
+
+def deepseek_thinking(body: dict[str, Any]) -> bool:
+    """Whether a DeepSeek request runs in thinking mode (see the package docstring, rule 35)."""
+    thinking = body.get("thinking")
+    model = body.get("model")
+    enabled = isinstance(thinking, dict) and thinking.get("type") == "enabled"
+    return enabled or (isinstance(model, str) and "reasoner" in model)
+
+
+def _thinking(body: dict[str, Any], dialect: str | None) -> ThinkingConfig:
+    """The reasoning switch of each dialect in neutral form: DeepSeek's thinking mode and
+    OpenAI's ``reasoning_effort`` are adaptive; OpenRouter's ``reasoning`` is manual with
+    ``max_tokens``, adaptive otherwise, off when disabled."""
+    if dialect == DEEPSEEK:
+        return ThinkingConfig(mode="adaptive" if deepseek_thinking(body) else "off")
+    if dialect == OPENROUTER:
+        reasoning = body.get("reasoning")
+        if not isinstance(reasoning, dict):
+            on = body.get("include_reasoning") is True
+            return ThinkingConfig(mode="adaptive" if on else "off")
+        if reasoning.get("enabled") is False or reasoning.get("effort") == "none":
+            return ThinkingConfig()
+        budget = values.integer(reasoning.get("max_tokens"))
+        if budget is not None and budget > 0:
+            return ThinkingConfig(mode="manual", budget_tokens=budget)
+        return ThinkingConfig(mode="adaptive")
+    effort = body.get("reasoning_effort")
+    on = isinstance(effort, str) and effort != "none"
+    return ThinkingConfig(mode="adaptive" if on else "off")
+
+
+def _json_type(value: object) -> str:
+    """A JSON value's type the way OpenAI's ``Invalid type`` errors name it."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a decimal"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, dict):
+        return "an object"
+    return "null"

@@ -1,0 +1,193 @@
+"""A recorded Chat response (SSE chunks or one JSON completion) read back into a
+scripted response, reasoning read as the dialect's provider sends it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from conformance.cases.schema import ScriptedResponse
+from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.wires import values
+from conformance.wires.base import ResponseReadError
+from conformance.wires.openai_chat.details import reasoning_episodes
+from conformance.wires.openai_chat.dialects import DEEPSEEK, OPENROUTER
+from conformance.wires.openai_chat.parse import content_parts, message_reasoning
+from conformance.wires.openai_chat.stops import READ_FINISH
+from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
+from conformance.wires.sse import read_events
+
+
+def read_recorded(body: bytes, streaming: bool, dialect: str | None) -> ScriptedResponse:
+    """A stream or a completion, as ``streaming`` says the body is."""
+    if streaming:
+        return _read_stream(body, dialect)
+    return _read_completion(body, dialect)
+
+
+def _finish(reason: object, at: str) -> str:
+    if not isinstance(reason, str) or reason not in READ_FINISH:
+        raise ResponseReadError(f"unknown finish_reason {reason!r}", at)
+    return READ_FINISH[reason]
+
+
+def _provider_error(error: object, at: str) -> ResponseReadError:
+    """An ``{"error": {...}}`` body or chunk: OpenAI's and OpenRouter's mid-stream error
+    shape (OpenRouter's streaming doc: errors mid-generation arrive as data events with
+    an ``error`` field)."""
+    error = error if isinstance(error, dict) else {"message": error}
+    code = error.get("code") or error.get("type")
+    return ResponseReadError(f"provider error {code}: {error.get('message')}", at)
+
+
+def _read_call(item: object, at: str) -> ToolCall:
+    """One ``tool_calls`` entry of a completion message."""
+    if not isinstance(item, dict):
+        raise ResponseReadError("the tool call is not an object", at)
+    function = required(item, "function", dict, at)
+    raw = function.get("arguments", "")
+    arguments = raw if isinstance(raw, dict) else call_arguments(values.text(raw), complete=True)
+    name = required(function, "name", str, at)
+    return ToolCall(id=required(item, "id", str, at), name=name, arguments=arguments)
+
+
+def _choice(choices: list[Any]) -> dict[str, Any] | None:
+    """Choice 0, the one a single-answer request gets (``index`` defaults to it)."""
+    return next((c for c in choices if isinstance(c, dict) and c.get("index", 0) == 0), None)
+
+
+@dataclass
+class _Segment:
+    """A run of deltas of one kind, in stream order: text, reasoning (DeepSeek's text or
+    OpenRouter's details) or one tool call (its id, name and argument text)."""
+
+    kind: Literal["text", "reasoning", "call"]
+    text: str = ""
+    details: list[dict[str, Any]] = field(default_factory=list)
+    call: tuple[str, str] = ("", "")
+
+    def blocks(self, dialect: str | None, finished: bool) -> list[ContentBlock]:
+        if self.kind == "text":
+            return [Text(text=self.text)]
+        if self.kind == "call":
+            arguments = call_arguments(self.text, complete=finished)
+            return [ToolCall(id=self.call[0], name=self.call[1], arguments=arguments)]
+        if dialect == OPENROUTER:
+            return [episode for _, episode in reasoning_episodes(self.details)]
+        return [Reasoning(text=self.text)]
+
+
+@dataclass
+class _Stream:
+    """What a Chat stream has said so far: segments in order, the open call per
+    ``tool_calls`` index, and the finish_reason once it comes."""
+
+    dialect: str | None
+    segments: list[_Segment] = field(default_factory=list)
+    calls: dict[int, _Segment] = field(default_factory=dict)
+    stop: str = "no_finish"
+
+    def run(self, kind: Literal["text", "reasoning"]) -> _Segment:
+        """The segment a delta of ``kind`` extends: the last one, or a new one."""
+        if not self.segments or self.segments[-1].kind != kind:
+            self.segments.append(_Segment(kind))
+        return self.segments[-1]
+
+    def delta(self, delta: dict[str, Any], at: str) -> None:
+        reasoning = delta.get("reasoning_content") if self.dialect == DEEPSEEK else None
+        if isinstance(reasoning, str) and reasoning:
+            self.run("reasoning").text += reasoning
+        details = delta.get("reasoning_details") if self.dialect == OPENROUTER else None
+        text = delta.get("reasoning") if self.dialect == OPENROUTER else None
+        if isinstance(details, list) and details:
+            self.run("reasoning").details += [d for d in details if isinstance(d, dict)]
+        elif isinstance(text, str) and text:
+            self.run("reasoning").details.append({"type": "reasoning.text", "text": text})
+        content = delta.get("content")
+        if isinstance(content, str) and content:
+            self.run("text").text += content
+        calls = delta.get("tool_calls")
+        for entry in calls if isinstance(calls, list) else ():
+            self.call(entry, at)
+
+    def call(self, entry: object, at: str) -> None:
+        """Rule 31: fragments join by ``index``; the first carries the id and name, and a
+        new id at an index already seen starts a new call (Ollama-style servers)."""
+        if not isinstance(entry, dict):
+            raise ResponseReadError("a tool_calls entry is not an object", at)
+        index = required(entry, "index", int, at)
+        function = entry.get("function")
+        function = function if isinstance(function, dict) else {}
+        call_id = entry.get("id")
+        if (
+            isinstance(call_id, str)
+            and call_id
+            and (index not in self.calls or self.calls[index].call[0] != call_id)
+        ):
+            name = required(function, "name", str, at)
+            self.calls[index] = _Segment("call", call=(call_id, name))
+            self.segments.append(self.calls[index])
+        elif index not in self.calls:
+            raise ResponseReadError(f"tool call {index} was never started (no id)", at)
+        self.calls[index].text += values.text(function.get("arguments"))
+
+    def blocks(self) -> list[ContentBlock]:
+        finished = self.stop != "no_finish"
+        return [b for s in self.segments for b in s.blocks(self.dialect, finished)]
+
+
+def _read_stream(body: bytes, dialect: str | None) -> ScriptedResponse:
+    """Chunks in order until ``[DONE]``; the stop is the finish_reason, and a stream that
+    never gave one was cut (``no_finish``).  Chunks without a choice 0 (the usage chunk
+    ``stream_options.include_usage`` adds, with ``choices: []``; Azure's filter results)
+    and keep-alive comments (OpenRouter's streaming doc: ignore them, per the SSE spec)
+    carry nothing and are skipped; a chunk whose ``object`` is no completion chunk is a
+    kind this reader does not know: skipped too.  Reasoning is read as the dialect's
+    provider sends it; plain OpenAI sends none."""
+    stream = _Stream(dialect)
+    at = "byte 0"
+    for event in read_events(body):
+        at = event.at()
+        if event.data.strip() == "[DONE]":
+            break
+        chunk = event.object()
+        if "error" in chunk:
+            raise _provider_error(chunk["error"], at)
+        kind = chunk.get("object")
+        if "choices" not in chunk and kind not in (None, "chat.completion.chunk"):
+            continue
+        choice = _choice(required(chunk, "choices", list, at))
+        if choice is None:
+            continue
+        delta = choice.get("delta", {})
+        if not isinstance(delta, dict):
+            raise ResponseReadError("`delta` is not an object", at)
+        stream.delta(delta, at)
+        if choice.get("finish_reason") is not None:
+            stream.stop = _finish(choice["finish_reason"], at)
+    return neutral_response(stream.stop, stream.blocks(), at)
+
+
+def _read_completion(body: bytes, dialect: str | None) -> ScriptedResponse:
+    """A completion's message in the order the request side reads one (reasoning, text,
+    calls: the JSON form says no more)."""
+    completion = read_json_body(body)
+    if "error" in completion:
+        raise _provider_error(completion["error"], "body")
+    choice = _choice(required(completion, "choices", list, "body"))
+    if choice is None:
+        raise ResponseReadError("no choice 0", "choices")
+    message = required(choice, "message", dict, "choices.0")
+    stop = _finish(required(choice, "finish_reason", str, "choices.0"), "choices.0")
+    at = "choices.0.message"
+    reasoning = [b for b, _ in message_reasoning(message, at, dialect) if isinstance(b, Reasoning)]
+    calls = message.get("tool_calls")
+    blocks = [
+        *reasoning,
+        *(b for b, _ in content_parts(message.get("content"), at)),
+        *(
+            _read_call(c, f"{at}.tool_calls.{k}")
+            for k, c in enumerate(calls if isinstance(calls, list) else ())
+        ),
+    ]
+    return neutral_response(stop, blocks, "body")

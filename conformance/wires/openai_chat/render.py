@@ -1,0 +1,241 @@
+"""A scripted response as the Chat provider sends it: data-only SSE chunks ending in
+``data: [DONE]`` (a cut stream ends without a finish chunk or ``[DONE]``), or one JSON
+completion, with deterministic ids and usage numbers in each dialect's own shape."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.cases.schema import Noise, ScriptedResponse
+from conformance.http import HttpResponse, json_response
+from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.wires import values
+from conformance.wires.base import RenderContext
+from conformance.wires.openai_chat.details import DETAIL_FORMATS, episode_details
+from conformance.wires.openai_chat.dialects import DEEPSEEK, OPENROUTER, upstream
+from conformance.wires.openai_chat.stops import CUT_STOPS, FINISH_REASONS
+from conformance.wires.sse import DONE, format_comment, format_event, fragments
+
+#: ``created`` of every rendered completion: fixed, so renders are byte-stable.
+CREATED = 1_700_000_000
+#: Keep-alive comments a stream may carry between chunks, by dialect.
+KEEP_ALIVE: dict[str | None, str] = {
+    None: "keep-alive",
+    DEEPSEEK: "keep-alive",
+    OPENROUTER: "OPENROUTER PROCESSING",
+}
+SERVER_ERROR = (
+    "The server had an error processing your request. Sorry about that! You can retry your "
+    "request, or contact us through our help center at help.openai.com if you keep seeing "
+    "this error. (Please include the request ID {request_id} in your email.)"
+)
+
+
+def render_response(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
+    """The stream, or the completion when the context asks for none."""
+    rendering = _Render.of(response, context)
+    if not context.stream:
+        return rendering.completion()
+    chunks = tuple(rendering.stream())
+    headers = (
+        ("content-type", "text/event-stream; charset=utf-8"),
+        ("cache-control", "no-cache"),
+        ("x-request-id", rendering.request_id),
+    )
+    return HttpResponse(200, b"".join(chunks), headers, chunks)
+
+
+def _size(block: ContentBlock) -> int:
+    """A block's output characters, for a plausible, deterministic token count."""
+    if isinstance(block, Reasoning):
+        return len(block.text) + len(block.data or "")
+    if isinstance(block, Text):
+        return len(block.text)
+    if isinstance(block, ToolCall):
+        return len(values.argument_text(block))
+    return 0
+
+
+@dataclass(frozen=True)
+class _Render:
+    """One response being rendered: its ids, its dialect and its usage numbers."""
+
+    response: ScriptedResponse
+    context: RenderContext
+    completion_id: str
+    request_id: str
+    prompt_tokens: int
+    completion_tokens: int
+
+    @classmethod
+    def of(cls, response: ScriptedResponse, context: RenderContext) -> _Render:
+        seed = values.digest(context.case_id, context.index)
+        digest = values.digest("completion", seed)
+        if context.dialect == DEEPSEEK:
+            ident = f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}"
+        elif context.dialect == OPENROUTER:
+            ident = f"gen-{CREATED}-{digest[:20]}"
+        else:
+            ident = f"chatcmpl-{digest[:29]}"
+        size = sum(_size(b) for b in response.blocks)
+        return cls(
+            response,
+            context,
+            ident,
+            "req_" + values.digest("request", seed)[:32],
+            100 + int(values.digest("input", seed)[:6], 16) % 900,
+            max(1, size // 4),
+        )
+
+    @property
+    def dialect(self) -> str | None:
+        return self.context.dialect
+
+    @property
+    def detail_format(self) -> str:
+        return DETAIL_FORMATS[upstream(self.context.model)]
+
+    @property
+    def usage(self) -> dict[str, int]:
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "total_tokens": self.prompt_tokens + self.completion_tokens,
+        }
+
+    def chunk(
+        self, delta: dict[str, Any], finish: str | None = None, **extra: Any
+    ) -> dict[str, Any]:
+        return {
+            "id": self.completion_id,
+            "object": "chat.completion.chunk",
+            "created": CREATED,
+            "model": self.context.model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            **extra,
+        }
+
+    def deltas(self) -> list[list[dict[str, Any]]]:
+        """The ``delta`` objects of each renderable block, block by block."""
+        found: list[list[dict[str, Any]]] = []
+        calls = episodes = 0
+        for block in self.response.blocks:
+            if isinstance(block, Text):
+                found.append([{"content": p} for p in fragments(block.text, block.chunks)])
+            elif isinstance(block, ToolCall):
+                opening = {
+                    "index": calls,
+                    "id": block.id,
+                    "type": "function",
+                    "function": {"name": block.name, "arguments": ""},
+                }
+                pieces = fragments(values.argument_text(block), block.chunks)
+                found.append(
+                    [{"tool_calls": [opening]}]
+                    + [
+                        {"tool_calls": [{"index": calls, "function": {"arguments": p}}]}
+                        for p in pieces
+                    ]
+                )
+                calls += 1
+            elif isinstance(block, Reasoning) and self.dialect == DEEPSEEK:
+                pieces = fragments(block.text, block.chunks)
+                found.append([{"reasoning_content": p} for p in pieces])
+            elif isinstance(block, Reasoning) and self.dialect == OPENROUTER:
+                found.append(
+                    [
+                        {"reasoning": d["text"], "reasoning_details": [d]}
+                        if "text" in d
+                        else {"reasoning_details": [d]}
+                        for d in episode_details(block, episodes, self.detail_format, streamed=True)
+                    ]
+                )
+                episodes += 1
+        return found
+
+    def noise(self, noise: Noise) -> bytes:
+        """A keep-alive comment, or a chunk with no choices (OpenAI's usage chunk and
+        Azure's content-filter chunk have that shape): what a client must skip."""
+        if noise == "ping":
+            return format_comment(KEEP_ALIVE.get(self.dialect, "keep-alive"))
+        return format_event(None, {**self.chunk({}), "choices": []})
+
+    def stream(self) -> list[bytes]:
+        """Every flush of the stream: an opening chunk with the role, one chunk per
+        delta, the finish chunk (with usage), ``[DONE]``; a cut ends on the last delta.
+        Noise goes round-robin into the gaps between blocks."""
+        blocks = [d for d in self.deltas() if d]
+        gaps = max(len(blocks) - 1, 0)
+        noise_after: dict[int, list[bytes]] = {}
+        for k, noise in enumerate(self.response.noise):
+            noise_after.setdefault(k % gaps if gaps else -1, []).append(self.noise(noise))
+        flushes = [format_event(None, self.chunk({"role": "assistant", "content": ""}))]
+        flushes += noise_after.get(-1, [])
+        for b, deltas in enumerate(blocks):
+            flushes += [format_event(None, self.chunk(d)) for d in deltas]
+            flushes += noise_after.get(b, [])
+        if self.response.stop in CUT_STOPS:
+            return flushes
+        finish = FINISH_REASONS[self.response.stop]
+        flushes.append(format_event(None, self.chunk({}, finish, usage=self.usage)))
+        flushes.append(DONE)
+        return flushes
+
+    def message(self) -> dict[str, Any]:
+        """The ``choices[0].message`` of a non-streamed completion."""
+        blocks = self.response.blocks
+        texts = [b.text for b in blocks if isinstance(b, Text)]
+        reasoning = [b for b in blocks if isinstance(b, Reasoning)]
+        calls = [b for b in blocks if isinstance(b, ToolCall)]
+        message: dict[str, Any] = {
+            "role": "assistant",
+            "content": "".join(texts) if texts else None,
+        }
+        if reasoning and self.dialect == DEEPSEEK:
+            message["reasoning_content"] = "".join(r.text for r in reasoning)
+        if reasoning and self.dialect == OPENROUTER:
+            message["reasoning"] = "".join(r.text for r in reasoning) or None
+            message["reasoning_details"] = [
+                d
+                for k, r in enumerate(reasoning)
+                for d in episode_details(r, k, self.detail_format, streamed=False)
+            ]
+        if calls:
+            message["tool_calls"] = [
+                {
+                    "id": c.id,
+                    "type": "function",
+                    "function": {"name": c.name, "arguments": values.argument_text(c)},
+                }
+                for c in calls
+            ]
+        return message
+
+    def completion(self) -> HttpResponse:
+        """The JSON completion.  A cut has no JSON form: the nearest thing a
+        non-streaming client meets is OpenAI's internal-error answer (500 server_error)."""
+        headers = {"x-request-id": self.request_id}
+        if self.response.stop in CUT_STOPS:
+            error = {
+                "message": SERVER_ERROR.format(request_id=self.request_id),
+                "type": "server_error",
+                "param": None,
+                "code": None,
+            }
+            return json_response(500, {"error": error}, headers)
+        body = {
+            "id": self.completion_id,
+            "object": "chat.completion",
+            "created": CREATED,
+            "model": self.context.model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": self.message(),
+                    "finish_reason": FINISH_REASONS[self.response.stop],
+                }
+            ],
+            "usage": self.usage,
+        }
+        return json_response(200, body, headers)

@@ -1,0 +1,190 @@
+"""A Responses request body in neutral form, references expanded with what the provider
+stored: runs of output-side items become one assistant message, runs of outputs one tool
+message, and each user, system or developer message item a message of its own.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from conformance.http import HttpRequest
+from conformance.model import (
+    Block,
+    ContentBlock,
+    Media,
+    Message,
+    Reasoning,
+    Role,
+    Text,
+    ThinkingConfig,
+    ToolCall,
+    ToolResult,
+)
+from conformance.wires import values
+from conformance.wires.base import RequestParseError, ValidationContext
+from conformance.wires.openai_responses.ids import nonempty_id
+from conformance.wires.openai_responses.state import Conversation, Entry, side_of
+from conformance.wires.openai_responses.view import ResponsesRequestView
+
+NOT_JSON = (
+    "We could not parse the JSON body of your request. (HINT: This likely means you aren't "
+    "using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was "
+    "sent was not valid JSON. If you have trouble figuring out how to fix this, please "
+    "contact us through our help center at help.openai.com.)"
+)
+
+
+def parse_request(
+    request: HttpRequest, context: ValidationContext | None, wire: str
+) -> ResponsesRequestView:
+    """The body in neutral form, references expanded with what ``context`` says the
+    provider stored.  Error texts: OpenAI's own for a body that is not JSON (quoted
+    in public reports, e.g. ChatGPTNextWeb/NextChat#4064) and for an ``input`` of the
+    wrong type (jicaiinc/golemancy#5)."""
+    try:
+        body = json.loads(request.body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise RequestParseError(NOT_JSON) from None
+    if not isinstance(body, dict):
+        raise RequestParseError(NOT_JSON)
+    if not isinstance(body.get("input", []), str | list):
+        raise RequestParseError("Invalid type for 'input'.", at="input")
+    conversation = Conversation.of(body, context)
+    messages, locations = _neutral_messages(conversation)
+    tools = body.get("tools")
+    include = body.get("include")
+    return ResponsesRequestView(
+        wire=wire,
+        model=values.optional_text(body.get("model")),
+        stream=body.get("stream") is True,
+        system=values.optional_text(body.get("instructions")),
+        tools=tuple(
+            t["name"]
+            for t in (tools if isinstance(tools, list) else ())
+            if isinstance(t, dict) and isinstance(t.get("name"), str)
+        ),
+        thinking=_thinking(body.get("reasoning")),
+        max_tokens=values.integer(body.get("max_output_tokens")),
+        messages=tuple(messages),
+        locations=tuple(locations),
+        raw=body,
+        include=tuple(
+            i for i in (include if isinstance(include, list) else ()) if isinstance(i, str)
+        ),
+        store=conversation.store,
+        previous_response_id=nonempty_id(body.get("previous_response_id")),
+        items=tuple(e.raw for e in conversation.entries),
+    )
+
+
+def message_blocks(content: object, at: str) -> list[tuple[ContentBlock, str]]:
+    """A message item's content in neutral form, each block with its location."""
+    if isinstance(content, str):
+        return [(Text(text=content), f"{at}.content")] if content else []
+    found: list[tuple[ContentBlock, str]] = []
+    for j, part in enumerate(content if isinstance(content, list) else []):
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("type")
+        where = f"{at}.content[{j}]"
+        if kind in ("input_text", "output_text", "text"):
+            found.append((Text(text=values.text(part.get("text"))), where))
+        elif kind == "refusal":
+            found.append((Text(text=values.text(part.get("refusal"))), where))
+        elif kind == "input_image":
+            media = _data_url(part.get("image_url"))
+            if media is not None:
+                found.append((media, where))
+    return found
+
+
+def _data_url(value: object) -> Media | None:
+    """An inline ``data:<mime>;base64,<data>`` image as a media block."""
+    if not isinstance(value, str) or not value.startswith("data:"):
+        return None
+    head, _, data = value[len("data:") :].partition(",")
+    mime, _, encoding = head.partition(";")
+    return Media(mime=mime, data=data) if encoding == "base64" else None
+
+
+def _output_content(output: object) -> str | tuple[ContentBlock, ...]:
+    if isinstance(output, str):
+        return output
+    if isinstance(output, list):
+        return tuple(b for b, _ in message_blocks(output, ""))
+    return values.compact(output) if output is not None else ""
+
+
+def _item_block(entry: Entry, conversation: Conversation) -> Block | None:
+    """An output-side or tool item in neutral form (None: no such neutral block)."""
+    item, kind = entry.item, entry.kind
+    if kind == "reasoning":
+        summary = item.get("summary")
+        texts = (
+            tuple(values.text(s.get("text")) for s in summary if isinstance(s, dict))
+            if isinstance(summary, list)
+            else ()
+        )
+        content = item.get("content")
+        text = (
+            "".join(values.text(c.get("text")) for c in content if isinstance(c, dict))
+            if isinstance(content, list)
+            else ""
+        )
+        return Reasoning(
+            text=text,
+            signature=conversation.signature(item),
+            id=conversation.reasoning_id(item),
+            summary=texts or None,
+        )
+    if kind == "function_call":
+        raw = values.text(item.get("arguments"))
+        try:
+            parsed = json.loads(raw)
+        except ValueError:
+            parsed = None
+        arguments: dict[str, Any] | str = parsed if isinstance(parsed, dict) else raw
+        return ToolCall(
+            id=values.text(item.get("call_id")),
+            name=values.text(item.get("name")),
+            arguments=arguments,
+        )
+    if kind == "function_call_output":
+        return ToolResult(
+            call_id=values.text(item.get("call_id")), content=_output_content(item.get("output"))
+        )
+    return None
+
+
+def _neutral_messages(
+    conversation: Conversation,
+) -> tuple[list[Message], list[tuple[str, tuple[str, ...]]]]:
+    """Runs of output-side items become one assistant message, runs of outputs one tool
+    message; every user, system or developer message item is a message of its own."""
+    messages: list[Message] = []
+    locations: list[tuple[str, tuple[str, ...]]] = []
+    runs: list[tuple[Role, list[Block], list[str], str]] = []
+    for entry in conversation.entries:
+        side = side_of(entry)
+        if side is None:
+            continue
+        placed: list[tuple[Block, str]]
+        if entry.kind == "message":
+            placed = list(message_blocks(entry.item.get("content"), entry.at))
+        else:
+            block = _item_block(entry, conversation)
+            placed = [(block, entry.at)] if block is not None else []
+        if side in ("user", "system") or not runs or runs[-1][0] != side:
+            runs.append((side, [], [], entry.at))
+        runs[-1][1].extend(b for b, _ in placed)
+        runs[-1][2].extend(at for _, at in placed)
+    for role, blocks, where, at in runs:
+        messages.append(Message(role=role, blocks=tuple(blocks)))
+        locations.append((at, tuple(where)))
+    return messages, locations
+
+
+def _thinking(value: object) -> ThinkingConfig:
+    """``reasoning`` present means the model reasons at its own depth: adaptive."""
+    return ThinkingConfig(mode="adaptive") if isinstance(value, dict) else ThinkingConfig()

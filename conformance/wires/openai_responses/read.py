@@ -1,0 +1,190 @@
+"""A recorded Responses answer read back into a scripted turn (rules 21-23).
+
+A stream's items are assembled from their own events, never from the terminal event's
+``output``, and its stop comes from the one terminal event; a JSON answer is read from
+its ``output`` and ``status``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance.cases.schema import ScriptedResponse
+from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.wires.base import ResponseReadError
+from conformance.wires.openai_responses.ids import nonempty_id
+from conformance.wires.openai_responses.parse import message_blocks
+from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
+from conformance.wires.sse import read_events
+
+#: ``incomplete_details.reason`` back to the neutral stop: the two reasons OpenAI
+#: documents for ``status: incomplete``.
+INCOMPLETE_STOPS: dict[str, str] = {"max_output_tokens": "max_tokens", "content_filter": "refusal"}
+#: Delta events, by the part of an item they extend.
+TEXT_DELTAS = frozenset({"response.output_text.delta", "response.refusal.delta"})
+ARGUMENT_DELTA = "response.function_call_arguments.delta"
+SUMMARY_DELTA = "response.reasoning_summary_text.delta"
+
+
+def read_answer(body: bytes, streaming: bool) -> ScriptedResponse:
+    """The recorded answer as a scripted turn: an SSE stream or a JSON response object."""
+    return _read_stream(body) if streaming else _read_json(body)
+
+
+def _read_item(item: object, at: str) -> list[ContentBlock]:
+    """A complete output item in neutral form (nothing for item types with no neutral
+    form, such as hosted tool calls).  Refusal parts read as text; the stop says refusal."""
+    if not isinstance(item, dict):
+        raise ResponseReadError("the output item is not an object", at)
+    kind = item.get("type")
+    if kind == "reasoning":
+        summary = required(item, "summary", list, at)
+        texts = tuple(required(s, "text", str, at) for s in summary if isinstance(s, dict))
+        content = item.get("encrypted_content")
+        signature = content if isinstance(content, str) and content else None
+        return [
+            Reasoning(id=nonempty_id(item.get("id")), summary=texts or None, signature=signature)
+        ]
+    if kind == "message":
+        return [b for b, _ in message_blocks(required(item, "content", list, at), at)]
+    if kind == "function_call":
+        arguments = call_arguments(required(item, "arguments", str, at), complete=True)
+        return [
+            ToolCall(
+                id=required(item, "call_id", str, at),
+                name=required(item, "name", str, at),
+                arguments=arguments,
+            )
+        ]
+    return []
+
+
+def _final_stop(status: str, response: dict[str, Any], items: Sequence[object], at: str) -> str:
+    """The neutral stop of a finished response (its ``status``): a completed response
+    with a refusal part refused, one with a function call asks for tool calls."""
+    if status == "failed":
+        raise _provider_error(response.get("error") or {"message": "the response failed"}, at)
+    if status == "incomplete":
+        details = response.get("incomplete_details")
+        reason = details.get("reason") if isinstance(details, dict) else None
+        if reason not in INCOMPLETE_STOPS:
+            raise ResponseReadError(f"incomplete for an unknown reason {reason!r}", at)
+        return INCOMPLETE_STOPS[reason]
+    if status == "cancelled":
+        return "cancelled"
+    if status != "completed":
+        raise ResponseReadError(f"status {status!r} is not a finished response", at)
+    found = [i for i in items if isinstance(i, dict)]
+    parts = [p for i in found if i.get("type") == "message" for p in i.get("content") or ()]
+    if any(isinstance(p, dict) and p.get("type") == "refusal" for p in parts):
+        return "refusal"
+    return "tool_calls" if any(i.get("type") == "function_call" for i in found) else "end"
+
+
+def _provider_error(error: object, at: str) -> ResponseReadError:
+    """OpenAI's error object (``{code, message}``) as a read error."""
+    error = error if isinstance(error, dict) else {}
+    code = error.get("code") or error.get("type")
+    return ResponseReadError(f"provider error {code}: {error.get('message')}", at)
+
+
+@dataclass
+class _Streamed:
+    """An output item being read from a stream: announced by ``output_item.added``,
+    extended by deltas, replaced by its complete form at ``output_item.done``."""
+
+    item: dict[str, Any]
+    at: str
+    done: bool = False
+    parts: dict[int, str] = field(default_factory=dict)  # content_index -> text so far
+    summary: dict[int, str] = field(default_factory=dict)  # summary_index -> text so far
+    arguments: str = ""
+
+    def blocks(self) -> list[ContentBlock]:
+        """The item in neutral form; a partial one (the stream was cut inside it) has
+        what its deltas brought and no encrypted_content: ``.added`` carries at most a
+        piece of it (rule 22)."""
+        if self.done:
+            return _read_item(self.item, self.at)
+        kind = self.item.get("type")
+        if kind == "reasoning":
+            summary = tuple(text for _, text in sorted(self.summary.items()))
+            return [Reasoning(id=nonempty_id(self.item.get("id")), summary=summary or None)]
+        if kind == "message":
+            return [Text(text=text) for _, text in sorted(self.parts.items())]
+        if kind == "function_call":
+            call = _read_item({**self.item, "arguments": ""}, self.at)[0]
+            arguments = call_arguments(self.arguments, complete=False)
+            return [call.model_copy(update={"arguments": arguments})]
+        return []
+
+
+def _read_stream(body: bytes) -> ScriptedResponse:
+    """Rules 21-23: items assembled from their own events (never from the terminal
+    event's ``output``), the stop from the one terminal event.  Lifecycle events, the
+    ``.done`` echoes and event types this reader does not know are skipped: the
+    streaming guide has clients listen for the events they care about
+    (developers.openai.com/docs/guides/streaming-responses), and the event list keeps
+    growing.  Without a terminal event the stream was cut: ``no_finish``."""
+    items: dict[int, _Streamed] = {}
+    stop = "no_finish"
+    at = "byte 0"
+    for event in read_events(body):
+        data = event.object()
+        kind = data.get("type") if isinstance(data.get("type"), str) else event.name
+        at = event.at(kind)
+        if kind == "error":
+            raise _provider_error(data, at)
+        if kind in ("response.completed", "response.incomplete", "response.failed"):
+            response = required(data, "response", dict, at)
+            status = kind.removeprefix("response.")
+            stop = _final_stop(status, response, [s.item for s in items.values()], at)
+            break
+        if kind == "response.output_item.added":
+            items[required(data, "output_index", int, at)] = _Streamed(
+                dict(required(data, "item", dict, at)), at
+            )
+            continue
+        if kind not in (
+            "response.output_item.done",
+            "response.content_part.added",
+            "response.reasoning_summary_part.added",
+            ARGUMENT_DELTA,
+            SUMMARY_DELTA,
+            *TEXT_DELTAS,
+        ):
+            continue
+        index = required(data, "output_index", int, at)
+        if index not in items:
+            raise ResponseReadError(f"output item {index} was never added", at)
+        _extend(items[index], kind, data, at)
+    found = [b for _, streamed in sorted(items.items()) for b in streamed.blocks()]
+    return neutral_response(stop, found, at)
+
+
+def _extend(streamed: _Streamed, kind: str, data: dict[str, Any], at: str) -> None:
+    """One event that completes or extends an item."""
+    if kind == "response.output_item.done":
+        streamed.item, streamed.at, streamed.done = required(data, "item", dict, at), at, True
+    elif kind == "response.content_part.added" or kind in TEXT_DELTAS:
+        part = required(data, "content_index", int, at)
+        piece = required(data, "delta", str, at) if kind in TEXT_DELTAS else ""
+        streamed.parts[part] = streamed.parts.get(part, "") + piece
+    elif kind == ARGUMENT_DELTA:
+        streamed.arguments += required(data, "delta", str, at)
+    else:
+        part = required(data, "summary_index", int, at)
+        piece = required(data, "delta", str, at) if kind == SUMMARY_DELTA else ""
+        streamed.summary[part] = streamed.summary.get(part, "") + piece
+
+
+def _read_json(body: bytes) -> ScriptedResponse:
+    response = read_json_body(body)
+    if isinstance(response.get("error"), dict):
+        raise _provider_error(response["error"], "body")
+    output = required(response, "output", list, "body")
+    stop = _final_stop(required(response, "status", str, "body"), response, output, "body")
+    found = [b for k, item in enumerate(output) for b in _read_item(item, f"output[{k}]")]
+    return neutral_response(stop, found, "body")

@@ -1,0 +1,106 @@
+"""The realism lint: case shapes OpenAI's Responses API never produces.
+
+A scripted response is held to what OpenAI serves (no paused turn, no pings, every
+reasoning item encrypted and followed by what it produced unless the response is cut);
+a saved history block only to the shapes the wire can carry at all.
+"""
+
+from __future__ import annotations
+
+from conformance.cases.schema import Case, ScriptedResponse
+from conformance.model import Block, Media, Reasoning, Text, ToolCall
+
+#: Stops under which a response may end inside an item (an unfinished call, say).
+TRUNCATED_STOPS = frozenset({"max_tokens", "no_finish"})
+
+
+def realism_problems(case: Case) -> list[str]:
+    """Every problem in the case's scripted responses and saved history, by location."""
+    problems: list[str] = []
+    for t, turn in enumerate(case.given.turns):
+        for r, response in enumerate(turn.responses):
+            where = f"turns.{t}.responses.{r}"
+            problems += [f"{where}: {p}" for p in _response_problems(response)]
+            truncated = response.stop in TRUNCATED_STOPS
+            blocks = response.blocks
+            for b, block in enumerate(blocks):
+                problems += [
+                    f"{where}.blocks.{b}: {p}"
+                    for p in _block_problems(
+                        block,
+                        scripted=True,
+                        truncated=truncated,
+                        last=b == len(blocks) - 1,
+                        followed_by=blocks[b + 1] if b + 1 < len(blocks) else None,
+                    )
+                ]
+    for m, message in enumerate(case.given.history):
+        if message.role != "assistant":
+            continue
+        for b, saved in enumerate(message.blocks):
+            if getattr(saved, "origin", None) is None:
+                problems += [
+                    f"history.{m}.blocks.{b}: {p}"
+                    for p in _block_problems(
+                        saved, scripted=False, truncated=False, last=False, followed_by=None
+                    )
+                ]
+    return problems
+
+
+def _block_problems(
+    block: Block, *, scripted: bool, truncated: bool, last: bool, followed_by: Block | None
+) -> list[str]:
+    """Why OpenAI never sends this block (``scripted``: in a served response)."""
+    problems: list[str] = []
+    if isinstance(block, Text | ToolCall) and block.signature is not None:
+        problems.append(
+            f"a {block.kind} block carries a signature; Responses signs only reasoning "
+            "(encrypted_content)"
+        )
+    if isinstance(block, Media) and scripted:
+        problems.append("Responses output items carry no media")
+    unparsed = isinstance(block, ToolCall) and isinstance(block.arguments, str)
+    if unparsed and scripted and not (truncated and last):
+        problems.append(
+            "a function_call with unparsed arguments that is not the last item of a "
+            "truncated response (stop max_tokens or no_finish); only an unfinished call "
+            "has them"
+        )
+    if not isinstance(block, Reasoning):
+        return problems
+    if block.redacted:
+        problems.append("a redacted reasoning block; Responses has no redacted_thinking shape")
+    if block.text:
+        problems.append("reasoning with text; Responses shows no raw reasoning text (use summary)")
+    if block.id is not None and not block.id.startswith("rs_"):
+        problems.append(f"a reasoning id {block.id!r}; OpenAI's reasoning item ids begin `rs_`")
+    if not scripted:
+        return problems
+    if block.signature_chunks is not None and len(block.signature_chunks) > 2:
+        problems.append(
+            "encrypted_content in more than 2 pieces; it arrives whole in output_item.done "
+            "(output_item.added may carry an incomplete first piece)"
+        )
+    if block.signature is None and not block.redacted and not (truncated and last):
+        problems.append(
+            "a reasoning item without encrypted_content (signature); OpenAI encrypts every "
+            "reasoning item unless the response is cut inside it"
+        )
+    if followed_by is None and not truncated:
+        problems.append(
+            "a reasoning item not followed by the item it produced; only a truncated response "
+            "(stop max_tokens or no_finish) ends on reasoning"
+        )
+    return problems
+
+
+def _response_problems(response: ScriptedResponse) -> list[str]:
+    problems: list[str] = []
+    if response.stop == "pause":
+        problems.append("stop `pause`; Responses has no paused turn")
+    if response.stop == "cancelled":
+        problems.append("stop `cancelled`; a Responses stream ends completed, incomplete or failed")
+    if "ping" in response.noise:
+        problems.append("noise `ping`; Responses streams send no ping events")
+    return problems

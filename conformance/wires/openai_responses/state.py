@@ -1,0 +1,204 @@
+"""What the provider remembers, and a request's input expanded with it.
+
+``Book`` holds every item the provider minted before a request, the responses it stored
+and the encrypted contents it issued; ``Conversation`` is the body's ``input`` with a
+``previous_response_id`` and ``item_reference`` items expanded from the book: the
+conversation the provider sees, which the parse and the checks both read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.model import ContentBlock, Reasoning, Role
+from conformance.wires.base import ValidationContext
+from conformance.wires.openai_responses.ids import nonempty_id
+from conformance.wires.openai_responses.minted import Minted, done_item
+from conformance.wires.openai_responses.view import ResponsesRequestView
+
+#: Item types the model produces (they group into one neutral assistant message).
+OUTPUT_TYPES = frozenset({"reasoning", "function_call"})
+
+
+def _item_type(item: dict[str, Any]) -> str | None:
+    """An input item's type; a bare ``{"role", "content"}`` is a message."""
+    kind = item.get("type")
+    if isinstance(kind, str):
+        return kind
+    return "message" if "role" in item else None
+
+
+@dataclass(frozen=True)
+class _Output:
+    """One output item the provider minted, with what rule 26 pairs it with."""
+
+    id: str
+    block: ContentBlock
+    item: dict[str, Any]  # its complete form, as the provider stores it
+    stored: bool
+    follower: str | None  # a reasoning item: the id of the item minted right after it
+    producer: str | None  # a message or call: the reasoning item minted right before it
+
+
+@dataclass(frozen=True)
+class Book:
+    """What the provider remembers before a request: every item it minted (by id), the
+    responses it stored, and the encrypted contents it issued."""
+
+    outputs: dict[str, _Output]
+    responses: dict[str, tuple[ResponsesRequestView, Minted]]
+    minted: frozenset[str]
+
+    @classmethod
+    def of(cls, context: ValidationContext) -> Book:
+        views = {index: view for view, index in context.answered}
+        outputs: dict[str, _Output] = {}
+        responses: dict[str, tuple[ResponsesRequestView, Minted]] = {}
+        signatures: set[str] = set()
+        for index, response in enumerate(context.served):
+            minted = Minted.of(response, index)
+            view = views.get(index)
+            requested = view if isinstance(view, ResponsesRequestView) else None
+            stored = requested is not None and requested.store
+            if requested is not None and stored:
+                responses[minted.response_id] = (requested, minted)
+            items = minted.items()
+            done = minted.done_items(requested is not None and requested.encrypted)
+            for k, (_, item_id, block) in enumerate(items):
+                previous = items[k - 1] if k > 0 else None
+                if isinstance(block, Reasoning):
+                    follower = items[k + 1][1] if k + 1 < len(items) else None
+                    outputs[item_id] = _Output(item_id, block, done[k], stored, follower, None)
+                    if block.signature is not None:
+                        signatures.add(block.signature)
+                    continue
+                produced = previous is not None and isinstance(previous[2], Reasoning)
+                producer = previous[1] if previous is not None and produced else None
+                outputs[item_id] = _Output(item_id, block, done[k], stored, None, producer)
+        history_stored = context.options.store is not False
+        for message in context.history:
+            if message.role != "assistant":
+                continue
+            for saved in message.blocks:
+                if not isinstance(saved, Reasoning) or saved.origin is not None:
+                    continue
+                if saved.signature is not None:
+                    signatures.add(saved.signature)
+                if saved.id is not None:
+                    item = done_item(
+                        saved, saved.id, encrypted=True, refusal=False, incomplete=False
+                    )
+                    outputs[saved.id] = _Output(saved.id, saved, item, history_stored, None, None)
+        return cls(outputs, responses, frozenset(signatures))
+
+    def stored(self, item_id: str | None) -> _Output | None:
+        found = self.outputs.get(item_id or "")
+        return found if found is not None and found.stored else None
+
+    def by_signature(self, content: str) -> _Output | None:
+        return next(
+            (
+                o
+                for o in self.outputs.values()
+                if isinstance(o.block, Reasoning) and o.block.signature == content
+            ),
+            None,
+        )
+
+
+EMPTY_BOOK = Book({}, {}, frozenset())
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One item of the conversation the provider sees, and where it came from:
+    ``index`` is its position in the body's ``input`` (None: expanded from
+    ``previous_response_id``)."""
+
+    raw: Any
+    at: str
+    index: int | None
+
+    @property
+    def item(self) -> dict[str, Any]:
+        return self.raw if isinstance(self.raw, dict) else {}
+
+    @property
+    def kind(self) -> str | None:
+        return _item_type(self.item)
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """A body's input, expanded with what the provider stored."""
+
+    entries: tuple[Entry, ...]
+    store: bool
+    book: Book
+    previous_found: bool
+
+    @classmethod
+    def of(cls, body: dict[str, Any], context: ValidationContext | None) -> Conversation:
+        book = Book.of(context) if context is not None else EMPTY_BOOK
+        store = body.get("store") is not False
+        entries: list[Entry] = []
+        previous = nonempty_id(body.get("previous_response_id"))
+        found = book.responses.get(previous or "")
+        if found is not None:
+            earlier, minted = found
+            entries += [Entry(item, "previous_response_id", None) for item in earlier.items]
+            entries += [
+                Entry(item, "previous_response_id", None)
+                for item in minted.done_items(earlier.encrypted)
+            ]
+        raw_input = body.get("input", [])
+        if isinstance(raw_input, str):
+            entries.append(Entry({"role": "user", "content": raw_input}, "input", 0))
+        elif isinstance(raw_input, list):
+            for i, item in enumerate(raw_input):
+                stored = book.stored(nonempty_id(item.get("id"))) if _is_reference(item) else None
+                raw = stored.item if stored is not None and store else item
+                entries.append(Entry(raw, f"input[{i}]", i))
+        return cls(tuple(entries), store, book, previous is None or found is not None)
+
+    @property
+    def sent(self) -> list[Entry]:
+        """The entries the body's ``input`` itself holds (references resolved)."""
+        return [e for e in self.entries if e.index is not None]
+
+    def reasoning_id(self, item: dict[str, Any]) -> str | None:
+        """A reasoning item's id; one sent without (OpenAI tolerates it) is known by its
+        encrypted content, which the provider decrypts."""
+        own = nonempty_id(item.get("id"))
+        content = item.get("encrypted_content")
+        if own is None and isinstance(content, str):
+            found = self.book.by_signature(content)
+            return found.id if found is not None else None
+        return own
+
+    def signature(self, item: dict[str, Any]) -> str | None:
+        """A reasoning item's encrypted content, or the stored one its id names."""
+        content = item.get("encrypted_content")
+        if isinstance(content, str):
+            return content
+        stored = self.book.stored(nonempty_id(item.get("id"))) if self.store else None
+        return stored.block.signature if stored and isinstance(stored.block, Reasoning) else None
+
+
+def _is_reference(item: object) -> bool:
+    return isinstance(item, dict) and item.get("type") == "item_reference"
+
+
+def side_of(entry: Entry) -> Role | None:
+    """Which neutral message an item belongs to (None: it has no neutral form)."""
+    kind, role = entry.kind, entry.item.get("role")
+    if kind in OUTPUT_TYPES or (kind == "message" and role == "assistant"):
+        return "assistant"
+    if kind == "function_call_output":
+        return "tool"
+    if kind == "message" and role == "user":
+        return "user"
+    if kind == "message" and role in ("system", "developer"):
+        return "system"
+    return None
