@@ -421,10 +421,6 @@ class Case(Strict):
             raise ValueError("`pinned_reason` belongs to pinned cases only")
         return self
 
-    def wire_use(self, wire: str) -> WireUse:
-        use = self.wires[wire]
-        return WireUse(reason=use) if isinstance(use, str) else use
-
     @property
     def needs(self) -> frozenset[str]:
         """Capabilities a target must declare to run this case."""

@@ -17,8 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
-from conformance.http import HttpRequest, HttpResponse
-from conformance.provider.scripted import plain_error
+from conformance.http import HttpRequest, HttpResponse, json_response
 
 Handler = Callable[[HttpRequest], HttpResponse]
 
@@ -32,7 +31,8 @@ def answer(handler: Handler, request: HttpRequest) -> HttpResponse:
     try:
         return handler(request)
     except Exception as error:
-        return plain_error(500, f"conformance handler failed: {type(error).__name__}: {error}")
+        message = f"conformance handler failed: {type(error).__name__}: {error}"
+        return json_response(500, {"error": {"message": message}})
 
 
 class _RequestHandler(BaseHTTPRequestHandler):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 
 from conformance.cases.schema import Case
-from conformance.http import HttpRequest, HttpResponse, json_response
+from conformance.http import HttpRequest, HttpResponse
 from conformance.transcript import Exchange
 from conformance.wires.base import (
     RenderContext,
@@ -139,8 +139,3 @@ class ScriptedProvider:
         response = self.wire.render(self.script[index], context)
         self._served += 1
         return response, view, index, [], None
-
-
-def plain_error(status: int, message: str) -> HttpResponse:
-    """A transport-level error answer for requests no wire can be asked about."""
-    return json_response(status, {"error": {"message": message}})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -122,7 +122,6 @@ class ValidationContext:
     served: Sequence[ScriptedResponse]
     history: Sequence[Message] = ()
     dialect: str | None = None
-    extras: dict[str, Any] = field(default_factory=dict)
     #: The views of the earlier requests the provider answered with a scripted response,
     #: each with that response's script index, oldest first: what a stateful wire
     #: (Responses ``store``) stored and may be referred to.
