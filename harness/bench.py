@@ -35,6 +35,7 @@ from conformance.wires.registry import get_wire, split_column
 def rate(task: Callable[[], int], seconds: float) -> float:
     """Items per second of ``task`` (which returns how many items it did), over ``seconds``."""
     task()  # warm up imports and caches
+    gc.collect()  # start every measurement from the same heap
     done, start = 0, time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
         done += task()
