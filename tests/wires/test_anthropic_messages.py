@@ -12,10 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import yaml
-from httpx_sse import connect_sse
 
 from conformance.cases.schema import Case, Options, ScriptedResponse
 from conformance.http import HttpRequest, HttpResponse
@@ -51,6 +49,7 @@ from conformance.wires.base import (
     ValidationContext,
 )
 from conformance.wires.registry import get_wire
+from tests.wires.kit import client_events, scripted
 
 WIRE = AnthropicMessages()
 CASES = Path(__file__).resolve().parents[2] / "cases"
@@ -59,12 +58,6 @@ Event = tuple[str, dict[str, Any]]
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def scripted(stop: str, *blocks: dict[str, Any], noise: Sequence[str] = ()) -> ScriptedResponse:
-    return ScriptedResponse.model_validate(
-        {"stop": stop, "blocks": list(blocks), "noise": list(noise)}
-    )
 
 
 def render(response: ScriptedResponse, *, stream: bool = True, index: int = 0) -> HttpResponse:
@@ -76,17 +69,7 @@ def render(response: ScriptedResponse, *, stream: bool = True, index: int = 0) -
 
 def read_sse(rendered: HttpResponse) -> list[Event]:
     """The events as an httpx client with httpx-sse sees them, flush by flush."""
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(
-            rendered.status, headers=list(rendered.headers), content=iter(rendered.chunks)
-        )
-
-    with (
-        httpx.Client(transport=httpx.MockTransport(answer)) as client,
-        connect_sse(client, "POST", "http://127.0.0.1/v1/messages") as source,
-    ):
-        return [(event.event, json.loads(event.data)) for event in source.iter_sse()]
+    return [(e.event, json.loads(e.data)) for e in client_events(rendered, "/v1/messages")]
 
 
 def events(response: ScriptedResponse) -> list[Event]:

@@ -11,9 +11,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import httpx
 import pytest
-from httpx_sse import connect_sse
 
 from conformance.cases.schema import Case, Options, ScriptedResponse
 from conformance.checks.ledger import PAIRED, ledger_violations
@@ -43,6 +41,7 @@ from conformance.wires.gemini import (
     GeminiRequestView,
 )
 from conformance.wires.registry import get_wire
+from tests.wires.kit import client_events, scripted
 
 WIRE = Gemini()
 STREAM_PATH = "/v1beta/models/model-under-test:streamGenerateContent"
@@ -55,12 +54,6 @@ SIG_T = "CiIBjz1rX+/tdGhvdWdodA=="
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def scripted(stop: str, *blocks: dict[str, Any], noise: Sequence[str] = ()) -> ScriptedResponse:
-    return ScriptedResponse.model_validate(
-        {"stop": stop, "blocks": list(blocks), "noise": list(noise)}
-    )
 
 
 def render(
@@ -82,21 +75,9 @@ def render(
 
 def read_sse(rendered: HttpResponse) -> list[dict[str, Any]]:
     """The chunks as an httpx client with httpx-sse sees them, flush by flush."""
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(
-            rendered.status, headers=list(rendered.headers), content=iter(rendered.chunks)
-        )
-
-    chunks: list[dict[str, Any]] = []
-    with (
-        httpx.Client(transport=httpx.MockTransport(answer)) as client,
-        connect_sse(client, "POST", f"http://127.0.0.1{STREAM_PATH}?alt=sse") as source,
-    ):
-        for event in source.iter_sse():
-            assert event.event == "message"  # data-only events
-            chunks.append(json.loads(event.data))
-    return chunks
+    events = client_events(rendered, f"{STREAM_PATH}?alt=sse")
+    assert {event.event for event in events} <= {"message"}  # data-only events
+    return [json.loads(event.data) for event in events]
 
 
 def chunks_of(response: ScriptedResponse) -> list[dict[str, Any]]:

@@ -14,9 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
 import pytest
-from httpx_sse import connect_sse
 
 from conformance.cases.schema import Case, Options, ScriptedResponse
 from conformance.http import HttpRequest, HttpResponse
@@ -44,6 +42,7 @@ from conformance.wires.openai_chat import (
     upstream,
 )
 from conformance.wires.registry import get_wire
+from tests.wires.kit import client_events, scripted
 
 WIRE = OpenAIChat()
 MODEL = "model-under-test"
@@ -52,12 +51,6 @@ GEMINI = "google/gemini-3-pro-preview"
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def scripted(stop: str, *blocks: dict[str, Any], noise: Sequence[str] = ()) -> ScriptedResponse:
-    return ScriptedResponse.model_validate(
-        {"stop": stop, "blocks": list(blocks), "noise": list(noise)}
-    )
 
 
 def render(
@@ -76,17 +69,7 @@ def render(
 
 def read_sse(rendered: HttpResponse) -> list[str]:
     """The ``data`` of every event, as an httpx client with httpx-sse sees them."""
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(
-            rendered.status, headers=list(rendered.headers), content=iter(rendered.chunks)
-        )
-
-    with (
-        httpx.Client(transport=httpx.MockTransport(answer)) as client,
-        connect_sse(client, "POST", "http://127.0.0.1/v1/chat/completions") as source,
-    ):
-        return [event.data for event in source.iter_sse()]
+    return [event.data for event in client_events(rendered, "/v1/chat/completions")]
 
 
 def chunks(response: ScriptedResponse, dialect: str | None = None) -> list[dict[str, Any]]:

@@ -11,9 +11,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-import httpx
 import pytest
-from httpx_sse import connect_sse
 
 from conformance.cases.schema import Case, Options, ScriptedResponse
 from conformance.http import HttpRequest, HttpResponse
@@ -43,6 +41,7 @@ from conformance.wires.openai_responses import (
     ResponsesRequestView,
 )
 from conformance.wires.registry import get_wire
+from tests.wires.kit import client_events, scripted
 
 WIRE = OpenAIResponses()
 ENC = "reasoning.encrypted_content"
@@ -52,12 +51,6 @@ Event = tuple[str, dict[str, Any]]
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def scripted(stop: str, *blocks: dict[str, Any], noise: Sequence[str] = ()) -> ScriptedResponse:
-    return ScriptedResponse.model_validate(
-        {"stop": stop, "blocks": list(blocks), "noise": list(noise)}
-    )
 
 
 def request(body: Any) -> HttpRequest:
@@ -90,17 +83,7 @@ def render(
 
 def read_sse(rendered: HttpResponse) -> list[Event]:
     """The events as an httpx client with httpx-sse sees them, flush by flush."""
-
-    def answer(_: httpx.Request) -> httpx.Response:
-        return httpx.Response(
-            rendered.status, headers=list(rendered.headers), content=iter(rendered.chunks)
-        )
-
-    with (
-        httpx.Client(transport=httpx.MockTransport(answer)) as client,
-        connect_sse(client, "POST", "http://127.0.0.1/v1/responses") as source,
-    ):
-        return [(event.event, json.loads(event.data)) for event in source.iter_sse()]
+    return [(e.event, json.loads(e.data)) for e in client_events(rendered, "/v1/responses")]
 
 
 def events(response: ScriptedResponse, **how: Any) -> list[Event]:

@@ -30,6 +30,7 @@ from conformance.wires.reading import call_arguments, read_json_body
 from conformance.wires.registry import columns, get_wire, split_column
 from conformance.wires.sse import DONE, format_comment, format_event, looks_streamed, read_events
 from tests.support import library
+from tests.wires.kit import scripted
 
 MODEL = "model-under-test"
 SIG = "EqQBCkgIARABGAIiQHN0aWxsLW9wYXF1ZQ=="
@@ -52,10 +53,6 @@ ARRAY_REQUEST = get_wire("gemini").parse(
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def scripted(stop: str, *blocks: dict[str, Any]) -> ScriptedResponse:
-    return ScriptedResponse.model_validate({"stop": stop, "blocks": list(blocks)})
 
 
 def render(
