@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 from httpx_sse import ServerSentEvent, connect_sse
 
-from conformance.cases.schema import ScriptedResponse
+from conformance.cases.schema import Case, ScriptedResponse
 from conformance.http import HttpResponse
 
 
@@ -33,3 +33,34 @@ def client_events(rendered: HttpResponse, path: str) -> list[ServerSentEvent]:
         connect_sse(client, "POST", f"http://127.0.0.1{path}") as source,
     ):
         return list(source.iter_sse())
+
+
+def realism_case(
+    column: str,
+    *responses: dict[str, Any],
+    history: Sequence[dict[str, Any]] = (),
+    options: dict[str, Any] | None = None,
+) -> Case:
+    """A one-turn case on ``column`` whose responses (and saved history) a wire's
+    realism lint is asked about."""
+    return Case.model_validate(
+        {
+            "id": "realism-probe",
+            "title": "realism probe",
+            "provenance": [{"rule": 1}],
+            "features": ["stream-events"],
+            "wires": {column: "The provider streams these shapes."},
+            "given": {
+                "options": options or {},
+                "tools": [{"name": "read", "result": "ok"}],
+                "history": list(history),
+                "turns": [{"user": "go", "responses": list(responses)}],
+            },
+            "expect": [{"requests": 1}],
+        }
+    )
+
+
+def end(*blocks: dict[str, Any], stop_: str = "end", noise: Sequence[str] = ()) -> dict[str, Any]:
+    """A scripted response as case data (the realism lint reads cases, not models)."""
+    return {"stop": stop_, "blocks": list(blocks), "noise": list(noise)}

@@ -49,7 +49,7 @@ from conformance.wires.base import (
     ValidationContext,
 )
 from conformance.wires.registry import get_wire
-from tests.wires.kit import client_events, scripted
+from tests.wires.kit import client_events, end, realism_case, scripted
 
 WIRE = AnthropicMessages()
 CASES = Path(__file__).resolve().parents[2] / "cases"
@@ -1340,25 +1340,7 @@ def test_error_response_is_anthropic_error_json() -> None:
 
 
 def case(*responses: dict[str, Any], history: Sequence[dict[str, Any]] = ()) -> Case:
-    return Case.model_validate(
-        {
-            "id": "realism-probe",
-            "title": "realism probe",
-            "provenance": [{"rule": 1}],
-            "features": ["stream-events"],
-            "wires": {"anthropic-messages": "Anthropic streams these shapes."},
-            "given": {
-                "tools": [{"name": "read", "result": "ok"}],
-                "history": list(history),
-                "turns": [{"user": "go", "responses": list(responses)}],
-            },
-            "expect": [{"requests": 1}],
-        }
-    )
-
-
-def end(*blocks: dict[str, Any], stop_: str = "end") -> dict[str, Any]:
-    return {"stop": stop_, "blocks": list(blocks)}
+    return realism_case("anthropic-messages", *responses, history=history)
 
 
 SIGNED = {"kind": "reasoning", "text": "r", "signature": "S"}

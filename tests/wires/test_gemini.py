@@ -41,7 +41,7 @@ from conformance.wires.gemini import (
     GeminiRequestView,
 )
 from conformance.wires.registry import get_wire
-from tests.wires.kit import client_events, scripted
+from tests.wires.kit import client_events, end, realism_case, scripted
 
 WIRE = Gemini()
 STREAM_PATH = "/v1beta/models/model-under-test:streamGenerateContent"
@@ -1268,25 +1268,7 @@ def test_ledger_hints() -> None:
 
 
 def case(*responses: dict[str, Any], history: Sequence[dict[str, Any]] = ()) -> Case:
-    return Case.model_validate(
-        {
-            "id": "realism-probe",
-            "title": "realism probe",
-            "provenance": [{"rule": 40}],
-            "features": ["stream-events"],
-            "wires": {"gemini": "Gemini streams these shapes."},
-            "given": {
-                "tools": [{"name": "read", "result": "ok"}],
-                "history": list(history),
-                "turns": [{"user": "go", "responses": list(responses)}],
-            },
-            "expect": [{"requests": 1}],
-        }
-    )
-
-
-def end(*blocks: dict[str, Any], stop_: str = "end") -> dict[str, Any]:
-    return {"stop": stop_, "blocks": list(blocks)}
+    return realism_case("gemini", *responses, history=history)
 
 
 def tool(call_id: str, **extra: Any) -> dict[str, Any]:

@@ -42,7 +42,7 @@ from conformance.wires.openai_chat import (
     upstream,
 )
 from conformance.wires.registry import get_wire
-from tests.wires.kit import client_events, scripted
+from tests.wires.kit import client_events, end, realism_case, scripted
 
 WIRE = OpenAIChat()
 MODEL = "model-under-test"
@@ -1070,30 +1070,9 @@ def test_plain_and_deepseek_ignore_reasoning_details() -> None:
 
 
 def case(
-    *responses: dict[str, Any],
-    history: Sequence[dict[str, Any]] = (),
-    model: str = MODEL,
+    *responses: dict[str, Any], history: Sequence[dict[str, Any]] = (), model: str = MODEL
 ) -> Case:
-    return Case.model_validate(
-        {
-            "id": "realism-probe",
-            "title": "realism probe",
-            "provenance": [{"rule": 31}],
-            "features": ["stream-events"],
-            "wires": {"openai-chat": "Chat Completions streams these shapes."},
-            "given": {
-                "options": {"model": model},
-                "tools": [{"name": "read", "result": "ok"}],
-                "history": list(history),
-                "turns": [{"user": "go", "responses": list(responses)}],
-            },
-            "expect": [{"requests": 1}],
-        }
-    )
-
-
-def end(*blocks: dict[str, Any], stop_: str = "end") -> dict[str, Any]:
-    return {"stop": stop_, "blocks": list(blocks)}
+    return realism_case("openai-chat", *responses, history=history, options={"model": model})
 
 
 CUT_CALL = {"kind": "tool_call", "id": "t", "name": "read", "arguments": '{"a'}

@@ -41,7 +41,7 @@ from conformance.wires.openai_responses import (
     ResponsesRequestView,
 )
 from conformance.wires.registry import get_wire
-from tests.wires.kit import client_events, scripted
+from tests.wires.kit import client_events, end, realism_case, scripted
 
 WIRE = OpenAIResponses()
 ENC = "reasoning.encrypted_content"
@@ -1362,26 +1362,8 @@ def test_ledger_hints() -> None:
 # ---------------------------------------------------------------- realism
 
 
-def realism_case(*responses: dict[str, Any], history: Sequence[dict[str, Any]] = ()) -> Case:
-    return Case.model_validate(
-        {
-            "id": "realism-probe",
-            "title": "realism probe",
-            "provenance": [{"rule": 21}],
-            "features": ["stream-events"],
-            "wires": {"openai-responses": "OpenAI Responses streams these shapes."},
-            "given": {
-                "tools": [{"name": "read", "result": "ok"}],
-                "history": list(history),
-                "turns": [{"user": "go", "responses": list(responses)}],
-            },
-            "expect": [{"requests": 1}],
-        }
-    )
-
-
-def end(*blocks: dict[str, Any], stop_: str = "end", noise: Sequence[str] = ()) -> dict[str, Any]:
-    return {"stop": stop_, "blocks": list(blocks), "noise": list(noise)}
+def responses_case(*responses: dict[str, Any], history: Sequence[dict[str, Any]] = ()) -> Case:
+    return realism_case("openai-responses", *responses, history=history)
 
 
 ENCRYPTED = {"kind": "reasoning", "signature": "E", "summary": ["s"]}
@@ -1390,7 +1372,7 @@ READ = {"kind": "tool_call", "id": "call_1", "name": "read", "arguments": {}}
 
 
 def test_clean_cases_have_no_realism_problems() -> None:
-    clean = realism_case(
+    clean = responses_case(
         end({**ENCRYPTED, "id": "rs_1", "signature_chunks": [1, 1]}, READ, stop_="tool_calls"),
         end(ENCRYPTED, SAY, {"kind": "text", "text": "y"}, stop_="refusal"),
         history=[
@@ -1402,13 +1384,13 @@ def test_clean_cases_have_no_realism_problems() -> None:
         ],
     )
     assert WIRE.realism(clean) == []
-    reasoning_only = realism_case(end(ENCRYPTED, stop_="max_tokens"))
+    reasoning_only = responses_case(end(ENCRYPTED, stop_="max_tokens"))
     assert WIRE.realism(reasoning_only) == []
-    cut_reasoning = realism_case(end(SAY, {"kind": "reasoning"}, stop_="no_finish"))
+    cut_reasoning = responses_case(end(SAY, {"kind": "reasoning"}, stop_="no_finish"))
     assert WIRE.realism(cut_reasoning) == []
-    cut_call = realism_case(end(ENCRYPTED, {**READ, "arguments": '{"a'}, stop_="max_tokens"))
+    cut_call = responses_case(end(ENCRYPTED, {**READ, "arguments": '{"a'}, stop_="max_tokens"))
     assert WIRE.realism(cut_call) == []
-    unknown_events = realism_case(end(ENCRYPTED, SAY, noise=["unknown-event"]))
+    unknown_events = responses_case(end(ENCRYPTED, SAY, noise=["unknown-event"]))
     assert WIRE.realism(unknown_events) == []
 
 
@@ -1416,64 +1398,68 @@ def test_clean_cases_have_no_realism_problems() -> None:
     ("probe", "where", "word"),
     [
         (
-            realism_case(end({**ENCRYPTED, "text": "raw"}, SAY)),
+            responses_case(end({**ENCRYPTED, "text": "raw"}, SAY)),
             "turns.0.responses.0.blocks.0",
             "text",
         ),
         (
-            realism_case(end({"kind": "reasoning", "redacted": True, "data": "D"}, SAY)),
+            responses_case(end({"kind": "reasoning", "redacted": True, "data": "D"}, SAY)),
             "turns.0.responses.0.blocks.0",
             "redacted",
         ),
-        (realism_case(end({**SAY, "signature": "S"})), "turns.0.responses.0.blocks.0", "signature"),
         (
-            realism_case(end({**READ, "signature": "S"}, stop_="tool_calls"), end(SAY)),
+            responses_case(end({**SAY, "signature": "S"})),
             "turns.0.responses.0.blocks.0",
             "signature",
         ),
         (
-            realism_case(end({"kind": "media", "mime": "image/png", "data": "x"})),
+            responses_case(end({**READ, "signature": "S"}, stop_="tool_calls"), end(SAY)),
+            "turns.0.responses.0.blocks.0",
+            "signature",
+        ),
+        (
+            responses_case(end({"kind": "media", "mime": "image/png", "data": "x"})),
             "turns.0.responses.0.blocks.0",
             "media",
         ),
         (
-            realism_case(end({**ENCRYPTED, "signature_chunks": [1, 1, 1]}, SAY)),
+            responses_case(end({**ENCRYPTED, "signature_chunks": [1, 1, 1]}, SAY)),
             "turns.0.responses.0.blocks.0",
             "2 pieces",
         ),
         (
-            realism_case(end({**ENCRYPTED, "id": "reasoning-1"}, SAY)),
+            responses_case(end({**ENCRYPTED, "id": "reasoning-1"}, SAY)),
             "turns.0.responses.0.blocks.0",
             "rs_",
         ),
         (
-            realism_case(end({"kind": "reasoning", "summary": ["s"]}, SAY)),
+            responses_case(end({"kind": "reasoning", "summary": ["s"]}, SAY)),
             "turns.0.responses.0.blocks.0",
             "encrypted_content",
         ),
-        (realism_case(end(SAY, ENCRYPTED)), "turns.0.responses.0.blocks.1", "not followed"),
-        (realism_case(end(SAY, stop_="pause")), "turns.0.responses.0", "pause"),
-        (realism_case(end(SAY, stop_="cancelled")), "turns.0.responses.0", "cancelled"),
-        (realism_case(end(SAY, noise=["ping"])), "turns.0.responses.0", "ping"),
+        (responses_case(end(SAY, ENCRYPTED)), "turns.0.responses.0.blocks.1", "not followed"),
+        (responses_case(end(SAY, stop_="pause")), "turns.0.responses.0", "pause"),
+        (responses_case(end(SAY, stop_="cancelled")), "turns.0.responses.0", "cancelled"),
+        (responses_case(end(SAY, noise=["ping"])), "turns.0.responses.0", "ping"),
         (
-            realism_case(end({**READ, "arguments": '{"a'}, stop_="end")),
+            responses_case(end({**READ, "arguments": '{"a'}, stop_="end")),
             "turns.0.responses.0.blocks.0",
             "unparsed",
         ),
         (
-            realism_case(end({**READ, "arguments": '{"a'}, SAY, stop_="max_tokens")),
+            responses_case(end({**READ, "arguments": '{"a'}, SAY, stop_="max_tokens")),
             "turns.0.responses.0.blocks.0",
             "unparsed",
         ),
         (
-            realism_case(
+            responses_case(
                 end(SAY), history=[{"role": "assistant", "blocks": [{**SAY, "signature": "S"}]}]
             ),
             "history.0.blocks.0",
             "signature",
         ),
         (
-            realism_case(
+            responses_case(
                 end(SAY), history=[{"role": "assistant", "blocks": [{**ENCRYPTED, "text": "raw"}]}]
             ),
             "history.0.blocks.0",
