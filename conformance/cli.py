@@ -29,7 +29,7 @@ from rich.console import Console
 from conformance import __version__
 
 if TYPE_CHECKING:
-    from conformance.cases.schema import ScriptedResponse
+    from conformance.model import ScriptedResponse
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

@@ -7,9 +7,10 @@ The reference adapter may import this module (and nothing else of the suite's ju
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, PositiveInt
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt, model_validator
 
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
 BlockKind: TypeAlias = Literal["reasoning", "text", "tool_call", "media", "tool_result"]
@@ -26,13 +27,14 @@ TRUNCATING_STOPS: frozenset[str] = frozenset({"max_tokens", "no_finish", "cancel
 Chunks: TypeAlias = tuple[PositiveInt, ...]
 
 
-class Neutral(BaseModel):
-    """Base of every neutral model: strict, immutable, hashable by value."""
+class StrictModel(BaseModel):
+    """Base of every model of the suite's vocabulary and case files: unknown fields are
+    errors, instances are immutable and hashable by value."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Reasoning(Neutral):
+class Reasoning(StrictModel):
     """One reasoning episode: visible text, its opaque replay token, or a redacted blob.
 
     ``signature`` is the wire's replay token (Anthropic ``signature``, Responses
@@ -57,7 +59,7 @@ class Reasoning(Neutral):
     )
 
 
-class Text(Neutral):
+class Text(StrictModel):
     """Visible text; Gemini may sign text parts too."""
 
     kind: Literal["text"] = "text"
@@ -69,7 +71,7 @@ class Text(Neutral):
     )
 
 
-class ToolCall(Neutral):
+class ToolCall(StrictModel):
     """A tool call.  ``arguments`` is an object, or the raw text when it is not valid JSON
     (a call cut by the output limit, or a router that mislabels a truncated call)."""
 
@@ -89,7 +91,7 @@ class ToolCall(Neutral):
         return isinstance(self.arguments, dict)
 
 
-class Media(Neutral):
+class Media(StrictModel):
     """Inline media (an image the model produced, or the user attached)."""
 
     kind: Literal["media"] = "media"
@@ -102,7 +104,7 @@ ContentBlock: TypeAlias = Annotated[
 ]
 
 
-class ToolResult(Neutral):
+class ToolResult(StrictModel):
     """The answer to one tool call."""
 
     kind: Literal["tool_result"] = "tool_result"
@@ -116,7 +118,7 @@ Block: TypeAlias = Annotated[
 ]
 
 
-class Message(Neutral):
+class Message(StrictModel):
     """One message of a conversation in neutral form.
 
     Tool results live in ``tool`` messages on every wire (an Anthropic user message made
@@ -128,7 +130,7 @@ class Message(Neutral):
     blocks: tuple[Block, ...] = ()
 
 
-class ThinkingConfig(Neutral):
+class ThinkingConfig(StrictModel):
     """The reasoning configuration of a request, in neutral form."""
 
     mode: Literal["off", "manual", "adaptive"] = "off"
@@ -146,3 +148,65 @@ def opaque_fields(block: Reasoning | Text | ToolCall | Media | ToolResult) -> di
     elif isinstance(block, Text | ToolCall) and block.signature:
         found["signature"] = block.signature
     return found
+
+
+# ---------------------------------------------------------------- the script
+
+
+class ToolSpec(StrictModel):
+    """A tool offered to the model, and the result the suite hands out when it runs."""
+
+    name: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")]
+    description: str = ""
+    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
+    result: str
+
+
+class Options(StrictModel):
+    """Request options a target should use for this conversation."""
+
+    model: str = "model-under-test"
+    max_tokens: PositiveInt = 4096
+    thinking: ThinkingConfig = ThinkingConfig()
+    store: bool | None = Field(default=None, description="OpenAI Responses `store`.")
+    include: tuple[str, ...] | None = Field(default=None, description="OpenAI Responses `include`.")
+
+
+Noise: TypeAlias = Literal["ping", "unknown-event"]
+
+
+class ScriptedResponse(StrictModel):
+    """One assistant response the provider serves, in neutral blocks."""
+
+    stop: Stop
+    blocks: tuple[ContentBlock, ...] = ()
+    noise: tuple[Noise, ...] = Field(
+        default=(),
+        description="Events the wire allows anywhere and a client must tolerate.",
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ScriptedResponse:
+        calls = [b for b in self.blocks if isinstance(b, ToolCall)]
+        if self.stop == "tool_calls" and not calls:
+            raise ValueError("stop `tool_calls` needs at least one tool_call block")
+        ids = [c.id for c in calls]
+        if len(ids) != len(set(ids)):
+            raise ValueError("tool_call ids repeat within one response")
+        return self
+
+
+# ---------------------------------------------------------------- the outcome
+
+
+@dataclass(frozen=True)
+class FinalOutput:
+    """What a target selects as the conversation's output (a subagent's result).
+
+    ``text`` is ``None`` when nothing was selected; ``complete`` is false when the run
+    ended incomplete (truncated, refused, cancelled); ``stop`` is the final stop reason.
+    """
+
+    text: str | None
+    complete: bool
+    stop: Stop | None = None

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
-from conformance.targets.base import FinalOutput
+from conformance.model import FinalOutput
 from conformance.wires.base import RequestView, RuleViolation
 
 

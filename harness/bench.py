@@ -22,8 +22,8 @@ from pathlib import Path
 
 from conformance.cases.library import bundled_cases_dir, case_dirs, vocabulary
 from conformance.cases.loader import ParseCache, load_dirs
-from conformance.cases.schema import ScriptedResponse
 from conformance.http import HttpRequest
+from conformance.model import ScriptedResponse
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.runner import Job, RunOptions, plan, run_job, run_jobs
 from conformance.snapshots import SnapshotStore

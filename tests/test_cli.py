@@ -192,7 +192,7 @@ def test_snapshot_drift_is_reported_not_judged(tmp_path: Path) -> None:
 def _recorded(tmp_path: Path, name: str, column: str, stream: bool) -> tuple[Path, object]:
     """A signed reasoning episode and a tool call, rendered for ``column`` as the provider
     sends it and saved as a recording; with the script it came from."""
-    from conformance.cases.schema import ScriptedResponse
+    from conformance.model import ScriptedResponse
     from conformance.wires.base import RenderContext
     from conformance.wires.registry import get_wire, split_column
 
@@ -217,7 +217,7 @@ def test_decode_prints_the_case_language_or_json(
 ) -> None:
     import yaml
 
-    from conformance.cases.schema import ScriptedResponse
+    from conformance.model import ScriptedResponse
 
     path, response = _recorded(tmp_path, "turn.sse", "anthropic-messages", stream=True)
     assert main(["decode", "--wire", "anthropic-messages", str(path)]) == 0

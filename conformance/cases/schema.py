@@ -25,12 +25,14 @@ from pydantic import (
 from conformance.model import (
     CONTINUING_STOPS,
     BlockKind,
-    ContentBlock,
     Message,
+    Options,
     Role,
+    ScriptedResponse,
     Stop,
-    ThinkingConfig,
+    StrictModel,
     ToolCall,
+    ToolSpec,
 )
 from conformance.verdict import Severity
 
@@ -45,20 +47,16 @@ ISSUE_REF = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+#[0-9]+$")
 Capability: TypeAlias = Literal["history", "output-selection", "xml-recovery", "pause-resume"]
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
 # ---------------------------------------------------------------- provenance
 
 
-class SeedRef(Strict):
+class SeedRef(StrictModel):
     """A behaviour of ``reference/seed-behaviors.md`` (entry number, 1–186)."""
 
     seed: Annotated[int, Field(ge=1, le=186)]
 
 
-class RuleRef(Strict):
+class RuleRef(StrictModel):
     """A rule of ``reference/wire-rules.md`` (1–53), or a bug report ``E1``–``E54``,
     or a drift note ``F1``–``F7``."""
 
@@ -76,7 +74,7 @@ class RuleRef(Strict):
         raise ValueError("a rule is a number 1–53, a bug report E1–E54 or a drift note F1–F7")
 
 
-class IssueRef(Strict):
+class IssueRef(StrictModel):
     """A public issue or pull request, ``owner/repo#N``."""
 
     issue: str
@@ -95,52 +93,7 @@ Provenance: TypeAlias = SeedRef | RuleRef | IssueRef
 # ---------------------------------------------------------------- the script
 
 
-class ToolSpec(Strict):
-    """A tool offered to the model, and the result the suite hands out when it runs."""
-
-    name: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_-]{0,63}$")]
-    description: str = ""
-    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
-    result: str
-
-
-class Options(Strict):
-    """Request options a target should use for this conversation."""
-
-    model: str = "model-under-test"
-    max_tokens: PositiveInt = 4096
-    thinking: ThinkingConfig = ThinkingConfig()
-    store: bool | None = Field(default=None, description="OpenAI Responses `store`.")
-    include: tuple[str, ...] | None = Field(
-        default=None, description="OpenAI Responses `include`."
-    )
-
-
-Noise: TypeAlias = Literal["ping", "unknown-event"]
-
-
-class ScriptedResponse(Strict):
-    """One assistant response the provider serves, in neutral blocks."""
-
-    stop: Stop
-    blocks: tuple[ContentBlock, ...] = ()
-    noise: tuple[Noise, ...] = Field(
-        default=(),
-        description="Events the wire allows anywhere and a client must tolerate.",
-    )
-
-    @model_validator(mode="after")
-    def _consistent(self) -> ScriptedResponse:
-        calls = [b for b in self.blocks if isinstance(b, ToolCall)]
-        if self.stop == "tool_calls" and not calls:
-            raise ValueError("stop `tool_calls` needs at least one tool_call block")
-        ids = [c.id for c in calls]
-        if len(ids) != len(set(ids)):
-            raise ValueError("tool_call ids repeat within one response")
-        return self
-
-
-class Turn(Strict):
+class Turn(StrictModel):
     """A user prompt and the responses of its tool loop, in order.
 
     Every response but the last continues the loop (the target answers its tool calls and
@@ -165,7 +118,7 @@ class Turn(Strict):
         return self
 
 
-class Given(Strict):
+class Given(StrictModel):
     """The conversation a case scripts."""
 
     system: str | None = None
@@ -202,7 +155,7 @@ class Given(Strict):
 # ---------------------------------------------------------------- expectations
 
 
-class BlockPattern(Strict):
+class BlockPattern(StrictModel):
     """A partial block: only the fields written in the case are compared.
 
     Writing ``signature: null`` demands that the block carries no signature.
@@ -224,7 +177,7 @@ class BlockPattern(Strict):
     content_contains: str | None = None
 
 
-class Where(Strict):
+class Where(StrictModel):
     """Which captured request(s), and which message(s) in them.
 
     ``request`` counts from 1 in arrival order (negative counts from the end; ``each``
@@ -244,7 +197,7 @@ class Where(Strict):
         return value
 
 
-class ExpectBlocks(Strict):
+class ExpectBlocks(StrictModel):
     """The selected message holds exactly these blocks, in this order."""
 
     where: Where = Field(alias="in")
@@ -259,7 +212,7 @@ class ExpectBlocks(Strict):
         return self
 
 
-class ExpectContains(Strict):
+class ExpectContains(StrictModel):
     """The selected message(s) hold these blocks in this order, other blocks between."""
 
     where: Where = Field(alias="in")
@@ -268,7 +221,7 @@ class ExpectContains(Strict):
     severity: Severity = "must"
 
 
-class ExpectNone(Strict):
+class ExpectNone(StrictModel):
     """No block of the selected message(s) matches the pattern."""
 
     where: Where = Field(alias="in")
@@ -277,7 +230,7 @@ class ExpectNone(Strict):
     severity: Severity = "must"
 
 
-class ExpectNoMessage(Strict):
+class ExpectNoMessage(StrictModel):
     """No selected message is empty (``empty: true``) or holds only matching blocks."""
 
     where: Where = Field(alias="in")
@@ -286,7 +239,7 @@ class ExpectNoMessage(Strict):
     severity: Severity = "must"
 
 
-class ExpectRequests(Strict):
+class ExpectRequests(StrictModel):
     """The target sent exactly this many requests."""
 
     requests: PositiveInt
@@ -294,7 +247,7 @@ class ExpectRequests(Strict):
     severity: Severity = "must"
 
 
-class OutputPattern(Strict):
+class OutputPattern(StrictModel):
     """What a target selects as the conversation's final output (a subagent's result)."""
 
     text: str | None = None
@@ -302,13 +255,13 @@ class OutputPattern(Strict):
     stop: Stop | None = None
 
 
-class ExpectOutput(Strict):
+class ExpectOutput(StrictModel):
     output: OutputPattern
     why: str | None = None
     severity: Severity = "must"
 
 
-class ExpectAnyOf(Strict):
+class ExpectAnyOf(StrictModel):
     """At least one of these expectations holds."""
 
     any_of: tuple[Expectation, ...] = Field(min_length=2)
@@ -348,13 +301,13 @@ ExpectAnyOf.model_rebuild()
 # ---------------------------------------------------------------- the case
 
 
-class WireUse(Strict):
+class WireUse(StrictModel):
     """Why a wire really produces this case's shape."""
 
     reason: str = Field(min_length=10)
 
 
-class Case(Strict):
+class Case(StrictModel):
     """One conformance case."""
 
     id: str

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from conformance.model import ToolResult
+from conformance.model import FinalOutput, ToolResult
 from conformance.reference.anthropic import AnthropicCodec
 from conformance.reference.codec import Decoded, WireCodec
 from conformance.reference.consolidate import TurnBlock, consolidate
@@ -27,7 +27,6 @@ from conformance.targets.base import (
     Adapter,
     AdapterSession,
     CallToRun,
-    FinalOutput,
     Session,
     ToolResultIn,
     WireRequest,

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conformance.model import Message, Stop, Text
+from conformance.model import FinalOutput, Message, Stop, Text
 from conformance.reference.guards import Guards
-from conformance.targets.base import FinalOutput
 
 
 def visible_text(message: Message) -> str:

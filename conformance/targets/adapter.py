@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from conformance.http import HttpRequest
+from conformance.model import FinalOutput
 from conformance.provider.scripted import ScriptedProvider
 from conformance.targets.base import (
     Adapter,
-    FinalOutput,
     Session,
     ToolResultIn,
     WireRequest,

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from conformance.model import Message, Stop, ThinkingConfig
+from conformance.model import FinalOutput, Message, ThinkingConfig
 
 CONTRACT_VERSION = 1
 
@@ -163,19 +163,6 @@ class ToolResultIn:
     name: str
     content: str
     is_error: bool = False
-
-
-@dataclass(frozen=True)
-class FinalOutput:
-    """What a target selects as the conversation's output (a subagent's result).
-
-    ``text`` is ``None`` when nothing was selected; ``complete`` is false when the run
-    ended incomplete (truncated, refused, cancelled); ``stop`` is the final stop reason.
-    """
-
-    text: str | None
-    complete: bool
-    stop: Stop | None = None
 
 
 class AdapterSession(ABC):

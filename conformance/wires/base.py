@@ -15,9 +15,9 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from conformance.cases.schema import Case, Options, ScriptedResponse
+from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import Block, Message, ThinkingConfig
+from conformance.model import Block, Message, Options, ScriptedResponse, ThinkingConfig
 
 Strength = Literal["must", "should"]
 

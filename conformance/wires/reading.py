@@ -9,8 +9,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from conformance.cases.schema import ScriptedResponse
-from conformance.model import ContentBlock
+from conformance.model import ContentBlock, ScriptedResponse
 from conformance.wires.base import ResponseReadError
 
 _T = TypeVar("_T")

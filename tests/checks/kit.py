@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from conformance.cases.schema import Case, ScriptedResponse
+from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import (
     TRUNCATING_STOPS,
@@ -20,6 +20,7 @@ from conformance.model import (
     Message,
     Reasoning,
     Role,
+    ScriptedResponse,
     Stop,
     Text,
     ToolCall,

@@ -8,8 +8,7 @@ import pytest
 
 from conformance.cases.schema import BlockPattern
 from conformance.checks.expectations import expectation_violations, matches
-from conformance.model import Reasoning, Text
-from conformance.targets.base import FinalOutput
+from conformance.model import FinalOutput, Reasoning, Text
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
 from conformance.wires.base import RequestView

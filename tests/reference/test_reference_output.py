@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from conformance.model import Block, Message, Reasoning, Text, ToolCall, ToolResult
+from conformance.model import Block, FinalOutput, Message, Reasoning, Text, ToolCall, ToolResult
 from conformance.reference.guards import Guards
 from conformance.reference.output import select_output
-from conformance.targets.base import FinalOutput
 
 ON = Guards()
 OFF = Guards({"output-last-nonempty-text"})

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
+from conformance.model import FinalOutput
 from conformance.reference import ReferenceAdapter
 from conformance.reference.adapter import ReferenceSession
 from conformance.reference.history import ORPHANED_RESULT
 from conformance.reference.turns import NOT_EXECUTED
-from conformance.targets.base import CallToRun, FinalOutput, ToolResultIn, WireResponse
+from conformance.targets.base import CallToRun, ToolResultIn, WireResponse
 
 from .sse_streams import BASH
 from .wire_streams import ChatStream, GeminiStream, ResponsesStream, text_detail, wire_session

@@ -9,8 +9,9 @@ from typing import Any
 import httpx
 from httpx_sse import ServerSentEvent, connect_sse
 
-from conformance.cases.schema import Case, ScriptedResponse
+from conformance.cases.schema import Case
 from conformance.http import HttpResponse
+from conformance.model import ScriptedResponse
 
 
 def scripted(stop: str, *blocks: dict[str, Any], noise: Sequence[str] = ()) -> ScriptedResponse:

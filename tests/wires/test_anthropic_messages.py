@@ -15,9 +15,19 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.cases.schema import Case, Options, ScriptedResponse
+from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import Media, Message, Reasoning, Text, ThinkingConfig, ToolCall, ToolResult
+from conformance.model import (
+    Media,
+    Message,
+    Options,
+    Reasoning,
+    ScriptedResponse,
+    Text,
+    ThinkingConfig,
+    ToolCall,
+    ToolResult,
+)
 from conformance.provider.scripted import ScriptedProvider
 from conformance.wires.anthropic_messages import (
     BUDGET_BELOW_MAX_TOKENS,

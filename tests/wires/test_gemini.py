@@ -13,10 +13,20 @@ from typing import Any
 
 import pytest
 
-from conformance.cases.schema import Case, Options, ScriptedResponse
+from conformance.cases.schema import Case
 from conformance.checks.ledger import PAIRED, ledger_violations
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import Media, Message, Reasoning, Text, ThinkingConfig, ToolCall, ToolResult
+from conformance.model import (
+    Media,
+    Message,
+    Options,
+    Reasoning,
+    ScriptedResponse,
+    Text,
+    ThinkingConfig,
+    ToolCall,
+    ToolResult,
+)
 from conformance.provider.scripted import UNKNOWN_ENDPOINT, ScriptedProvider
 from conformance.transcript import Transcript
 from conformance.wires.base import (

@@ -16,9 +16,19 @@ from typing import Any
 
 import pytest
 
-from conformance.cases.schema import Case, Options, ScriptedResponse
+from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import Media, Message, Reasoning, Text, ThinkingConfig, ToolCall, ToolResult
+from conformance.model import (
+    Media,
+    Message,
+    Options,
+    Reasoning,
+    ScriptedResponse,
+    Text,
+    ThinkingConfig,
+    ToolCall,
+    ToolResult,
+)
 from conformance.provider.scripted import ScriptedProvider
 from conformance.wires.base import (
     RenderContext,

@@ -16,9 +16,8 @@ from typing import Any
 
 import pytest
 
-from conformance.cases.schema import ScriptedResponse
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.base import (
     RenderContext,
     RequestView,

@@ -7,8 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.cases.schema import ScriptedResponse
-from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.anthropic_messages.blocks import REASONING_TYPES
 from conformance.wires.anthropic_messages.stops import STOP_REASONS

@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.cases.schema import Noise, ScriptedResponse
 from conformance.http import HttpResponse, json_response
-from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.model import ContentBlock, Noise, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.anthropic_messages.stops import CUT_STOPS, STOP_REASONS
 from conformance.wires.base import RenderContext, RuleViolation

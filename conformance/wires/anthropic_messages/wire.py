@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from conformance.cases.schema import Case, ScriptedResponse
+from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
+from conformance.model import ScriptedResponse
 from conformance.wires.anthropic_messages.parse import parse_request
 from conformance.wires.anthropic_messages.read import read_recorded
 from conformance.wires.anthropic_messages.realism import case_problems

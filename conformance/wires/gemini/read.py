@@ -9,8 +9,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from conformance.cases.schema import ScriptedResponse
-from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.base import ResponseReadError
 from conformance.wires.gemini.fields import as_object, get
 from conformance.wires.gemini.parse import CallIds, content_block

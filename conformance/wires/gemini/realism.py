@@ -4,8 +4,8 @@ finishReason for, a signature that is not the base64 it mints)."""
 
 from __future__ import annotations
 
-from conformance.cases.schema import Case, ScriptedResponse
-from conformance.model import Block, Reasoning, ToolCall
+from conformance.cases.schema import Case
+from conformance.model import Block, Reasoning, ScriptedResponse, ToolCall
 from conformance.wires.gemini.signatures import standard_base64
 
 

@@ -10,9 +10,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.cases.schema import ScriptedResponse
 from conformance.http import HttpResponse, json_response
-from conformance.model import Chunks, ContentBlock, Media, Reasoning, Text, ToolCall
+from conformance.model import (
+    Chunks,
+    ContentBlock,
+    Media,
+    Reasoning,
+    ScriptedResponse,
+    Text,
+    ToolCall,
+)
 from conformance.wires import values
 from conformance.wires.base import RenderContext
 from conformance.wires.gemini.errors import INTERNAL_ERROR, error_response

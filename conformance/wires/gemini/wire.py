@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from conformance.cases.schema import Case, ScriptedResponse
+from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import Block, Reasoning, Text, ToolCall
+from conformance.model import Block, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.base import (
     RenderContext,
     RequestView,

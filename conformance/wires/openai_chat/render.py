@@ -7,9 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.cases.schema import Noise, ScriptedResponse
 from conformance.http import HttpResponse, json_response
-from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.model import ContentBlock, Noise, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.base import RenderContext
 from conformance.wires.openai_chat.details import DETAIL_FORMATS, episode_details

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.cases.schema import ScriptedResponse
-from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 
 

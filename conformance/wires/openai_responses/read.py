@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.cases.schema import ScriptedResponse
-from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.base import ResponseReadError
 from conformance.wires.openai_responses.ids import nonempty_id
 from conformance.wires.openai_responses.parse import message_blocks

@@ -7,8 +7,8 @@ a saved history block only to the shapes the wire can carry at all.
 
 from __future__ import annotations
 
-from conformance.cases.schema import Case, ScriptedResponse
-from conformance.model import Block, Media, Reasoning, Text, ToolCall
+from conformance.cases.schema import Case
+from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
 
 #: Stops under which a response may end inside an item (an unfinished call, say).
 TRUNCATED_STOPS = frozenset({"max_tokens", "no_finish"})

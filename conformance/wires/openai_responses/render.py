@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from conformance.cases.schema import ScriptedResponse
 from conformance.http import HttpResponse, json_response
-from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.base import RenderContext
 from conformance.wires.openai_responses.minted import Minted, content_part
