@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from conformance import __version__
+from conformance.version import __version__
 
 if TYPE_CHECKING:
     from conformance.model import ScriptedResponse

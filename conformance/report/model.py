@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from conformance import __version__
+from conformance.version import __version__
 from conformance.verdict import VERDICTS, Result
 
 #: Bumped on any incompatible change to the JSON shape.

@@ -1,0 +1,131 @@
+"""The layer order of ``docs/architecture.md``, enforced on the source: a module imports
+only from its own unit and from units of lower layers, so no package-level cycle can
+form and nothing downstream reaches back upstream (DESIGN.md, "one direction")."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import conformance
+
+PACKAGE = Path(conformance.__file__).parent
+ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
+
+#: Layer of every unit (a top-level module or subpackage of ``conformance``).
+LAYERS: dict[str, int] = {
+    "version": 0,
+    "errors": 0,
+    "model": 0,
+    "http": 0,
+    "verdict": 0,
+    "wires": 1,
+    "cases": 2,
+    "transcript": 3,
+    "provider": 4,
+    "targets": 5,
+    "checks": 5,
+    "decide": 6,
+    "snapshots": 6,
+    "reference": 6,
+    "runner": 7,
+    "report": 8,
+    "pytest": 9,
+    "cli": 9,
+    "__init__": 9,
+    "__main__": 9,
+}
+
+
+def unit_of(module: str) -> str | None:
+    """``conformance.wires.gemini.parse`` -> ``wires``; ``conformance`` -> ``__init__``."""
+    parts = module.split(".")
+    if parts[0] != "conformance":
+        return None
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported(source: str, module: str) -> Iterator[str]:
+    """Every ``conformance`` module ``source`` imports, relative imports resolved."""
+    package = module.split(".") if module.endswith("__init__") else module.split(".")[:-1]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                yield ".".join([*base, *([node.module] if node.module else [])])
+            elif node.module:
+                yield node.module
+
+
+def upward_imports(source: str, module: str) -> list[str]:
+    """The imports of ``module`` that break the layer order, as ``unit -> unit`` lines."""
+    own = unit_of(module) or "__init__"
+    found: list[str] = []
+    for target in imported(source, module):
+        unit = unit_of(target)
+        if unit is None or unit == own:
+            continue
+        if unit not in LAYERS or LAYERS[unit] >= LAYERS[own]:
+            found.append(f"{own} -> {unit} ({target})")
+    return found
+
+
+def sources() -> Iterator[tuple[str, Path]]:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield module_name(path), path
+
+
+def test_every_unit_has_a_layer() -> None:
+    units = {unit_of(module) for module, _ in sources()}
+    assert units - set(LAYERS) == set()
+
+
+def test_no_module_imports_upward_or_sideways() -> None:
+    broken = [
+        f"{path.relative_to(PACKAGE.parent)}: {line}"
+        for module, path in sources()
+        for line in upward_imports(path.read_text(encoding="utf-8"), module)
+    ]
+    assert broken == []
+
+
+def test_the_scan_catches_an_upward_and_a_sideways_import() -> None:
+    source = (
+        "from conformance.runner import plan\n"
+        "import conformance.checks.ledger\n"
+        "from conformance.model import Message\n"
+        "from . import render\n"
+    )
+    assert upward_imports(source, "conformance.targets.base") == [
+        "targets -> runner (conformance.runner)",
+        "targets -> checks (conformance.checks.ledger)",
+    ]
+    assert upward_imports("from ..cli import main\n", "conformance.wires.gemini.parse") == [
+        "wires -> cli (conformance.cli)"
+    ]
+
+
+def test_the_documented_layers_are_the_enforced_ones() -> None:
+    """docs/architecture.md lists each layer as ``N. `unit`, `unit` ...``."""
+    documented: dict[str, int] = {}
+    for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^\|\s*(\d+)\s*\|([^|]*)\|", line)
+        if match:
+            for unit in re.findall(r"`([\w]+)`", match.group(2)):
+                documented[unit] = int(match.group(1))
+    assert documented == LAYERS
+
+
+def test_no_module_is_named_like_pytests_internals() -> None:
+    assert [p for _, p in sources() if p.stem == "_pytest" or p.parent.name == "_pytest"] == []
