@@ -9,36 +9,26 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import traceback
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import ClassVar
 
 from conformance.provider.intercept import intercept
 from conformance.provider.loopback import Handler, LoopbackServer
 from conformance.targets.base import Client, Conversation, Session
+from conformance.targets.kind import Crash, Outcome, Stage, TargetKind, hold_in_process
 
 #: The host respx-intercepted clients are pointed at; ``.invalid`` never resolves.
 INTERCEPTED_BASE_URL = "http://conformance.invalid"
-TRACEBACK_LINES = 12
 TRANSPORTS = ("respx", "loopback")
 
 
 @dataclass(frozen=True)
-class ClientError:
-    """An exception the client raised: its type, message and the end of its traceback."""
-
-    type: str
-    message: str
-    traceback: str
-
-    def __str__(self) -> str:
-        return f"{self.type}: {self.message}"
-
-
-@dataclass(frozen=True)
 class ClientRunResult:
-    error: ClientError | None = None
+    """How the client's ``run`` ended: ``error`` is what it raised, if anything."""
+
+    error: Crash | None = None
 
     @property
     def ok(self) -> bool:
@@ -62,15 +52,6 @@ async def _complete(awaitable: Awaitable[None]) -> None:
     await awaitable
 
 
-def _captured(error: Exception) -> ClientError:
-    lines = "".join(traceback.format_exception(error)).rstrip().splitlines()
-    return ClientError(
-        type=type(error).__qualname__,
-        message=str(error),
-        traceback="\n".join(lines[-TRACEBACK_LINES:]),
-    )
-
-
 def run_client(client: Client, session: Session, handler: Handler) -> ClientRunResult:
     """Hold ``session`` with ``client`` against ``handler``; a coroutine ``run`` gets a
     fresh event loop.  Exceptions end up in the result."""
@@ -80,5 +61,21 @@ def run_client(client: Client, session: Session, handler: Handler) -> ClientRunR
             if inspect.isawaitable(outcome):
                 asyncio.run(_complete(outcome))
     except Exception as error:
-        return ClientRunResult(error=_captured(error))
+        return ClientRunResult(error=Crash.of(error))
     return ClientRunResult()
+
+
+@dataclass(frozen=True)
+class ClientKind(TargetKind):
+    """The ``Client`` kind: ``run_client`` on a thread of its own, within the stage's
+    timeout; what the client raised is the outcome's crash."""
+
+    name: ClassVar[str] = "client"
+    client: Client
+
+    def hold(self, stage: Stage) -> Outcome:
+        def run() -> Outcome:
+            result = run_client(self.client, stage.session, stage.provider.handle)
+            return Outcome() if result.error is None else Outcome.crashed(result.error)
+
+        return hold_in_process(run, stage.timeout)
