@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import itertools
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from conformance.provider.intercept import intercept
@@ -21,6 +22,9 @@ from conformance.targets.kind import Crash, Outcome, Stage, TargetKind, hold_in_
 
 #: The host respx-intercepted clients are pointed at; ``.invalid`` never resolves.
 INTERCEPTED_BASE_URL = "http://conformance.invalid"
+#: The host of the ``n``th conversation a ``ClientKind`` holds: a client left hanging
+#: keeps its interception, and a host of its own keeps the next one's requests out of it.
+INTERCEPTED_RUN_URL = "http://run-{n}.conformance.invalid"
 TRANSPORTS = ("respx", "loopback")
 
 
@@ -36,14 +40,14 @@ class ClientRunResult:
 
 
 @contextmanager
-def _provider(transport: str, handler: Handler) -> Iterator[str]:
+def _provider(transport: str, handler: Handler, intercepted: str) -> Iterator[str]:
     """The provider's base URL, served the way the client asked for."""
     if transport == "loopback":
         with LoopbackServer(handler) as server:
             yield server.base_url
     elif transport == "respx":
-        with intercept(handler, INTERCEPTED_BASE_URL):
-            yield INTERCEPTED_BASE_URL
+        with intercept(handler, intercepted):
+            yield intercepted
     else:
         raise ValueError(f"unknown client transport {transport!r}; known: {TRANSPORTS}")
 
@@ -52,11 +56,17 @@ async def _complete(awaitable: Awaitable[None]) -> None:
     await awaitable
 
 
-def run_client(client: Client, session: Session, handler: Handler) -> ClientRunResult:
-    """Hold ``session`` with ``client`` against ``handler``; a coroutine ``run`` gets a
-    fresh event loop.  Exceptions end up in the result."""
+def run_client(
+    client: Client,
+    session: Session,
+    handler: Handler,
+    intercepted: str = INTERCEPTED_BASE_URL,
+) -> ClientRunResult:
+    """Hold ``session`` with ``client`` against ``handler`` (at ``intercepted`` when the
+    client's transport is respx); a coroutine ``run`` gets a fresh event loop.
+    Exceptions end up in the result."""
     try:
-        with _provider(client.transport, handler) as base_url:
+        with _provider(client.transport, handler, intercepted) as base_url:
             outcome = client.run(Conversation(session=session, base_url=base_url))
             if inspect.isawaitable(outcome):
                 asyncio.run(_complete(outcome))
@@ -72,10 +82,13 @@ class ClientKind(TargetKind):
 
     name: ClassVar[str] = "client"
     client: Client
+    _runs: Iterator[int] = field(default_factory=itertools.count, compare=False, repr=False)
 
     def hold(self, stage: Stage) -> Outcome:
+        host = INTERCEPTED_RUN_URL.format(n=next(self._runs))
+
         def run() -> Outcome:
-            result = run_client(self.client, stage.session, stage.provider.handle)
+            result = run_client(self.client, stage.session, stage.provider.handle, host)
             return Outcome() if result.error is None else Outcome.crashed(result.error)
 
         return hold_in_process(run, stage.timeout)

@@ -30,16 +30,25 @@ from conformance.model import FinalOutput
 from conformance.provider.scripted import ScriptedProvider
 from conformance.targets.base import Session
 
-#: The most traceback lines (and characters) an error keeps: enough to find the fault,
-#: never enough to drown a report.
+#: The most traceback lines (and characters), and message characters, an error keeps:
+#: enough to find the fault, never enough to drown a report.
 TRACEBACK_LINES = 12
 TRACEBACK_CHARS = 4000
+MESSAGE_CHARS = 1000
+
+
+def _bounded(message: str) -> str:
+    if len(message) <= MESSAGE_CHARS:
+        return message
+    return f"{message[:MESSAGE_CHARS]}… ({len(message) - MESSAGE_CHARS} more characters)"
 
 
 @dataclass(frozen=True)
 class Crash:
-    """An exception a target raised, bounded: its type, its message and the last
-    ``TRACEBACK_LINES`` lines of its traceback.  Every kind reports crashes with it."""
+    """An exception a target raised, bounded: its type, its message (at most
+    ``MESSAGE_CHARS`` characters) and the last ``TRACEBACK_LINES`` lines (at most
+    ``TRACEBACK_CHARS`` characters) of its traceback.  Every kind reports crashes
+    with it."""
 
     type: str
     message: str
@@ -50,7 +59,7 @@ class Crash:
         lines = "".join(traceback.format_exception(error)).rstrip().splitlines()
         return cls(
             type=type(error).__qualname__,
-            message=str(error),
+            message=_bounded(str(error)),
             traceback="\n".join(lines[-TRACEBACK_LINES:])[-TRACEBACK_CHARS:],
         )
 
