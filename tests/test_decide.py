@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
+from types import ModuleType
+
 import pytest
 
+from conformance import decide as decide_module
 from conformance.cases.loader import load_text
 from conformance.cases.schema import Case
 from conformance.decide import decide
@@ -160,3 +165,16 @@ def test_target_pins_are_strict_xfails() -> None:
         ).verdict
         == "xfail"
     )
+
+
+def imported_modules(module: ModuleType) -> set[str]:
+    tree = ast.parse(inspect.getsource(module))
+    found = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    return found | {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+
+
+def test_decide_takes_the_pin_and_knows_no_target_code() -> None:
+    """Deciding sits above targets only as a consumer of plain data (the pin)."""
+    imported = imported_modules(decide_module)
+    assert imported, "the scan found no imports at all"
+    assert not [m for m in imported if m.startswith(("conformance.targets", "conformance.runner"))]

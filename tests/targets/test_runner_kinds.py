@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import inspect
+import shlex
+import sys
 import threading
 import time
 from typing import ClassVar
@@ -17,8 +19,9 @@ from conformance.reference.adapter import ReferenceAdapter
 from conformance.runner import Job, RunOptions, plan, run_job, run_jobs
 from conformance.targets.adapter import drive_adapter
 from conformance.targets.base import Adapter, AdapterSession, Client, Conversation, Session
+from conformance.targets.command import TAIL_CHARS
 from conformance.targets.kind import Outcome, Stage, TargetKind
-from conformance.targets.resolve import ResolvedTarget, target_from_object
+from conformance.targets.resolve import ResolvedTarget, resolve_target, target_from_object
 from harness.clients.reference_client import ReferenceOverHttpx
 from tests.targets.conversation import CASE
 
@@ -160,3 +163,28 @@ def test_the_runner_holds_no_kind_specific_code() -> None:
     }
     assert not imported & kind_names, imported
     assert not [v for v in vars(runner).values() if v is Adapter or v is Client]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("code", "timeout", "reason"),
+    [
+        (
+            "import sys; sys.stderr.write('noise\\n' * 2000); raise RuntimeError('it broke')",
+            30.0,
+            "the command exited with status 1",
+        ),
+        ("import time; time.sleep(60)", 0.5, "the command did not finish within 0.5 s"),
+    ],
+)
+def test_a_crashing_or_hanging_command_is_an_error_with_a_bounded_tail(
+    code: str, timeout: float, reason: str
+) -> None:
+    target = resolve_target(f"cmd:{shlex.quote(sys.executable)} -c {shlex.quote(code)}")
+    result, _ = run_job(target, Job(CASE, WIRE), RunOptions(timeout=timeout))
+    assert (result.verdict, result.reason) == ("error", reason)
+    assert result.stderr_tail is not None
+    assert len(result.stderr_tail) <= TAIL_CHARS
+    if "it broke" in code:
+        assert len(result.stderr_tail) == TAIL_CHARS
+        assert result.stderr_tail.rstrip().endswith("RuntimeError: it broke")
