@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import itertools
+import threading
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,9 +22,9 @@ from conformance.targets.kind import Crash, Outcome, Stage, TargetKind, hold_in_
 
 #: The host respx-intercepted clients are pointed at; ``.invalid`` never resolves.
 INTERCEPTED_BASE_URL = "http://conformance.invalid"
-#: The host of the ``n``th conversation a ``ClientKind`` holds: a client left hanging
-#: keeps its interception, and a host of its own keeps the next one's requests out of it.
-INTERCEPTED_RUN_URL = "http://run-{n}.conformance.invalid"
+#: Where a ``ClientKind`` points its clients once ``n`` of its conversations hung: a
+#: client left hanging keeps its interception, so the next one gets another host.
+AFTER_HANG_BASE_URL = "http://after-hang-{n}.conformance.invalid"
 TRANSPORTS = ("respx", "loopback")
 
 
@@ -82,13 +82,27 @@ class ClientKind(TargetKind):
 
     name: ClassVar[str] = "client"
     client: Client
-    _runs: Iterator[int] = field(default_factory=itertools.count, compare=False, repr=False)
+    #: The hosts of this target's conversations that were left hanging.
+    _hung: list[str] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def intercepted(self) -> str:
+        """The base URL respx clients get: the usual one until a conversation hangs."""
+        if not self._hung:
+            return INTERCEPTED_BASE_URL
+        return AFTER_HANG_BASE_URL.format(n=len(self._hung))
 
     def hold(self, stage: Stage) -> Outcome:
-        host = INTERCEPTED_RUN_URL.format(n=next(self._runs))
+        host, finished = self.intercepted, threading.Event()
 
         def run() -> Outcome:
-            result = run_client(self.client, stage.session, stage.provider.handle, host)
+            try:
+                result = run_client(self.client, stage.session, stage.provider.handle, host)
+            finally:
+                finished.set()
             return Outcome() if result.error is None else Outcome.crashed(result.error)
 
-        return hold_in_process(run, stage.timeout)
+        outcome = hold_in_process(run, stage.timeout)
+        if not finished.is_set():
+            self._hung.append(host)
+        return outcome

@@ -11,7 +11,7 @@ import pytest
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.targets.adapter import AdapterKind
 from conformance.targets.base import Adapter, AdapterSession, Client, Conversation, Session
-from conformance.targets.client import ClientKind
+from conformance.targets.client import INTERCEPTED_BASE_URL, ClientKind
 from conformance.targets.command import TAIL_CHARS, CommandKind
 from conformance.targets.kind import (
     MESSAGE_CHARS,
@@ -81,10 +81,23 @@ def test_the_adapter_kind_holds_the_conversation() -> None:
     assert_conversation_held(on)
 
 
+class SeenBaseUrl(ReferenceOverHttpx):
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def run(self, conversation: Conversation) -> None:
+        self.seen.append(conversation.base_url)
+        super().run(conversation)
+
+
 def test_the_client_kind_holds_the_conversation() -> None:
-    outcome, on = held(ClientKind(ReferenceOverHttpx()))
+    client = SeenBaseUrl()
+    kind = ClientKind(client)
+    outcome, on = held(kind)
     assert outcome == Outcome()
     assert_conversation_held(on)
+    held(kind)
+    assert client.seen == [INTERCEPTED_BASE_URL] * 2  # no hang, no other host
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ from conformance.reference.adapter import ReferenceAdapter
 from conformance.runner import Job, RunOptions, plan, run_job, run_jobs
 from conformance.targets.adapter import drive_adapter
 from conformance.targets.base import Adapter, AdapterSession, Client, Conversation, Session
+from conformance.targets.client import ClientKind
 from conformance.targets.command import TAIL_CHARS
 from conformance.targets.kind import Outcome, Stage, TargetKind
 from conformance.targets.resolve import ResolvedTarget, resolve_target, target_from_object
@@ -82,6 +83,9 @@ def test_a_hung_target_is_an_error_and_does_not_block_the_next_cell(
     )
     assert then.verdict == "pass", then.reason
     assert target.gate.calls == 2
+    if isinstance(resolved.kind, ClientKind):
+        # The hung client still holds its interception: the next one was sent elsewhere.
+        assert resolved.kind.intercepted == "http://after-hang-1.conformance.invalid"
     # The second cell did not wait for the first one's thread.
     assert elapsed < TIMEOUT + 10
 
