@@ -156,7 +156,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     results = run_jobs(target, jobs, options)
     report = build_report(
         target.name,
-        target.kind,
+        target.kind.name,
         results,
         args.strict,
         [

@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 from conformance.cases.schema import Case
-from conformance.targets.resolve import ResolvedTarget
 from conformance.transcript import Transcript
 from conformance.verdict import Result, Verdict, Violation
 
@@ -30,12 +29,13 @@ def _rejected(transcript: Transcript) -> bool:
 def decide(
     case: Case,
     wire: str,
-    target: ResolvedTarget,
+    pin: str | None,
     transcript: Transcript,
     violations: list[Violation],
     strict: bool,
 ) -> Result:
-    """The verdict of one run, with the violations that justify it."""
+    """The verdict of one run, with the violations that justify it; ``pin`` is the
+    reason the target gave for a known failure of this cell, if it pinned one."""
     counted = [v for v in violations if v.severity == "must" or strict]
     warnings = tuple(v for v in violations if v.severity == "should" and not strict)
     expect = [v for v in counted if v.check == "expect"]
@@ -68,7 +68,6 @@ def decide(
         else:
             verdict, reason = "pinned", case.pinned_reason
 
-    pin = target.pin_for(case.id, wire)
     if pin is not None:
         if verdict in ("fail", "error"):
             detail = reason or (counted[0].message if counted else "")

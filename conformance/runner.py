@@ -1,32 +1,29 @@
 """Run cases on a target: plan the case × wire matrix, hold each conversation against a
 fresh scripted provider, judge the transcript, and collect one result per cell.
 
-A crashing or hanging target is an ``error`` result with the reason; the run goes on.
+The runner knows a target only as its kind's ``hold`` (``conformance.targets.kind``): a
+crashing or hanging target is an ``error`` result with the reason; the run goes on.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import queue
-import threading
-import traceback
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 from conformance.cases.schema import Case, ExpectOutput
 from conformance.checks.registry import run_checks
 from conformance.decide import decide
 from conformance.provider.scripted import ScriptedProvider
 from conformance.snapshots import SnapshotStore
-from conformance.targets.adapter import drive_adapter
-from conformance.targets.base import Adapter, Client, Session, ToolDef
+from conformance.targets.base import Session, ToolDef
+from conformance.targets.kind import Outcome, Stage
 from conformance.targets.resolve import ResolvedTarget
 from conformance.transcript import Transcript
 from conformance.verdict import Result
+from conformance.wires.base import Wire
 from conformance.wires.registry import get_wire, split_column
 
-T = TypeVar("T")
 DEFAULT_TIMEOUT = 10.0
 
 
@@ -70,13 +67,11 @@ def plan(
             if wires and column not in wires and split_column(column)[0] not in wires:
                 continue
             skip = None
+            missing = sorted(case.needs - target.capabilities)
             if not target.speaks(column):
                 skip = f"the target does not speak {column}"
-            missing = sorted(case.needs - target.capabilities)
-            if skip is None and missing and target.kind != "command":
-                skip = f"needs capability {', '.join(missing)}, which the target does not declare"
-            elif skip is None and missing:
-                skip = f"needs capability {', '.join(missing)}, which command targets lack"
+            elif missing:
+                skip = f"needs capability {', '.join(missing)}, {target.kind.capability_gap}"
             jobs.append(Job(case, column, skip))
     return jobs
 
@@ -100,97 +95,24 @@ def session_for(case: Case, wire: str, dialect: str | None) -> Session:
     )
 
 
-class _Worker:
-    """A daemon thread that runs one task at a time, abandoned when a task hangs."""
-
-    def __init__(self) -> None:
-        self._tasks: queue.Queue[tuple[Callable[[], Any], list[Any], threading.Event]] = (
-            queue.Queue()
-        )
-        threading.Thread(target=self._loop, daemon=True, name="conformance-target").start()
-
-    def _loop(self) -> None:
-        while True:
-            task, slot, done = self._tasks.get()
-            try:
-                slot.append((True, task()))
-            except BaseException as error:  # the target's failure is a result, not ours
-                slot.append((False, error))
-            done.set()
-
-    def run(self, task: Callable[[], T], timeout: float) -> tuple[bool, Any] | None:
-        slot: list[Any] = []
-        done = threading.Event()
-        self._tasks.put((task, slot, done))
-        return slot[0] if done.wait(timeout) else None
-
-
-_worker: _Worker | None = None
-
-
-def _call_with_timeout(task: Callable[[], T], timeout: float) -> tuple[bool, Any] | None:
-    """``(ok, value)`` of the task, or ``None`` when it did not finish in time."""
-    global _worker
-    if _worker is None:
-        _worker = _Worker()
-    outcome = _worker.run(task, timeout)
-    if outcome is None:
-        _worker = None  # leave the hung thread behind; the next task gets a new one
-    return outcome
-
-
-def _describe(error: BaseException) -> str:
-    lines = traceback.format_exception(error)
-    tail = "".join(lines[-3:]).strip()
-    return f"the target raised {type(error).__name__}: {error}\n{tail}"
-
-
-def _execute(
-    target: ResolvedTarget,
-    job: Job,
-    provider: ScriptedProvider,
-    transcript: Transcript,
-    timeout: float,
-) -> None:
+def _stage(job: Job, provider: ScriptedProvider, wire: Wire, timeout: float) -> Stage:
     session = session_for(job.case, job.wire, job.dialect)
-    wire = get_wire(job.wire)
-    wants_output = any(isinstance(e, ExpectOutput) for e in job.case.expect)
-    if target.kind == "command":
-        from conformance.targets.command import CommandTarget
+    return Stage(
+        session=session,
+        provider=provider,
+        endpoint=wire.endpoint(session.model, True),
+        wants_output=any(isinstance(e, ExpectOutput) for e in job.case.expect),
+        timeout=timeout,
+    )
 
-        assert isinstance(target.impl, str)
-        command = CommandTarget(target.impl, timeout=target.timeout or timeout)
-        ran = command.run(session, provider.handle)
-        transcript.stdout_tail, transcript.stderr_tail = ran.stdout_tail, ran.stderr_tail
-        if ran.timed_out:
-            transcript.error = f"the command did not finish within {command.timeout:g} s"
-        elif ran.exit_code != 0:
-            transcript.stopped = f"the command exited with status {ran.exit_code}"
-        return
 
-    def hold() -> Any:
-        if isinstance(target.impl, Adapter):
-            return drive_adapter(
-                target.impl, session, provider, wire.endpoint(session.model, True), wants_output
-            )
-        from conformance.targets.client import run_client
-
-        assert isinstance(target.impl, Client)
-        return run_client(target.impl, session, provider.handle)
-
-    outcome = _call_with_timeout(hold, target.timeout or timeout)
-    if outcome is None:
-        transcript.error = f"the target did not finish within {target.timeout or timeout:g} s"
-        return
-    ok, value = outcome
-    if not ok:
-        transcript.error = _describe(value)
-        return
-    if target.kind == "adapter":
-        transcript.output, transcript.output_error = value.output, value.output_error
-        transcript.stopped = value.stopped
-    elif value.error is not None:
-        transcript.error = f"the client raised {value.error}\n{value.error.traceback}".rstrip()
+def _record(transcript: Transcript, outcome: Outcome, provider: ScriptedProvider) -> None:
+    """Copy what the kind saw, and what the provider recorded, into the transcript."""
+    transcript.output, transcript.output_error = outcome.output, outcome.output_error
+    transcript.stopped, transcript.error = outcome.stopped, outcome.error_report
+    transcript.stdout_tail, transcript.stderr_tail = outcome.stdout_tail, outcome.stderr_tail
+    with provider.lock:
+        transcript.exchanges = list(provider.exchanges)
 
 
 def run_job(
@@ -210,11 +132,11 @@ def run_job(
     wire = get_wire(job.wire)
     provider = ScriptedProvider(job.case, wire, job.dialect)
     transcript = Transcript(job.case, job.column, job.dialect)
-    _execute(target, job, provider, transcript, options.timeout)
-    with provider.lock:
-        transcript.exchanges = list(provider.exchanges)
+    outcome = target.kind.hold(_stage(job, provider, wire, target.timeout or options.timeout))
+    _record(transcript, outcome, provider)
     violations = run_checks(transcript, wire)
-    result = decide(job.case, job.column, target, transcript, violations, options.strict)
+    pin = target.pin_for(job.case.id, job.column)
+    result = decide(job.case, job.column, pin, transcript, violations, options.strict)
     if options.snapshots is not None:
         state = options.snapshots.check(job.column, job.case.id, transcript)
         result = result.model_copy(update={"snapshot": state})

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
+from types import ModuleType
+
 import pytest
 
+from conformance import decide as decide_module
 from conformance.cases.loader import load_text
 from conformance.cases.schema import Case
 from conformance.decide import decide
 from conformance.http import HttpRequest, HttpResponse
 from conformance.provider.scripted import BEYOND_SCRIPT
-from conformance.targets.resolve import ResolvedTarget
 from conformance.transcript import Exchange, Transcript
 from conformance.verdict import Violation
 from conformance.wires.base import Rule, RuleViolation
@@ -42,12 +46,6 @@ def case(pinned: bool = False) -> Case:
     return loaded
 
 
-def target(pins: dict[str, str] | None = None) -> ResolvedTarget:
-    return ResolvedTarget(
-        "t", "t", "adapter", "impl", frozenset({"anthropic-messages"}), pins=pins or {}
-    )
-
-
 def exchange(number: int, served: int | None, *violations: RuleViolation) -> Exchange:
     return Exchange(
         number,
@@ -71,18 +69,18 @@ EXPECT = Violation(check="expect", message="expect[0]: no")
 
 def test_pass_with_warnings_and_strict_fail() -> None:
     c = case()
-    result = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [SHOULD], strict=False)
+    result = decide(c, "anthropic-messages", None, transcript(c, *FULL), [SHOULD], strict=False)
     assert result.verdict == "pass"
     assert result.warnings == (SHOULD,)
     assert result.violations == ()
-    strict = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [SHOULD], strict=True)
+    strict = decide(c, "anthropic-messages", None, transcript(c, *FULL), [SHOULD], strict=True)
     assert strict.verdict == "fail"
     assert strict.violations == (SHOULD,)
 
 
 def test_must_violation_fails() -> None:
     c = case()
-    result = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [MUST], strict=False)
+    result = decide(c, "anthropic-messages", None, transcript(c, *FULL), [MUST], strict=False)
     assert result.verdict == "fail"
     assert result.violations == (MUST,)
 
@@ -101,7 +99,7 @@ def test_error_when_the_run_cannot_be_judged(
     result = decide(
         c,
         "anthropic-messages",
-        target(),
+        None,
         transcript(c, *exchanges, error=error),
         [EXPECT],
         strict=False,
@@ -113,11 +111,11 @@ def test_error_when_the_run_cannot_be_judged(
 def test_a_request_beyond_the_script_is_an_error_unless_a_failure_explains_it() -> None:
     c = case()
     beyond = Violation(check=BEYOND_SCRIPT.id, message="request 3 is beyond the script")
-    alone = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [beyond], strict=False)
+    alone = decide(c, "anthropic-messages", None, transcript(c, *FULL), [beyond], strict=False)
     assert alone.verdict == "error"
     assert alone.reason == "request 3 is beyond the script"
     explained = decide(
-        c, "anthropic-messages", target(), transcript(c, *FULL), [beyond, MUST], strict=False
+        c, "anthropic-messages", None, transcript(c, *FULL), [beyond, MUST], strict=False
     )
     assert explained.verdict == "fail"
 
@@ -129,7 +127,7 @@ def test_a_rejected_request_explains_a_short_run() -> None:
     result = decide(
         c,
         "anthropic-messages",
-        target(),
+        None,
         transcript(c, exchange(1, 0), rejected),
         [violation],
         strict=False,
@@ -139,30 +137,44 @@ def test_a_rejected_request_explains_a_short_run() -> None:
 
 def test_pinned_case_shows_its_limitation_or_passes() -> None:
     c = case(pinned=True)
-    shown = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [], strict=False)
+    shown = decide(c, "anthropic-messages", None, transcript(c, *FULL), [], strict=False)
     assert shown.verdict == "pinned"
     assert shown.reason == "a known limit"
-    differs = decide(
-        c, "anthropic-messages", target(), transcript(c, *FULL), [EXPECT], strict=False
-    )
+    differs = decide(c, "anthropic-messages", None, transcript(c, *FULL), [EXPECT], strict=False)
     assert differs.verdict == "pass"
     assert differs.reason is not None
     assert "did not show" in differs.reason
-    broken = decide(c, "anthropic-messages", target(), transcript(c, *FULL), [MUST], strict=False)
+    broken = decide(c, "anthropic-messages", None, transcript(c, *FULL), [MUST], strict=False)
     assert broken.verdict == "fail"
 
 
 def test_target_pins_are_strict_xfails() -> None:
     c = case()
-    pinned = target({"two-responses": "known bug #1"})
+    pinned = "known bug #1"
     failing = decide(c, "anthropic-messages", pinned, transcript(c, *FULL), [MUST], strict=False)
     assert failing.verdict == "xfail"
     assert "known bug #1" in (failing.reason or "")
     passing = decide(c, "anthropic-messages", pinned, transcript(c, *FULL), [], strict=False)
     assert passing.verdict == "fail"
     assert "remove the pin" in (passing.reason or "")
-    by_wire = target({"two-responses[anthropic-messages]": "wire-specific"})
+    # Which pin applies to a cell (by case, or by case and wire) is the target's
+    # declaration: tests/targets/test_resolve.py.
     assert (
-        decide(c, "anthropic-messages", by_wire, transcript(c, *FULL), [MUST], False).verdict
+        decide(
+            c, "anthropic-messages", "wire-specific", transcript(c, *FULL), [MUST], False
+        ).verdict
         == "xfail"
     )
+
+
+def imported_modules(module: ModuleType) -> set[str]:
+    tree = ast.parse(inspect.getsource(module))
+    found = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    return found | {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+
+
+def test_decide_takes_the_pin_and_knows_no_target_code() -> None:
+    """Deciding sits above targets only as a consumer of plain data (the pin)."""
+    imported = imported_modules(decide_module)
+    assert imported, "the scan found no imports at all"
+    assert not [m for m in imported if m.startswith(("conformance.targets", "conformance.runner"))]

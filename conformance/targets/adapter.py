@@ -9,6 +9,7 @@ conversation, as it would end a real client's turn.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 from urllib.parse import urlsplit
 
 from conformance.http import HttpRequest
@@ -21,6 +22,7 @@ from conformance.targets.base import (
     WireRequest,
     WireResponse,
 )
+from conformance.targets.kind import Outcome, Stage, TargetKind, hold_in_process
 
 #: Requests one user turn may send before the driver stops it (a runaway tool loop).
 MAX_REQUESTS_PER_TURN = 64
@@ -76,3 +78,21 @@ def drive_adapter(
         except NotImplementedError:
             run.output_error = "the adapter does not select an output"
     return run
+
+
+@dataclass(frozen=True)
+class AdapterKind(TargetKind):
+    """The ``Adapter`` kind: the driver's loop on a thread of its own, within the
+    stage's timeout."""
+
+    name: ClassVar[str] = "adapter"
+    adapter: Adapter
+
+    def hold(self, stage: Stage) -> Outcome:
+        def drive() -> Outcome:
+            run = drive_adapter(
+                self.adapter, stage.session, stage.provider, stage.endpoint, stage.wants_output
+            )
+            return Outcome(output=run.output, output_error=run.output_error, stopped=run.stopped)
+
+        return hold_in_process(drive, stage.timeout)

@@ -9,36 +9,30 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import traceback
+import threading
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 from conformance.provider.intercept import intercept
 from conformance.provider.loopback import Handler, LoopbackServer
 from conformance.targets.base import Client, Conversation, Session
+from conformance.targets.kind import Crash, Outcome, Stage, TargetKind, hold_in_process
 
 #: The host respx-intercepted clients are pointed at; ``.invalid`` never resolves.
 INTERCEPTED_BASE_URL = "http://conformance.invalid"
-TRACEBACK_LINES = 12
+#: Where a ``ClientKind`` points its clients once ``n`` of its conversations hung: a
+#: client left hanging keeps its interception, so the next one gets another host.
+AFTER_HANG_BASE_URL = "http://after-hang-{n}.conformance.invalid"
 TRANSPORTS = ("respx", "loopback")
 
 
 @dataclass(frozen=True)
-class ClientError:
-    """An exception the client raised: its type, message and the end of its traceback."""
-
-    type: str
-    message: str
-    traceback: str
-
-    def __str__(self) -> str:
-        return f"{self.type}: {self.message}"
-
-
-@dataclass(frozen=True)
 class ClientRunResult:
-    error: ClientError | None = None
+    """How the client's ``run`` ended: ``error`` is what it raised, if anything."""
+
+    error: Crash | None = None
 
     @property
     def ok(self) -> bool:
@@ -46,14 +40,14 @@ class ClientRunResult:
 
 
 @contextmanager
-def _provider(transport: str, handler: Handler) -> Iterator[str]:
+def _provider(transport: str, handler: Handler, intercepted: str) -> Iterator[str]:
     """The provider's base URL, served the way the client asked for."""
     if transport == "loopback":
         with LoopbackServer(handler) as server:
             yield server.base_url
     elif transport == "respx":
-        with intercept(handler, INTERCEPTED_BASE_URL):
-            yield INTERCEPTED_BASE_URL
+        with intercept(handler, intercepted):
+            yield intercepted
     else:
         raise ValueError(f"unknown client transport {transport!r}; known: {TRANSPORTS}")
 
@@ -62,23 +56,53 @@ async def _complete(awaitable: Awaitable[None]) -> None:
     await awaitable
 
 
-def _captured(error: Exception) -> ClientError:
-    lines = "".join(traceback.format_exception(error)).rstrip().splitlines()
-    return ClientError(
-        type=type(error).__qualname__,
-        message=str(error),
-        traceback="\n".join(lines[-TRACEBACK_LINES:]),
-    )
-
-
-def run_client(client: Client, session: Session, handler: Handler) -> ClientRunResult:
-    """Hold ``session`` with ``client`` against ``handler``; a coroutine ``run`` gets a
-    fresh event loop.  Exceptions end up in the result."""
+def run_client(
+    client: Client,
+    session: Session,
+    handler: Handler,
+    intercepted: str = INTERCEPTED_BASE_URL,
+) -> ClientRunResult:
+    """Hold ``session`` with ``client`` against ``handler`` (at ``intercepted`` when the
+    client's transport is respx); a coroutine ``run`` gets a fresh event loop.
+    Exceptions end up in the result."""
     try:
-        with _provider(client.transport, handler) as base_url:
+        with _provider(client.transport, handler, intercepted) as base_url:
             outcome = client.run(Conversation(session=session, base_url=base_url))
             if inspect.isawaitable(outcome):
                 asyncio.run(_complete(outcome))
     except Exception as error:
-        return ClientRunResult(error=_captured(error))
+        return ClientRunResult(error=Crash.of(error))
     return ClientRunResult()
+
+
+@dataclass(frozen=True)
+class ClientKind(TargetKind):
+    """The ``Client`` kind: ``run_client`` on a thread of its own, within the stage's
+    timeout; what the client raised is the outcome's crash."""
+
+    name: ClassVar[str] = "client"
+    client: Client
+    #: The hosts of this target's conversations that were left hanging.
+    _hung: list[str] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def intercepted(self) -> str:
+        """The base URL respx clients get: the usual one until a conversation hangs."""
+        if not self._hung:
+            return INTERCEPTED_BASE_URL
+        return AFTER_HANG_BASE_URL.format(n=len(self._hung))
+
+    def hold(self, stage: Stage) -> Outcome:
+        host, finished = self.intercepted, threading.Event()
+
+        def run() -> Outcome:
+            try:
+                result = run_client(self.client, stage.session, stage.provider.handle, host)
+            finally:
+                finished.set()
+            return Outcome() if result.error is None else Outcome.crashed(result.error)
+
+        outcome = hold_in_process(run, stage.timeout)
+        if not finished.is_set():
+            self._hung.append(host)
+        return outcome

@@ -21,9 +21,11 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from conformance.provider.loopback import Handler, LoopbackServer
 from conformance.targets.base import Session
+from conformance.targets.kind import Outcome, Stage, TargetKind
 
 SPEC_PREFIX = "cmd:"
 TAIL_CHARS = 2000
@@ -178,6 +180,28 @@ class CommandTarget:
         finally:
             end_process_group(process, self.grace)
         return process.returncode, timed_out
+
+
+@dataclass(frozen=True)
+class CommandKind(TargetKind):
+    """The command kind: one ``CommandTarget`` run per stage, its timeout the stage's.
+    A command declares no capabilities, so a case needing one is ``n/a`` for all."""
+
+    name: ClassVar[str] = "command"
+    capability_gap: ClassVar[str] = "which command targets lack"
+    command: str
+
+    def hold(self, stage: Stage) -> Outcome:
+        command = CommandTarget(self.command, timeout=stage.timeout)
+        ran = command.run(stage.session, stage.provider.handle)
+        error = stopped = None
+        if ran.timed_out:
+            error = f"the command did not finish within {command.timeout:g} s"
+        elif ran.exit_code != 0:
+            stopped = f"the command exited with status {ran.exit_code}"
+        return Outcome(
+            stopped=stopped, error=error, stdout_tail=ran.stdout_tail, stderr_tail=ran.stderr_tail
+        )
 
 
 def parse_command_spec(spec: str) -> str | None:

@@ -11,12 +11,12 @@ import hashlib
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
 
+from conformance.targets.adapter import AdapterKind
 from conformance.targets.base import Adapter, Client, TargetBase
-from conformance.targets.command import parse_command_spec
-
-Kind = Literal["adapter", "client", "command"]
+from conformance.targets.client import ClientKind
+from conformance.targets.command import CommandKind, parse_command_spec
+from conformance.targets.kind import TargetKind
 
 
 class TargetError(ValueError):
@@ -25,7 +25,8 @@ class TargetError(ValueError):
 
 @dataclass(frozen=True)
 class ResolvedTarget:
-    """A runnable target and its declared configuration.
+    """A runnable target: the kind object that holds its conversations, and its
+    declarations.
 
     ``wires`` is ``None`` for a command target: it declares nothing, so every wire a
     case names is attempted (narrow it with ``--wire``).
@@ -33,8 +34,7 @@ class ResolvedTarget:
 
     spec: str
     name: str
-    kind: Kind
-    impl: Adapter | Client | str
+    kind: TargetKind
     wires: frozenset[str] | None
     capabilities: frozenset[str] = frozenset()
     pins: Mapping[str, str] = field(default_factory=dict)
@@ -59,17 +59,17 @@ def target_from_object(
     if not isinstance(obj, TargetBase) and callable(obj):
         obj = obj()
     spec = spec or f"{type(obj).__module__}:{type(obj).__qualname__}"
+    kind: TargetKind
     if isinstance(obj, Adapter):
-        kind: Kind = "adapter"
+        kind = AdapterKind(obj)
     elif isinstance(obj, Client):
-        kind = "client"
+        kind = ClientKind(obj)
     else:
         raise TargetError(f"{spec} is a {type(obj).__name__}, not an Adapter or Client target")
     return ResolvedTarget(
         spec=spec,
         name=name or obj.name,
         kind=kind,
-        impl=obj,
         wires=frozenset(obj.wires),
         capabilities=frozenset(obj.capabilities),
         pins=dict(obj.pins),
@@ -88,7 +88,7 @@ def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
     except ValueError as error:
         raise TargetError(str(error)) from None
     if command is not None:
-        return ResolvedTarget(spec, name or command_name(command), "command", command, None)
+        return ResolvedTarget(spec, name or command_name(command), CommandKind(command), None)
     if spec == "reference":
         spec = "conformance.reference.adapter:ReferenceAdapter"
     module_name, _, attr = spec.partition(":")

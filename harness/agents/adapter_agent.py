@@ -22,7 +22,7 @@ from typing import Any, Protocol
 import httpx
 
 from conformance.model import ThinkingConfig
-from conformance.targets.adapter import MAX_REQUESTS_PER_TURN
+from conformance.targets.adapter import MAX_REQUESTS_PER_TURN, AdapterKind
 from conformance.targets.base import (
     CONTRACT_VERSION,
     Adapter,
@@ -107,14 +107,14 @@ def session_from_contract(document: Mapping[str, Any]) -> Session:
 def load_adapter(spec: str) -> Adapter:
     """The adapter ``module:attr`` names, resolved as the suite resolves ``--target``."""
     try:
-        target = resolve_target(spec).impl
+        kind = resolve_target(spec).kind
     except TargetError as error:
         raise AgentError(f"{error}\n{USAGE}", 2) from None
     except Exception as error:  # the user's module or constructor failed
         raise AgentError(f"cannot load {spec!r}: {type(error).__name__}: {error}", 2) from error
-    if not isinstance(target, Adapter):
+    if not isinstance(kind, AdapterKind):
         raise AgentError(f"{spec!r} is not a conformance Adapter\n{USAGE}", 2)
-    return target
+    return kind.adapter
 
 
 def _streaming(body: bytes) -> bool:

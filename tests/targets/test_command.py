@@ -59,6 +59,7 @@ pathlib.Path(sys.argv[1]).write_text(json.dumps(
 """
 
 
+@pytest.mark.slow
 def test_the_environment_and_the_case_file_follow_contract_v1(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -95,6 +96,7 @@ def test_contract_environment_names_exactly_the_contract_variables() -> None:
     assert env["OPENAI_BASE_URL"] == "http://127.0.0.1:1/v1"
 
 
+@pytest.mark.slow
 def test_exit_code_and_output_tails_are_reported() -> None:
     command = "printf out; printf err >&2; exit 3"
     result = CommandTarget(command).run(SESSION, Recorder())
@@ -102,6 +104,7 @@ def test_exit_code_and_output_tails_are_reported() -> None:
     assert (result.stdout_tail, result.stderr_tail) == ("out", "err")
 
 
+@pytest.mark.slow
 def test_tails_keep_the_last_characters_and_survive_bad_bytes() -> None:
     code = (
         "import sys; sys.stdout.write('a' * 5000 + 'é' * 10 + 'END');"
@@ -122,6 +125,7 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the children")
+@pytest.mark.slow
 def test_a_timeout_ends_the_command_and_all_its_children(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     command = f"sleep 60 & echo $! > {pids}; sleep 60 & echo $! >> {pids}; echo $$ >> {pids}; wait"
@@ -134,6 +138,7 @@ def test_a_timeout_ends_the_command_and_all_its_children(tmp_path: Path) -> None
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the children")
+@pytest.mark.slow
 def test_a_child_that_ignores_sigterm_is_killed(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     command = f"sh -c 'trap \"\" TERM; echo $$ > {pids}; while :; do sleep 1; done' & wait"
@@ -145,6 +150,7 @@ def test_a_child_that_ignores_sigterm_is_killed(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the children")
+@pytest.mark.slow
 def test_children_left_behind_by_a_finished_command_are_ended(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     result = CommandTarget(f"sleep 60 & echo $! > {pids}; exit 0").run(SESSION, Recorder())
@@ -154,6 +160,7 @@ def test_children_left_behind_by_a_finished_command_are_ended(tmp_path: Path) ->
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to see the children")
+@pytest.mark.slow
 def test_an_interrupted_run_leaves_nothing_behind(tmp_path: Path) -> None:
     """Ctrl-C in the suite while the command runs: the command ends, the server closes."""
     pids = tmp_path / "pids"

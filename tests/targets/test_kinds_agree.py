@@ -33,13 +33,21 @@ def in_process() -> dict[tuple[str, str], str]:
     return verdicts(run_library(ReferenceAdapter(), strict=True))
 
 
-@pytest.mark.parametrize("client", [ReferenceOverHttpx, ReferenceOverHttpx2, ReferenceOverLoopback])
+@pytest.mark.parametrize(
+    "client",
+    [
+        ReferenceOverHttpx,
+        ReferenceOverHttpx2,
+        pytest.param(ReferenceOverLoopback, marks=pytest.mark.slow),
+    ],
+)
 def test_client_kind_agrees(client: type, in_process: dict[tuple[str, str], str]) -> None:
     got = verdicts(run_library(client(), strict=True))
     assert got
     assert got == {k: v for k, v in in_process.items() if k in got}
 
 
+@pytest.mark.slow
 def test_command_kind_agrees(in_process: dict[tuple[str, str], str]) -> None:
     """Every Anthropic cell, and the first cells of every other column (a command costs
     a process start per cell, so the other columns are sampled, not exhausted)."""

@@ -1,0 +1,151 @@
+"""The target protocol: one object per kind of target, one method, one outcome.
+
+The runner knows targets only through ``TargetKind.hold``: it builds a ``Stage`` (the
+session, the scripted provider that answers and records, the time allowed) and judges
+the ``Outcome``.  It never asks which kind it holds.
+
+How to add a kind (a mutated target for the probe runner, a recorded replay, ...):
+
+1. Subclass ``TargetKind`` in a module of ``conformance.targets``; set ``name`` (the kind
+   the reports show) and, if the kind cannot declare capabilities, ``capability_gap``.
+2. Implement ``hold``: send the target's requests to ``stage.provider.handle`` (the
+   provider records every exchange; the runner reads that record after ``hold``
+   returns) and describe the rest in an ``Outcome``.  ``hold`` never raises for the
+   target's faults: a crash is ``Outcome.crashed(error)``, a hang an ``Outcome`` with
+   ``error``.  An in-process kind gets both for free from ``hold_in_process``.
+3. Build a ``ResolvedTarget`` with the kind object and the target's declarations (see
+   ``conformance.targets.resolve``); ``plan`` and ``run_job`` take it as it is.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from conformance.model import FinalOutput
+from conformance.provider.scripted import ScriptedProvider
+from conformance.targets.base import Session
+
+#: The most traceback lines (and characters), and message characters, an error keeps:
+#: enough to find the fault, never enough to drown a report.
+TRACEBACK_LINES = 12
+TRACEBACK_CHARS = 4000
+MESSAGE_CHARS = 1000
+
+
+def _bounded(message: str) -> str:
+    if len(message) <= MESSAGE_CHARS:
+        return message
+    return f"{message[:MESSAGE_CHARS]}… ({len(message) - MESSAGE_CHARS} more characters)"
+
+
+@dataclass(frozen=True)
+class Crash:
+    """An exception a target raised, bounded: its type, its message (at most
+    ``MESSAGE_CHARS`` characters) and the last ``TRACEBACK_LINES`` lines (at most
+    ``TRACEBACK_CHARS`` characters) of its traceback.  Every kind reports crashes
+    with it."""
+
+    type: str
+    message: str
+    traceback: str
+
+    @classmethod
+    def of(cls, error: BaseException) -> Crash:
+        lines = "".join(traceback.format_exception(error)).rstrip().splitlines()
+        return cls(
+            type=type(error).__qualname__,
+            message=_bounded(str(error)),
+            traceback="\n".join(lines[-TRACEBACK_LINES:])[-TRACEBACK_CHARS:],
+        )
+
+    def __str__(self) -> str:
+        return f"{self.type}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Stage:
+    """Where one conversation is held: what the target is told (``session``), who
+    answers and records (``provider``), the path a request goes to when the target
+    names none (``endpoint``), whether the case judges a selected output
+    (``wants_output``) and the seconds allowed (``timeout``)."""
+
+    session: Session
+    provider: ScriptedProvider
+    endpoint: str
+    wants_output: bool
+    timeout: float
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a held conversation ended, besides the requests the provider recorded.
+
+    ``output`` is the selected output, or ``output_error`` why there is none;
+    ``stopped`` is why the target ended early (a rule violation may explain it);
+    ``error`` is why the run cannot be judged (a crash, a hang), with ``crash`` the
+    bounded summary of the exception behind it; the tails are the last characters of
+    an out-of-process target's streams.
+    """
+
+    output: FinalOutput | None = None
+    output_error: str | None = None
+    stopped: str | None = None
+    error: str | None = None
+    crash: Crash | None = None
+    stdout_tail: str | None = None
+    stderr_tail: str | None = None
+
+    @classmethod
+    def crashed(cls, error: BaseException | Crash) -> Outcome:
+        crash = error if isinstance(error, Crash) else Crash.of(error)
+        return cls(error=f"the target raised {crash}", crash=crash)
+
+    @property
+    def error_report(self) -> str | None:
+        """``error`` followed by the crash's traceback: what a report shows."""
+        if self.error is None or self.crash is None:
+            return self.error
+        return f"{self.error}\n{self.crash.traceback}".rstrip()
+
+
+class TargetKind(ABC):
+    """One kind of target: holds a session against a provider (see the module
+    docstring for how to add one)."""
+
+    #: The kind the reports name.
+    name: ClassVar[str]
+    #: Why a case needing capabilities the target lacks is ``n/a`` (after "needs
+    #: capability X, ").
+    capability_gap: ClassVar[str] = "which the target does not declare"
+
+    @abstractmethod
+    def hold(self, stage: Stage) -> Outcome:
+        """Hold ``stage.session`` against ``stage.provider`` within ``stage.timeout``;
+        the target's faults are in the outcome, never raised."""
+
+
+def hold_in_process(task: Callable[[], Outcome], timeout: float) -> Outcome:
+    """Run ``task`` on a fresh daemon thread and wait at most ``timeout`` seconds.
+
+    A task that hangs is left behind on its own thread (Python cannot stop it) and the
+    outcome says so; the next call starts a new thread, so nothing it blocks is shared.
+    """
+    finished: list[Outcome] = []
+
+    def run() -> None:
+        try:
+            finished.append(task())
+        except BaseException as error:  # the target's failure is an outcome, not ours
+            finished.append(Outcome.crashed(error))
+
+    thread = threading.Thread(target=run, daemon=True, name="conformance-target")
+    thread.start()
+    thread.join(timeout)
+    if not finished:
+        return Outcome(error=f"the target did not finish within {timeout:g} s")
+    return finished[0]
