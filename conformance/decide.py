@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from conformance.cases.schema import Case
 from conformance.transcript import Transcript
 from conformance.verdict import Result, Verdict, Violation
@@ -26,6 +28,72 @@ def _rejected(transcript: Transcript) -> bool:
     )
 
 
+@dataclass(frozen=True)
+class _Sorted:
+    """The violations of a run, sorted by what they mean for the verdict."""
+
+    counted: list[Violation]  # what may fail the run (``should`` too when strict)
+    warnings: tuple[Violation, ...]
+    expect: list[Violation]  # the case's own expectations
+    unexpected: list[Violation]  # requests the script has no answer for
+    causes: list[Violation]  # rules and invariants: what explains an early stop
+
+    @classmethod
+    def of(cls, violations: list[Violation], strict: bool) -> _Sorted:
+        counted = [v for v in violations if v.severity == "must" or strict]
+        return cls(
+            counted=counted,
+            warnings=tuple(v for v in violations if v.severity == "should" and not strict),
+            expect=[v for v in counted if v.check == "expect"],
+            unexpected=[v for v in counted if v.check in UNEXPECTED_REQUEST],
+            causes=[
+                v for v in counted if v.check != "expect" and v.check not in UNEXPECTED_REQUEST
+            ],
+        )
+
+
+def _judged(
+    case: Case, transcript: Transcript, found: _Sorted, counted: list[Violation]
+) -> tuple[Verdict, str | None]:
+    """The verdict before any pin: could the run be judged, and did it break anything."""
+    served = transcript.served_count()
+    scripted = len(case.given.responses)
+    if transcript.error:
+        return "error", transcript.error
+    if found.unexpected and not found.causes:
+        return "error", found.unexpected[0].message
+    unexplained = not found.causes and not _rejected(transcript)
+    if (transcript.stopped or served < scripted) and unexplained:
+        return "error", transcript.stopped or (
+            f"the target stopped after {served} of {scripted} scripted responses"
+        )
+    return ("fail" if counted else "pass"), None
+
+
+def _case_pinned(
+    case: Case, verdict: Verdict, reason: str | None, expect: list[Violation]
+) -> tuple[Verdict, str | None]:
+    """A pinned case passes as ``pinned`` when its limitation showed; a target that does
+    better passes, with the reason."""
+    if case.status != "pinned" or verdict != "pass":
+        return verdict, reason
+    if expect:
+        return verdict, f"the pinned limitation did not show: {expect[0].message}"
+    return "pinned", case.pinned_reason
+
+
+def _target_pinned(
+    pin: str | None, verdict: Verdict, reason: str | None, counted: list[Violation]
+) -> tuple[Verdict, str | None]:
+    """A failure the target pinned is an ``xfail``; a pinned cell that passes fails."""
+    if pin is None:
+        return verdict, reason
+    if verdict in ("fail", "error"):
+        detail = reason or (counted[0].message if counted else "")
+        return "xfail", f"pinned by the target: {pin}" + (f" ({detail})" if detail else "")
+    return "fail", f"unexpected pass: remove the pin ({pin})"
+
+
 def decide(
     case: Case,
     wire: str,
@@ -36,48 +104,14 @@ def decide(
 ) -> Result:
     """The verdict of one run, with the violations that justify it; ``pin`` is the
     reason the target gave for a known failure of this cell, if it pinned one."""
-    counted = [v for v in violations if v.severity == "must" or strict]
-    warnings = tuple(v for v in violations if v.severity == "should" and not strict)
-    expect = [v for v in counted if v.check == "expect"]
-    unexpected = [v for v in counted if v.check in UNEXPECTED_REQUEST]
-    causes = [v for v in counted if v.check != "expect" and v.check not in UNEXPECTED_REQUEST]
+    found = _Sorted.of(violations, strict)
+    # A pinned case asserts its limitation with expectations: they never fail it.
+    counted = found.counted
     if case.status == "pinned":
         counted = [v for v in counted if v.check != "expect"]
-    served = transcript.served_count()
-    scripted = len(case.given.responses)
-
-    verdict: Verdict
-    reason: str | None = None
-    if transcript.error:
-        verdict, reason = "error", transcript.error
-    elif unexpected and not causes:
-        verdict, reason = "error", unexpected[0].message
-    elif (transcript.stopped or served < scripted) and not causes and not _rejected(transcript):
-        verdict = "error"
-        reason = transcript.stopped or (
-            f"the target stopped after {served} of {scripted} scripted responses"
-        )
-    elif counted:
-        verdict = "fail"
-    else:
-        verdict = "pass"
-
-    if case.status == "pinned" and verdict == "pass":
-        if expect:
-            reason = f"the pinned limitation did not show: {expect[0].message}"
-        else:
-            verdict, reason = "pinned", case.pinned_reason
-
-    if pin is not None:
-        if verdict in ("fail", "error"):
-            detail = reason or (counted[0].message if counted else "")
-            verdict, reason = (
-                "xfail",
-                f"pinned by the target: {pin}" + (f" ({detail})" if detail else ""),
-            )
-        else:
-            verdict, reason = "fail", f"unexpected pass: remove the pin ({pin})"
-
+    verdict, reason = _judged(case, transcript, found, counted)
+    verdict, reason = _case_pinned(case, verdict, reason, found.expect)
+    verdict, reason = _target_pinned(pin, verdict, reason, counted)
     return Result(
         case=case.id,
         wire=wire,
@@ -85,7 +119,7 @@ def decide(
         verdict=verdict,
         features=case.features,
         violations=tuple(counted) if verdict in ("fail", "error", "xfail") else (),
-        warnings=warnings,
+        warnings=found.warnings,
         reason=reason,
         requests=len(transcript.exchanges),
         stdout_tail=transcript.stdout_tail,
