@@ -12,7 +12,7 @@ message and block indices, and some rules turn on keys the neutral view cannot h
 ``thinking`` block without its ``signature`` key, for one).
 """
 
-from conformance.wires.anthropic_messages.parse import AnthropicRequestView
+from conformance.wires.anthropic_messages._view import AnthropicRequestView
 from conformance.wires.anthropic_messages.rules import (
     BUDGET_BELOW_MAX_TOKENS,
     FIELD_REQUIRED,
@@ -35,7 +35,7 @@ from conformance.wires.anthropic_messages.rules import (
     UNKNOWN_BLOCK_TYPE,
     USER_NONEMPTY,
 )
-from conformance.wires.anthropic_messages.wire import AnthropicMessages
+from conformance.wires.anthropic_messages.wire import WIRE
 
 __all__ = [
     "BUDGET_BELOW_MAX_TOKENS",
@@ -58,6 +58,6 @@ __all__ = [
     "TOOL_USE_ANSWERED",
     "UNKNOWN_BLOCK_TYPE",
     "USER_NONEMPTY",
-    "AnthropicMessages",
+    "WIRE",
     "AnthropicRequestView",
 ]

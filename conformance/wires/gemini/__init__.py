@@ -13,7 +13,8 @@ One module per job: ``route`` (paths), ``fields`` (lenient JSON access), ``signa
 ``realism``; ``wire`` holds the ``Gemini`` class that calls them.
 """
 
-from conformance.wires.gemini.parse import GeminiRequestView
+from conformance.wires.gemini._signatures import SENTINEL
+from conformance.wires.gemini._view import GeminiRequestView
 from conformance.wires.gemini.rules import (
     CALL_TURN_PLACED,
     CONTENTS_REQUIRED,
@@ -27,8 +28,7 @@ from conformance.wires.gemini.rules import (
     SIGNATURE_REQUIRED,
     VALID_ROLE,
 )
-from conformance.wires.gemini.signatures import SENTINEL
-from conformance.wires.gemini.wire import Gemini
+from conformance.wires.gemini.wire import WIRE
 
 __all__ = [
     "CALL_TURN_PLACED",
@@ -43,6 +43,6 @@ __all__ = [
     "SIGNATURE_NOT_NESTED",
     "SIGNATURE_REQUIRED",
     "VALID_ROLE",
-    "Gemini",
+    "WIRE",
     "GeminiRequestView",
 ]

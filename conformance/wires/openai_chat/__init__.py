@@ -68,8 +68,8 @@ Decisions the rules leave open:
   to the calls is lost on the way back, and the provider accepts that.
 """
 
-from conformance.wires.openai_chat.details import reasoning_episodes
-from conformance.wires.openai_chat.dialects import upstream
+from conformance.wires.openai_chat._details import reasoning_episodes
+from conformance.wires.openai_chat._dialects import upstream
 from conformance.wires.openai_chat.rules import (
     DEEPSEEK_REASONING_CONTENT,
     DEEPSEEK_TOOL_CALLS_ANSWERED,
@@ -81,7 +81,7 @@ from conformance.wires.openai_chat.rules import (
     TOOL_CALLS_ANSWERED,
     TOOL_MESSAGE_ANSWERS,
 )
-from conformance.wires.openai_chat.wire import OpenAIChat
+from conformance.wires.openai_chat.wire import WIRE
 
 __all__ = [
     "DEEPSEEK_REASONING_CONTENT",
@@ -93,7 +93,7 @@ __all__ = [
     "TOOL_CALLS_ANSWERED",
     "TOOL_CALL_ID_FOUND",
     "TOOL_MESSAGE_ANSWERS",
-    "OpenAIChat",
+    "WIRE",
     "reasoning_episodes",
     "upstream",
 ]

@@ -31,6 +31,8 @@ Modules, one job each:
 
 from __future__ import annotations
 
+from conformance.wires.openai_responses._rule import ResponsesRule
+from conformance.wires.openai_responses._view import ResponsesRequestView
 from conformance.wires.openai_responses.rules import (
     CALL_FOR_OUTPUT,
     CHAT_TOOL_CALLS,
@@ -45,10 +47,8 @@ from conformance.wires.openai_responses.rules import (
     REASONING_REQUIRED,
     REASONING_SUMMARY,
     RULES,
-    ResponsesRule,
 )
-from conformance.wires.openai_responses.view import ResponsesRequestView
-from conformance.wires.openai_responses.wire import OpenAIResponses
+from conformance.wires.openai_responses.wire import WIRE
 
 __all__ = [
     "CALL_FOR_OUTPUT",
@@ -64,7 +64,7 @@ __all__ = [
     "REASONING_REQUIRED",
     "REASONING_SUMMARY",
     "RULES",
-    "OpenAIResponses",
+    "WIRE",
     "ResponsesRequestView",
     "ResponsesRule",
 ]
