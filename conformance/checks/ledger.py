@@ -303,7 +303,11 @@ def _mispaired(number: int, item: _Sent, mint: Mint, hints: LedgerHints) -> Viol
 
 
 def _order(
-    number: int, view: RequestView, returned: list[tuple[_Sent, Mint]], book: _Book, hints: LedgerHints
+    number: int,
+    view: RequestView,
+    returned: list[tuple[_Sent, Mint]],
+    book: _Book,
+    hints: LedgerHints,
 ) -> list[Violation]:
     calls: dict[str, tuple[int, int, int]] = {}
     for block in placed(view.messages):

@@ -133,6 +133,10 @@ class ParseFn(Protocol):
     ) -> RequestView: ...
 
 
+class EndpointFn(Protocol):
+    def __call__(self, model: str, stream: bool) -> str: ...
+
+
 class ReadFn(Protocol):
     def __call__(
         self, body: bytes, streaming: bool, dialect: str | None = None
@@ -151,7 +155,7 @@ class Wire:
     name: str
     rules: tuple[Rule, ...]
     serves: Callable[[HttpRequest], bool]
-    endpoint: Callable[[str, bool], str]
+    endpoint: EndpointFn
     wants_stream: Callable[[HttpRequest, RequestView], bool]
     parse: ParseFn
     validate: Callable[[RequestView, ValidationContext], list[RuleViolation]]
