@@ -8,7 +8,7 @@ test can start from a transcript that holds and break exactly one thing.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,13 +65,21 @@ def _messages(view: RequestView) -> list[Any]:
     return list(items) if isinstance(items, list) else []
 
 
-def fake_wire(hints: LedgerHints = DEFAULT_HINTS) -> Wire:
+def _anything(request: HttpRequest) -> bool:
+    return True
+
+
+def fake_wire(
+    hints: LedgerHints = DEFAULT_HINTS,
+    name: str = "fake",
+    serves: Callable[[HttpRequest], bool] = _anything,
+) -> Wire:
     """A whole wire, for what takes one (every judge at once): nothing renders or parses;
-    its history items are the body's ``messages``."""
+    it serves every request, and its history items are the body's ``messages``."""
     return Wire(
-        name="fake",
+        name=name,
         rules=(),
-        serves=lambda request: True,
+        serves=serves,
         endpoint=lambda model, stream: "/fake",
         wants_stream=lambda request, view: False,
         parse=_parse_nothing,

@@ -314,7 +314,7 @@ def test_current_loop_token_dropped_is_a_must() -> None:
     assert found[0].severity == "must"
 
 
-def test_token_strength_comes_from_the_wire() -> None:
+def test_payload_severity_comes_from_the_wire_hints() -> None:
     case = make_case(
         [
             respond("tool_calls", text("Looking", signature="VFhU"), call("a")),

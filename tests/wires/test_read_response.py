@@ -1,4 +1,4 @@
-"""Reading a recorded provider response back into a scripted one (``Wire.read_response``),
+"""Reading a recorded provider response back into a scripted one (``Wire.read``),
 on every wire.
 
 First the library round trip: every scripted response of every case, rendered for each of

@@ -1,11 +1,13 @@
 """The Anthropic Messages wire, ``POST /v1/messages``.
 
-Four jobs, one module each: render a scripted turn as Anthropic sends it (SSE events, or
-the JSON message: ``render``), parse a request body into the neutral view (``parse``),
-validate it with the rules of ``reference/wire-rules.md`` section A, answering with
-Anthropic's real error texts (``rules``, applied by ``validate`` over ``raw``), and read a
-recorded answer back into a scripted turn (``read``).  ``realism`` lints case shapes
-Anthropic never sends; ``wire`` ties them together as the ``Wire`` the registry loads.
+The modules of the wire contract (``conformance/wires/contract.py``), one job each:
+``route`` (where a request goes), ``parse`` (a request body into the neutral view),
+``render`` (a scripted turn as Anthropic sends it, SSE events or the JSON message, and
+its error answer), ``rules`` (the rules of ``reference/wire-rules.md`` section A with
+Anthropic's real error texts, each bound to its check in ``BOOK``), ``validate`` (the book
+run over ``_raw.CheckedRequest``), ``read`` (a recorded answer back into a scripted
+turn), ``realism`` (the predicates of the case linter's realism walk) and ``wire`` (the
+assembled ``WIRE``).  Private helpers: ``_blocks``, ``_raw``, ``_stops``, ``_view``.
 
 Rules read the raw body, not the neutral view: Anthropic's errors point at the body's own
 message and block indices, and some rules turn on keys the neutral view cannot hold (a
