@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterator
 
 from conformance.model import Reasoning, opaque_fields
-from conformance.wires.anthropic_messages import SIGNATURE_VALID as ANTHROPIC_SIGNATURE_VALID
+from conformance.wires.anthropic_messages.rules import SIGNATURE_VALID as ANTHROPIC_SIGNATURE_VALID
 from conformance.wires.base import Rule, RuleViolation
 from conformance.wires.openai_chat._checked import CheckedRequest
 from conformance.wires.openai_chat._dialects import DEEPSEEK, NAME, OPENROUTER, upstream
