@@ -88,6 +88,10 @@ class Rule:
     error_type: str = "invalid_request_error"
     severity: Severity = "must"
 
+    def violated(self, at: str | None = None, /, **fields: object) -> RuleViolation:
+        """This rule broken at ``at``, its error text filled in with ``fields``."""
+        return RuleViolation(self, self.error.format(**fields), at)
+
 
 @dataclass(frozen=True)
 class RuleViolation:

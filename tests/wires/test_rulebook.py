@@ -77,3 +77,10 @@ def test_a_rule_two_checks_apply_is_listed_once_at_its_first_place() -> None:
 
 def test_a_rule_has_a_severity_beside_the_checks() -> None:
     assert A.severity == "must"
+
+
+def test_a_broken_rule_fills_its_error_text_and_keeps_where() -> None:
+    missing = Rule(id="fake/m", ref="", statement="", source="", error="{at}: Field required")
+    found = missing.violated("messages.0.role", at="messages.0.role")
+    assert found == RuleViolation(missing, "messages.0.role: Field required", "messages.0.role")
+    assert A.violated() == RuleViolation(A, "a", None)

@@ -278,16 +278,11 @@ def _replayable(block: Block) -> bool:
     )
 
 
-def _violation(rule: Rule, location: str | None = None, **fields: object) -> RuleViolation:
-    """The rule broken at ``location``, its error text filled in with ``fields``."""
-    return RuleViolation(rule, rule.error.format(**fields), location)
-
-
 @BOOK.checks(FIELD_REQUIRED)
 def _field_required(check: CheckedRequest) -> Iterator[RuleViolation]:
     for field in ("model", "max_tokens"):
         if field not in check.body:
-            yield _violation(FIELD_REQUIRED, field, at=field)
+            yield FIELD_REQUIRED.violated(field, at=field)
     for message in check.messages:
         missing = [
             f"messages.{message.index}.{key}"
@@ -302,7 +297,7 @@ def _field_required(check: CheckedRequest) -> Iterator[RuleViolation]:
                 if key not in block
             ]
         for at in missing:
-            yield _violation(FIELD_REQUIRED, at, at=at)
+            yield FIELD_REQUIRED.violated(at, at=at)
 
 
 @BOOK.checks(UNKNOWN_BLOCK_TYPE)
@@ -314,9 +309,7 @@ def _unknown_block_type(check: CheckedRequest) -> Iterator[RuleViolation]:
             if kind is None or kind in KNOWN_BLOCK_TYPES or kind.endswith(SERVER_RESULT_SUFFIX):
                 continue
             at = f"messages.{message.index}.content.{j}"
-            yield _violation(
-                UNKNOWN_BLOCK_TYPE, at, i=message.index, j=j, tag=kind, expected=expected
-            )
+            yield UNKNOWN_BLOCK_TYPE.violated(at, i=message.index, j=j, tag=kind, expected=expected)
 
 
 @BOOK.checks(THINKING_SIGNATURE_REQUIRED, THINKING_TEXT_REQUIRED)
@@ -329,7 +322,7 @@ def _thinking_keys(check: CheckedRequest) -> Iterator[RuleViolation]:
             for j, block in message.of_type("thinking"):
                 if key not in block:
                     at = f"messages.{message.index}.content.{j}.thinking.{key}"
-                    yield _violation(rule, at, i=message.index, j=j)
+                    yield rule.violated(at, i=message.index, j=j)
 
 
 @BOOK.checks(TOOL_INPUT_OBJECT)
@@ -338,7 +331,7 @@ def _tool_input_object(check: CheckedRequest) -> Iterator[RuleViolation]:
         for j, block in message.of_type("tool_use"):
             if "input" in block and not isinstance(block["input"], dict):
                 at = f"messages.{message.index}.content.{j}.tool_use.input"
-                yield _violation(TOOL_INPUT_OBJECT, at, i=message.index, j=j)
+                yield TOOL_INPUT_OBJECT.violated(at, i=message.index, j=j)
 
 
 @BOOK.checks(FORCED_TOOL_CHOICE, BUDGET_BELOW_MAX_TOKENS)
@@ -347,12 +340,12 @@ def _thinking_config(check: CheckedRequest) -> Iterator[RuleViolation]:
         return
     choice = check.body.get("tool_choice")
     if isinstance(choice, dict) and choice.get("type") in ("any", "tool"):
-        yield _violation(FORCED_TOOL_CHOICE, "tool_choice")
+        yield FORCED_TOOL_CHOICE.violated("tool_choice")
     budget, limit = check.view.thinking.budget_tokens, check.view.max_tokens
     betas = check.view.betas if isinstance(check.view, AnthropicRequestView) else ()
     interleaved = _INTERLEAVED_BETA in betas and bool(check.view.tools)
     if budget is not None and limit is not None and budget >= limit and not interleaved:
-        yield _violation(BUDGET_BELOW_MAX_TOKENS, "thinking.budget_tokens")
+        yield BUDGET_BELOW_MAX_TOKENS.violated("thinking.budget_tokens")
 
 
 @BOOK.checks(USER_NONEMPTY, MESSAGE_NONEMPTY, TEXT_NONEMPTY, TEXT_NONWHITESPACE)
@@ -361,17 +354,17 @@ def _nonempty(check: CheckedRequest) -> Iterator[RuleViolation]:
     for message in check.messages:
         at = f"messages.{message.index}"
         if message.role == "user" and message.empty:
-            yield _violation(USER_NONEMPTY, at, i=message.index)
+            yield USER_NONEMPTY.violated(at, i=message.index)
         elif message.role == "assistant" and message.empty and message.index != final:
-            yield _violation(MESSAGE_NONEMPTY, at, i=message.index)
+            yield MESSAGE_NONEMPTY.violated(at, i=message.index)
     for message in check.messages:
         for j, block in message.of_type("text"):
             text = block.get("text")
             at = f"messages.{message.index}.content.{j}"
             if text == "":
-                yield _violation(TEXT_NONEMPTY, at)
+                yield TEXT_NONEMPTY.violated(at)
             elif isinstance(text, str) and not text.strip():
-                yield _violation(TEXT_NONWHITESPACE, at)
+                yield TEXT_NONWHITESPACE.violated(at)
 
 
 @BOOK.checks(TOOL_USE_ANSWERED, TOOL_RESULT_MATCHED, TOOL_RESULTS_FIRST)
@@ -385,8 +378,7 @@ def _tool_pairing(check: CheckedRequest) -> Iterator[RuleViolation]:
             stray = [(j, i) for j, i in message.tool_result_ids() if i not in offered]
             if stray:
                 j = stray[0][0]
-                yield _violation(
-                    TOOL_RESULT_MATCHED,
+                yield TOOL_RESULT_MATCHED.violated(
                     f"messages.{message.index}.content.{j}",
                     i=message.index,
                     j=j,
@@ -400,22 +392,22 @@ def _tool_pairing(check: CheckedRequest) -> Iterator[RuleViolation]:
         missing = [i for i in message.tool_use_ids if i not in leading]
         if any(i in missing for _, i in answered):
             at = f"messages.{after.index}"
-            yield _violation(TOOL_RESULTS_FIRST, at, i=after.index, n=len(missing))
+            yield TOOL_RESULTS_FIRST.violated(at, i=after.index, n=len(missing))
         elif missing:
             at = f"messages.{message.index}"
-            yield _violation(TOOL_USE_ANSWERED, at, i=message.index, ids=", ".join(missing))
+            yield TOOL_USE_ANSWERED.violated(at, i=message.index, ids=", ".join(missing))
 
 
 @BOOK.checks(FINAL_BLOCK_THINKING, THINKING_OFF_FINAL_ASSISTANT)
 def _trailing_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
     for message in check.messages:
         if message.role == "assistant" and message.last_kind == "thinking":
-            yield _violation(FINAL_BLOCK_THINKING, f"messages.{message.index}", i=message.index)
+            yield FINAL_BLOCK_THINKING.violated(f"messages.{message.index}", i=message.index)
     final = check.at(len(check.messages) - 1)
     if check.view.thinking.mode == "off" and final is not None and final.role == "assistant":
         for j, _ in final.of_type("thinking")[:1]:
             at = f"messages.{final.index}.content.{j}"
-            yield _violation(THINKING_OFF_FINAL_ASSISTANT, at, i=final.index, j=j)
+            yield THINKING_OFF_FINAL_ASSISTANT.violated(at, i=final.index, j=j)
 
 
 @BOOK.checks(LEADING_THINKING)
@@ -436,7 +428,7 @@ def _leading_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
     dropped = any(_replayable(b) for blocks in check.origin_of(turn) for b in blocks)
     if turn.of_type(*REASONING_TYPES) or dropped:
         at = f"messages.{turn.index}.content.0"
-        yield _violation(LEADING_THINKING, at, i=turn.index, found=turn.first_kind)
+        yield LEADING_THINKING.violated(at, i=turn.index, found=turn.first_kind)
 
 
 @BOOK.checks(SIGNATURE_VALID)
@@ -451,7 +443,7 @@ def _signature_valid(check: CheckedRequest) -> Iterator[RuleViolation]:
             signature = block["signature"]
             if not isinstance(signature, str) or signature not in minted:
                 at = f"messages.{message.index}.content.{j}"
-                yield _violation(SIGNATURE_VALID, at, i=message.index, j=j)
+                yield SIGNATURE_VALID.violated(at, i=message.index, j=j)
 
 
 @BOOK.checks(LATEST_IMMUTABLE)
@@ -477,7 +469,7 @@ def _latest_immutable(check: CheckedRequest) -> Iterator[RuleViolation]:
     differs = (k for k, (_, e) in enumerate(sent) if k >= len(expected) or e != expected[k])
     k = next(differs, len(sent) - 1)
     at = f"messages.{latest.index}.content.{sent[k][0]}"
-    yield _violation(LATEST_IMMUTABLE, at, i=latest.index, j=sent[k][0])
+    yield LATEST_IMMUTABLE.violated(at, i=latest.index, j=sent[k][0])
 
 
 RULES: tuple[Rule, ...] = BOOK.rules

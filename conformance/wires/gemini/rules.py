@@ -174,16 +174,11 @@ SIGNATURE_MINTED = Rule(
 BOOK: RuleBook[CheckedRequest] = RuleBook(NAME)
 
 
-def _violation(rule: Rule, location: str | None = None, **fields: object) -> RuleViolation:
-    """The rule broken at ``location``, its error text filled in with ``fields``."""
-    return RuleViolation(rule, rule.error.format(**fields), location)
-
-
 @BOOK.checks(CONTENTS_REQUIRED)
 def _contents_required(check: CheckedRequest) -> Iterator[RuleViolation]:
     contents = get(check.view.raw, "contents")
     if not isinstance(contents, list) or not contents:
-        yield _violation(CONTENTS_REQUIRED, "contents")
+        yield CONTENTS_REQUIRED.violated("contents")
 
 
 @BOOK.checks(PARTS_REQUIRED)
@@ -192,14 +187,14 @@ def _parts_required(check: CheckedRequest) -> Iterator[RuleViolation]:
     for i, content in enumerate(raw if isinstance(raw, list) else ()):
         parts = get(content, "parts") if isinstance(content, dict) else None
         if not isinstance(parts, list) or not parts:
-            yield _violation(PARTS_REQUIRED, f"contents[{i}].parts", i=i)
+            yield PARTS_REQUIRED.violated(f"contents[{i}].parts", i=i)
 
 
 @BOOK.checks(VALID_ROLE)
 def _valid_role(check: CheckedRequest) -> Iterator[RuleViolation]:
     for content in check.contents:
         if content.role not in (None, "", "user", "model"):
-            yield _violation(VALID_ROLE, f"contents[{content.index}].role")
+            yield VALID_ROLE.violated(f"contents[{content.index}].role")
 
 
 @BOOK.checks(SIGNATURE_NOT_NESTED)
@@ -210,7 +205,7 @@ def _nested_signature(check: CheckedRequest) -> Iterator[RuleViolation]:
             for name in ("thoughtSignature", "thought_signature"):
                 if name in call:
                     at = f"contents[{content.index}].parts[{j}].function_call"
-                    yield _violation(SIGNATURE_NOT_NESTED, at, name=name, i=content.index, j=j)
+                    yield SIGNATURE_NOT_NESTED.violated(at, name=name, i=content.index, j=j)
 
 
 @BOOK.checks(SIGNATURE_BASE64)
@@ -220,7 +215,7 @@ def _signature_base64(check: CheckedRequest) -> Iterator[RuleViolation]:
             value = part_signature(part)
             if value is not None and not decodes(value):
                 at = f"contents[{content.index}].parts[{j}]"
-                yield _violation(SIGNATURE_BASE64, at, i=content.index, j=j, value=value)
+                yield SIGNATURE_BASE64.violated(at, i=content.index, j=j, value=value)
 
 
 @BOOK.checks(CALL_TURN_PLACED)
@@ -228,7 +223,7 @@ def _call_turn_placed(check: CheckedRequest) -> Iterator[RuleViolation]:
     for position, content in enumerate(check.contents):
         before = check.at(position - 1)
         if content.call_turn and (before is None or before.model):
-            yield _violation(CALL_TURN_PLACED, f"contents[{content.index}]")
+            yield CALL_TURN_PLACED.violated(f"contents[{content.index}]")
 
 
 @BOOK.checks(RESPONSE_TURN_PLACED)
@@ -236,7 +231,7 @@ def _response_turn_placed(check: CheckedRequest) -> Iterator[RuleViolation]:
     for position, content in enumerate(check.contents):
         before = check.at(position - 1)
         if content.response_turn and (before is None or not before.call_turn):
-            yield _violation(RESPONSE_TURN_PLACED, f"contents[{content.index}]")
+            yield RESPONSE_TURN_PLACED.violated(f"contents[{content.index}]")
 
 
 @BOOK.checks(RESPONSE_COUNT)
@@ -248,7 +243,7 @@ def _response_count(check: CheckedRequest) -> Iterator[RuleViolation]:
             continue
         answered = len(after.responses) if after.response_turn else 0
         if answered != len(content.calls):
-            yield _violation(RESPONSE_COUNT, f"contents[{after.index}]")
+            yield RESPONSE_COUNT.violated(f"contents[{after.index}]")
 
 
 @BOOK.checks(SIGNATURE_REQUIRED)
@@ -265,7 +260,7 @@ def _signature_required(check: CheckedRequest) -> Iterator[RuleViolation]:
         if part_signature(first) is None:
             name = values.text(get(get(first, "functionCall"), "name"))
             at = f"contents[{content.index}].parts[{j}]"
-            yield _violation(SIGNATURE_REQUIRED, at, name=name, position=content.index + 1)
+            yield SIGNATURE_REQUIRED.violated(at, name=name, position=content.index + 1)
 
 
 @BOOK.checks(SIGNATURE_MINTED)
@@ -275,7 +270,7 @@ def _signature_minted(check: CheckedRequest) -> Iterator[RuleViolation]:
         for j, part in content.calls:
             value = part_signature(part)
             if value is not None and value != SENTINEL and value not in minted:
-                yield _violation(SIGNATURE_MINTED, f"contents[{content.index}].parts[{j}]")
+                yield SIGNATURE_MINTED.violated(f"contents[{content.index}].parts[{j}]")
 
 
 RULES: tuple[Rule, ...] = BOOK.rules

@@ -177,11 +177,6 @@ OPENROUTER_GEMINI_DETAILS = Rule(
 BOOK: RuleBook[CheckedRequest] = RuleBook(NAME)
 
 
-def _violation(rule: Rule, location: str | None = None, **fields: object) -> RuleViolation:
-    """The rule broken at ``location``, its error text filled in with ``fields``."""
-    return RuleViolation(rule, rule.error.format(**fields), location)
-
-
 @BOOK.checks(
     TOOL_MESSAGE_ANSWERS,
     TOOL_CALL_ID_FOUND,
@@ -200,11 +195,10 @@ def _tool_pairing(check: CheckedRequest) -> Iterator[RuleViolation]:
             answered = check.answered(entry)
             call_id = entry.body.get("tool_call_id")
             if answered is None or not answered.calls:
-                yield _violation(
-                    DEEPSEEK_TOOL_MESSAGE_ANSWERS if deepseek else TOOL_MESSAGE_ANSWERS, at
-                )
+                rule = DEEPSEEK_TOOL_MESSAGE_ANSWERS if deepseek else TOOL_MESSAGE_ANSWERS
+                yield rule.violated(at)
             elif not deepseek and isinstance(call_id, str) and call_id not in answered.call_ids:
-                yield _violation(TOOL_CALL_ID_FOUND, at, call_id=call_id)
+                yield TOOL_CALL_ID_FOUND.violated(at, call_id=call_id)
             continue
         if not entry.calls or entry.index == last:
             continue
@@ -215,9 +209,9 @@ def _tool_pairing(check: CheckedRequest) -> Iterator[RuleViolation]:
             continue
         where = f"messages.{min(entry.index + 1 + len(run), last)}"
         if deepseek:
-            yield _violation(DEEPSEEK_TOOL_CALLS_ANSWERED, where)
+            yield DEEPSEEK_TOOL_CALLS_ANSWERED.violated(where)
         else:
-            yield _violation(TOOL_CALLS_ANSWERED, where, ids=", ".join(missing))
+            yield TOOL_CALLS_ANSWERED.violated(where, ids=", ".join(missing))
 
 
 @BOOK.checks(DEEPSEEK_REASONING_CONTENT)
@@ -228,7 +222,7 @@ def _deepseek_reasoning_content(check: CheckedRequest) -> Iterator[RuleViolation
     for entry in check.entries:
         if entry.calls and not isinstance(entry.body.get("reasoning_content"), str):
             at = f"messages.{entry.index}.reasoning_content"
-            yield _violation(DEEPSEEK_REASONING_CONTENT, at, i=entry.index)
+            yield DEEPSEEK_REASONING_CONTENT.violated(at, i=entry.index)
 
 
 @BOOK.checks(OPENROUTER_ANTHROPIC_SIGNATURE, OPENROUTER_GEMINI_SIGNATURE)
@@ -250,10 +244,10 @@ def _openrouter_signatures(check: CheckedRequest) -> Iterator[RuleViolation]:
                 continue
             at = f"messages.{entry.index}.reasoning_details.{k}"
             if google:
-                yield _violation(OPENROUTER_GEMINI_SIGNATURE, at)
+                yield OPENROUTER_GEMINI_SIGNATURE.violated(at)
             else:
                 i = check.upstream_index(entry)
-                yield _violation(OPENROUTER_ANTHROPIC_SIGNATURE, at, i=i, j=j)
+                yield OPENROUTER_ANTHROPIC_SIGNATURE.violated(at, i=i, j=j)
 
 
 @BOOK.checks(OPENROUTER_ANTHROPIC_SIGNATURE, OPENROUTER_GEMINI_DETAILS)
@@ -276,8 +270,8 @@ def _openrouter_preserved(check: CheckedRequest) -> Iterator[RuleViolation]:
         if owed and not later_user and not sent:
             position = check.upstream_index(latest) + 1
             at = f"messages.{latest.index}"
-            yield _violation(
-                OPENROUTER_GEMINI_DETAILS, at, name=latest.first_call_name, position=position
+            yield OPENROUTER_GEMINI_DETAILS.violated(
+                at, name=latest.first_call_name, position=position
             )
         return
     if not any(isinstance(b, Reasoning) and b.signature for b in origin):
@@ -286,7 +280,7 @@ def _openrouter_preserved(check: CheckedRequest) -> Iterator[RuleViolation]:
         if not episode.redacted and episode.signature is None and episode.summary is None:
             at = f"messages.{latest.index}.reasoning_details.{k}"
             i = check.upstream_index(latest)
-            yield _violation(OPENROUTER_ANTHROPIC_SIGNATURE, at, i=i, j=j)
+            yield OPENROUTER_ANTHROPIC_SIGNATURE.violated(at, i=i, j=j)
 
 
 RULES: tuple[Rule, ...] = BOOK.rules

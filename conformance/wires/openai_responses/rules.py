@@ -207,15 +207,10 @@ def _abbreviated(content: str) -> str:
     return f"{content[:4]}...{content[-4:]}"
 
 
-def _violation(rule: Rule, location: str | None = None, **fields: object) -> RuleViolation:
-    """The rule broken at ``location``, its error text filled in with ``fields``."""
-    return RuleViolation(rule, rule.error.format(**fields), location)
-
-
 @BOOK.checks(FIELD_REQUIRED)
 def _required(check: ExpandedInput) -> Iterator[RuleViolation]:
     if "model" not in check.body:
-        yield _violation(FIELD_REQUIRED, "model", at="model")
+        yield FIELD_REQUIRED.violated("model", at="model")
     for entry in check.sent:
         item, kind = entry.item, entry.kind
         missing = [key for key in _REQUIRED_ITEM_KEYS.get(kind or "", ()) if key not in item]
@@ -223,7 +218,7 @@ def _required(check: ExpandedInput) -> Iterator[RuleViolation]:
         if kind == "reasoning" and anonymous and not isinstance(item.get("encrypted_content"), str):
             missing.append("id")
         for key in missing:
-            yield _violation(FIELD_REQUIRED, f"{entry.at}.{key}", at=f"{entry.at}.{key}")
+            yield FIELD_REQUIRED.violated(f"{entry.at}.{key}", at=f"{entry.at}.{key}")
 
 
 @BOOK.checks(REASONING_SUMMARY)
@@ -234,12 +229,12 @@ def _summary(check: ExpandedInput) -> Iterator[RuleViolation]:
         summary = entry.item.get("summary")
         if not isinstance(summary, list):
             at = f"{entry.at}.summary"
-            yield _violation(REASONING_SUMMARY, at, at=at)
+            yield REASONING_SUMMARY.violated(at, at=at)
             continue
         for k, part in enumerate(summary):
             if isinstance(part, dict) and "type" not in part:
                 at = f"{entry.at}.summary[{k}].type"
-                yield _violation(REASONING_SUMMARY, at, at=at)
+                yield REASONING_SUMMARY.violated(at, at=at)
 
 
 @BOOK.checks(INVALID_ROLE, CHAT_TOOL_CALLS)
@@ -250,11 +245,11 @@ def _chat_shapes(check: ExpandedInput) -> Iterator[RuleViolation]:
         role = entry.item.get("role")
         if isinstance(role, str) and role not in _ROLES:
             at = f"{entry.at}.role"
-            yield _violation(INVALID_ROLE, at, at=at, role=role)
+            yield INVALID_ROLE.violated(at, at=at, role=role)
     for entry in check.sent:
         if entry.kind == "message" and "tool_calls" in entry.item:
             at = f"{entry.at}.tool_calls"
-            yield _violation(CHAT_TOOL_CALLS, at, at=at)
+            yield CHAT_TOOL_CALLS.violated(at, at=at)
 
 
 @BOOK.checks(ITEM_ID_PREFIX)
@@ -264,7 +259,7 @@ def _id_prefix(check: ExpandedInput) -> Iterator[RuleViolation]:
         item_id = nonempty_id(entry.item.get("id"))
         if prefix is not None and item_id is not None and not item_id.startswith(prefix):
             at = f"{entry.at}.id"
-            yield _violation(ITEM_ID_PREFIX, at, at=at, id=item_id, prefix=prefix)
+            yield ITEM_ID_PREFIX.violated(at, at=at, id=item_id, prefix=prefix)
 
 
 @BOOK.checks(PREVIOUS_RESPONSE_NOT_FOUND, ITEM_NOT_FOUND)
@@ -272,7 +267,7 @@ def _references(check: ExpandedInput) -> Iterator[RuleViolation]:
     """Rule 25: what is sent by id alone must be stored, and with ``store`` off nothing is."""
     if not check.previous_found:
         previous = check.body.get("previous_response_id")
-        yield _violation(PREVIOUS_RESPONSE_NOT_FOUND, "previous_response_id", id=previous)
+        yield PREVIOUS_RESPONSE_NOT_FOUND.violated("previous_response_id", id=previous)
     for entry in check.sent:
         item, kind = entry.item, entry.kind
         by_id = kind == "item_reference" or (
@@ -284,7 +279,7 @@ def _references(check: ExpandedInput) -> Iterator[RuleViolation]:
             and item_id is not None
             and (not check.store or check.stored.stored(item_id) is None)
         ):
-            yield _violation(ITEM_NOT_FOUND, entry.at, id=item_id)
+            yield ITEM_NOT_FOUND.violated(entry.at, id=item_id)
 
 
 @BOOK.checks(ENCRYPTED_CONTENT_VALID)
@@ -297,7 +292,7 @@ def _encrypted_content(check: ExpandedInput) -> Iterator[RuleViolation]:
             and content not in check.stored.minted
         ):
             at = f"{entry.at}.encrypted_content"
-            yield _violation(ENCRYPTED_CONTENT_VALID, at, abbreviated=_abbreviated(content))
+            yield ENCRYPTED_CONTENT_VALID.violated(at, abbreviated=_abbreviated(content))
 
 
 def _produced_by(entry: Entry | None) -> bool:
@@ -330,7 +325,7 @@ def _reasoning_pairs(check: ExpandedInput) -> Iterator[RuleViolation]:
         chained = after is not None and after.kind == "reasoning"
         if not (_produced_by(after) or (chained and _produced_by(ending))) or wrong:
             shown = reasoning_id or entry.at
-            yield _violation(REASONING_FOLLOWED, entry.at, id=shown)
+            yield REASONING_FOLLOWED.violated(entry.at, id=shown)
     for k, entry in enumerate(entries):
         item_id = nonempty_id(entry.item.get("id"))
         minted = check.stored.outputs.get(item_id or "")
@@ -343,8 +338,8 @@ def _reasoning_pairs(check: ExpandedInput) -> Iterator[RuleViolation]:
             and check.reasoning_id(before.item) == minted.producer
         )
         if not paired:
-            yield _violation(
-                REASONING_REQUIRED, entry.at, id=item_id, type=entry.kind, reasoning=minted.producer
+            yield REASONING_REQUIRED.violated(
+                entry.at, id=item_id, type=entry.kind, reasoning=minted.producer
             )
 
 
@@ -356,11 +351,11 @@ def _tool_pairing(check: ExpandedInput) -> Iterator[RuleViolation]:
     for k, entry in outputs:
         call_id = entry.item.get("call_id")
         if not any(c.item.get("call_id") == call_id for j, c in calls if j < k):
-            yield _violation(CALL_FOR_OUTPUT, entry.at, call_id=call_id)
+            yield CALL_FOR_OUTPUT.violated(entry.at, call_id=call_id)
     for k, entry in calls:
         call_id = entry.item.get("call_id")
         if not any(o.item.get("call_id") == call_id for j, o in outputs if j > k):
-            yield _violation(OUTPUT_FOR_CALL, entry.at, call_id=call_id)
+            yield OUTPUT_FOR_CALL.violated(entry.at, call_id=call_id)
 
 
 RULES: tuple[Rule, ...] = BOOK.rules
