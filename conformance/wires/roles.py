@@ -128,24 +128,31 @@ class Realism:
 
 
 class ParseFn(Protocol):
+    """``parse.parse``: the context is optional (a stateless read of a body)."""
+
     def __call__(
         self, request: HttpRequest, context: ValidationContext | None = None
     ) -> RequestView: ...
 
 
 class EndpointFn(Protocol):
+    """``route.endpoint``, callable with keywords (``endpoint(model, stream=True)``)."""
+
     def __call__(self, model: str, stream: bool) -> str: ...
 
 
 class ReadFn(Protocol):
+    """``read.read``: the dialect is optional (only Chat has dialects)."""
+
     def __call__(
         self, body: bytes, streaming: bool, dialect: str | None = None
     ) -> ScriptedResponse: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Wire:
-    """One provider wire, assembled from its package's job modules.
+    """One provider wire, assembled from its package's job modules (one object per wire:
+    it compares and hashes by identity).
 
     It plays every role above; ``rules`` is the wire's rule book in check order (what
     ``wire-conformance checks`` lists), ``endpoint`` the path a request for ``model``
