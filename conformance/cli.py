@@ -258,7 +258,7 @@ def _decode(args: argparse.Namespace, console: Console) -> int:
     name, dialect = split_column(args.wire)
     streaming = looks_streamed(body) if args.stream is None else args.stream
     try:
-        response = get_wire(name).read_response(body, streaming, dialect=dialect)
+        response = get_wire(name).read(body, streaming, dialect)
     except ResponseReadError as error:
         console.print(f"{args.file}: {error.at}: {error.message}", markup=False, highlight=False)
         return EXIT_FAILED

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance.cases.loader import CaseSet, LoadedCase
+from conformance.cases.realism import realism_problems
 from conformance.cases.schema import (
     Case,
     ExpectAnyOf,
     Expectation,
-    ExpectRequests,
     ExpectOutput,
+    ExpectRequests,
 )
 from conformance.model import CONTINUING_STOPS, opaque_fields
 from conformance.wires.registry import get_wire, split_column
@@ -55,7 +56,8 @@ def lint_case(case: Case, file: str) -> list[str]:
         problems.append(f"lives in {family}/ but does not list the feature {family!r}")
     for column in sorted(case.wires):
         wire, dialect = split_column(column)
-        problems += [f"{column}: {p}" for p in get_wire(wire).realism(case, dialect)]
+        realism = get_wire(wire).realism
+        problems += [f"{column}: {p}" for p in realism_problems(case, realism, dialect)]
     for t, turn in enumerate(case.given.turns):
         for r, response in enumerate(turn.responses[:-1]):
             if response.stop not in CONTINUING_STOPS and "xml-recovery" not in case.needs:
@@ -73,7 +75,9 @@ def lint_case(case: Case, file: str) -> list[str]:
         for block in response.blocks
         for value in opaque_fields(block).values()
     )
-    problems += [f"opaque payload minted twice: {value[:24]}…" for value, n in payloads.items() if n > 1]
+    problems += [
+        f"opaque payload minted twice: {value[:24]}…" for value, n in payloads.items() if n > 1
+    ]
     return problems
 
 
@@ -82,5 +86,7 @@ def lint(cases: CaseSet) -> list[LintProblem]:
     found: list[LintProblem] = []
     loaded: LoadedCase
     for loaded in cases.cases:
-        found += [LintProblem(loaded.file, loaded.case.id, p) for p in lint_case(loaded.case, loaded.file)]
+        found += [
+            LintProblem(loaded.file, loaded.case.id, p) for p in lint_case(loaded.case, loaded.file)
+        ]
     return found

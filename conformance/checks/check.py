@@ -12,7 +12,7 @@ from typing import TypeAlias
 
 from conformance.transcript import Transcript
 from conformance.verdict import Severity, Violation
-from conformance.wires.base import Wire
+from conformance.wires.roles import Wire
 
 
 @dataclass(frozen=True)

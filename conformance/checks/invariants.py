@@ -16,7 +16,8 @@ from conformance.checks.walk import placed, result_text
 from conformance.model import TRUNCATING_STOPS, ToolCall, ToolResult
 from conformance.transcript import Transcript
 from conformance.verdict import Severity, Violation
-from conformance.wires.base import RequestView, Wire
+from conformance.wires.base import RequestView
+from conformance.wires.roles import HistorySource
 
 TOOL_PAIRING = Check(
     id="invariant/tool-pairing",
@@ -63,7 +64,7 @@ class _Turn:
     answers: dict[str, int]
 
 
-def tool_pairing(transcript: Transcript, wire: Wire) -> list[Violation]:
+def tool_pairing(transcript: Transcript, wire: object) -> list[Violation]:
     """Calls and results pair one to one between consecutive assistant messages."""
     found: list[Violation] = []
     for number, view in transcript.views:
@@ -131,7 +132,7 @@ def _unanswered(number: int, view: RequestView, turn: _Turn | None) -> list[Viol
 # ---------------------------------------------------------------- empty messages
 
 
-def no_empty_message(transcript: Transcript, wire: Wire) -> list[Violation]:
+def no_empty_message(transcript: Transcript, wire: object) -> list[Violation]:
     """Only a final assistant message may be empty."""
     return [
         NO_EMPTY_MESSAGE.violation(
@@ -148,7 +149,7 @@ def no_empty_message(transcript: Transcript, wire: Wire) -> list[Violation]:
 # ---------------------------------------------------------------- user input
 
 
-def no_reasoning_in_user_input(transcript: Transcript, wire: Wire) -> list[Violation]:
+def no_reasoning_in_user_input(transcript: Transcript, wire: object) -> list[Violation]:
     """User and tool input carries no reasoning or tool calls, not even nested."""
     found: list[Violation] = []
     for number, view in transcript.views:
@@ -176,7 +177,7 @@ def no_reasoning_in_user_input(transcript: Transcript, wire: Wire) -> list[Viola
 # ---------------------------------------------------------------- append-only
 
 
-def append_only(transcript: Transcript, wire: Wire) -> list[Violation]:
+def append_only(transcript: Transcript, wire: HistorySource) -> list[Violation]:
     """Served requests only append to the history the previous served one sent.
 
     Rejected requests are skipped (a repaired retry legitimately differs), and so is the
@@ -257,7 +258,7 @@ class _Suspect:
     result: str
 
 
-def truncated_call_not_run(transcript: Transcript, wire: Wire) -> list[Violation]:
+def truncated_call_not_run(transcript: Transcript, wire: object) -> list[Violation]:
     """A call from a truncated turn is answered with an error, or dropped, never run."""
     suspects: dict[str, _Suspect] = {}
     found: list[Violation] = []

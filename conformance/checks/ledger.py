@@ -28,7 +28,9 @@ from conformance.checks.walk import Placed, placed
 from conformance.model import TRUNCATING_STOPS, Block, ToolCall, opaque_fields
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
-from conformance.wires.base import RequestView, Wire
+from conformance.wires.base import RequestView
+from conformance.wires.hints import LedgerHints
+from conformance.wires.roles import Hinted
 
 #: Stops after which the provider accepts that the response is dropped from history.
 DROPPABLE_STOPS: frozenset[str] = TRUNCATING_STOPS | {"refusal"}
@@ -176,14 +178,14 @@ class _Book:
         return self.turns[min(response, len(self.turns) - 1)]
 
 
-def ledger_violations(transcript: Transcript, wire: Wire) -> list[Violation]:
+def ledger_violations(transcript: Transcript, wire: Hinted) -> list[Violation]:
     """Every ledger violation of every parsed request, grouped by check."""
     book = _Book.of(transcript.case)
     found: list[Violation] = []
     served: list[int] = []
     for exchange in transcript.exchanges:
         if exchange.view is not None:
-            found += _judge(exchange.number, exchange.view, book, served, wire)
+            found += _judge(exchange.number, exchange.view, book, served, wire.hints)
         if exchange.served is not None:
             served.append(exchange.served)
     rank = {check.id: i for i, check in enumerate(LEDGER_CHECKS)}
@@ -201,24 +203,24 @@ def _token(block: Block, field: str, payload: str) -> str:
     return f"{named} {field} ({render.payload(payload)})"
 
 
-def _sent(view: RequestView, wire: Wire) -> list[_Sent]:
+def _sent(view: RequestView, hints: LedgerHints) -> list[_Sent]:
     """The payloads a request carries; a wire's documented placeholders are not payloads."""
     return [
         _Sent(payload, field, item, rank)
         for item in placed(view.messages, view.where)
         for rank, (field, payload) in enumerate(opaque_fields(item.block).items())
-        if payload not in wire.sentinels
+        if payload not in hints.sentinels
     ]
 
 
 def _judge(
-    number: int, view: RequestView, book: _Book, served: Sequence[int], wire: Wire
+    number: int, view: RequestView, book: _Book, served: Sequence[int], hints: LedgerHints
 ) -> list[Violation]:
     mints = book.minted(served)
     by_payload: dict[str, list[Mint]] = defaultdict(list)
     for mint in mints:
         by_payload[mint.payload].append(mint)
-    sent = _sent(view, wire)
+    sent = _sent(view, hints)
     found: list[Violation] = []
     seen: Counter[str] = Counter()
     returned: list[tuple[_Sent, Mint]] = []
@@ -231,22 +233,22 @@ def _judge(
         if seen[item.payload] > len(candidates):
             found.append(_repeated(number, item, candidates, seen[item.payload]))
             continue
-        paired = next((m for m in candidates if _pairs(item, m, wire)), None)
+        paired = next((m for m in candidates if _pairs(item, m, hints)), None)
         mint = paired or candidates[0]
         if paired is None:
-            found.append(_mispaired(number, item, mint, wire))
+            found.append(_mispaired(number, item, mint, hints))
         if seen[item.payload] == 1:
             returned.append((item, mint))
-    found += _order(number, view, returned, book, wire)
-    found += _missing(number, {item.payload for item in sent}, mints, book, served, wire)
+    found += _order(number, view, returned, book, hints)
+    found += _missing(number, {item.payload for item in sent}, mints, book, served, hints)
     return found
 
 
-def _pairs(item: _Sent, mint: Mint, wire: Wire) -> bool:
+def _pairs(item: _Sent, mint: Mint, hints: LedgerHints) -> bool:
     if item.placed.block.kind != mint.block.kind or item.field != mint.field:
         return False
-    companion = wire.companion(mint.block)
-    return companion is None or wire.companion(item.placed.block) == companion
+    companion = hints.companion(mint.block)
+    return companion is None or hints.companion(item.placed.block) == companion
 
 
 # ---------------------------------------------------------------- violations
@@ -280,7 +282,7 @@ def _repeated(number: int, item: _Sent, candidates: list[Mint], count: int) -> V
     )
 
 
-def _mispaired(number: int, item: _Sent, mint: Mint, wire: Wire) -> Violation:
+def _mispaired(number: int, item: _Sent, mint: Mint, hints: LedgerHints) -> Violation:
     token = _token(item.placed.block, item.field, item.payload)
     block = item.placed.block
     if block.kind != mint.block.kind or item.field != mint.field:
@@ -289,8 +291,8 @@ def _mispaired(number: int, item: _Sent, mint: Mint, wire: Wire) -> Violation:
             f"but is sent as the {item.field} of a {block.kind} block"
         )
     else:
-        sent = wire.companion(block)
-        minted = wire.companion(mint.block)
+        sent = hints.companion(block)
+        minted = hints.companion(mint.block)
         why = (
             f"was minted paired with {render.value(minted)} ({mint.source}) but is sent "
             f"paired with {render.value(sent)}"
@@ -301,7 +303,11 @@ def _mispaired(number: int, item: _Sent, mint: Mint, wire: Wire) -> Violation:
 
 
 def _order(
-    number: int, view: RequestView, returned: list[tuple[_Sent, Mint]], book: _Book, wire: Wire
+    number: int,
+    view: RequestView,
+    returned: list[tuple[_Sent, Mint]],
+    book: _Book,
+    hints: LedgerHints,
 ) -> list[Violation]:
     calls: dict[str, tuple[int, int, int]] = {}
     for block in placed(view.messages):
@@ -323,7 +329,7 @@ def _order(
             )
             continue
         latest = (item, mint)
-        if not wire.reasoning_between_calls:
+        if not hints.reasoning_between_calls:
             continue  # the wire keeps reasoning in a field of its own, apart from the calls
         problem = _call_side(item, mint, book.calls.get(mint.group, []), calls)
         if problem is not None:
@@ -358,7 +364,7 @@ def _missing(
     mints: list[Mint],
     book: _Book,
     served: Sequence[int],
-    wire: Wire,
+    hints: LedgerHints,
 ) -> list[Violation]:
     turn = book.turn_of(len(served))
     found: list[Violation] = []
@@ -373,7 +379,7 @@ def _missing(
                 CURRENT_LOOP.violation(
                     f"{token} minted by {mint.source} in the current tool loop is missing",
                     request=number,
-                    severity=wire.token_strength(mint.block, mint.field),
+                    severity=hints.severity(mint.block),
                 )
             )
         else:

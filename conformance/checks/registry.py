@@ -13,7 +13,7 @@ from conformance.checks.invariants import INVARIANTS
 from conformance.checks.ledger import LEDGER_CHECKS, ledger_violations
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
-from conformance.wires.base import Wire
+from conformance.wires.roles import Wire
 
 __all__ = ["Check", "all_checks", "run_checks"]
 

@@ -21,8 +21,8 @@ from conformance.wires.base import (
     Rule,
     RuleViolation,
     ValidationContext,
-    Wire,
 )
+from conformance.wires.roles import Server
 
 #: Provider-level rules: they hold on every wire.
 UNKNOWN_ENDPOINT = Rule(
@@ -59,7 +59,7 @@ RETRY_ALLOWANCE = 3
 class ScriptedProvider:
     """Serves one case on one wire.  Thread-safe: the loopback server is threaded."""
 
-    def __init__(self, case: Case, wire: Wire, dialect: str | None = None) -> None:
+    def __init__(self, case: Case, wire: Server, dialect: str | None = None) -> None:
         self.case = case
         self.wire = wire
         self.dialect = dialect
@@ -104,7 +104,7 @@ class ScriptedProvider:
 
     def _error(self, rule: Rule, **fields: object) -> tuple[HttpResponse, RuleViolation]:
         violation = RuleViolation(rule, rule.error.format(**fields))
-        return self.wire.error_response(violation), violation
+        return self.wire.render_error(violation), violation
 
     def _answer(
         self, request: HttpRequest, number: int
@@ -118,7 +118,7 @@ class ScriptedProvider:
             view = self.wire.parse(request, self._context(number))
         except RequestParseError as error:
             violation = RuleViolation(MALFORMED_REQUEST, error.message, error.at)
-            return self.wire.error_response(violation), None, None, [violation], error.message
+            return self.wire.render_error(violation), None, None, [violation], error.message
         if self._served >= len(self.script) or self.exhausted:
             response, violation = self._error(
                 BEYOND_SCRIPT, number=number, scripted=len(self.script)
@@ -126,7 +126,7 @@ class ScriptedProvider:
             return response, view, None, [violation], violation.message
         violations = self.wire.validate(view, self._context(number))
         if violations:
-            return self.wire.error_response(violations[0]), view, None, violations, None
+            return self.wire.render_error(violations[0]), view, None, violations, None
         index = self._served
         context = RenderContext(
             index=index,

@@ -1,4 +1,4 @@
-"""Reading a recorded provider response: the helpers every wire's ``read_response``
+"""Reading a recorded provider response: the helpers every wire's ``read``
 shares, each turning bad input into a ``ResponseReadError`` that says where it is."""
 
 from __future__ import annotations

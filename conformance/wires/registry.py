@@ -1,21 +1,25 @@
 """The wires the suite knows, by name, and the columns (wire or ``wire:dialect``) a case
-or a target can name."""
+or a target can name.
+
+``get_wire(name).rules`` is every rule of a wire, in the order its provider checks them
+(derived from the wire's rule book, ``conformance/wires/rulebook.py``).
+"""
 
 from __future__ import annotations
 
 from functools import cache
 
-from conformance.wires.base import Wire
+from conformance.wires.roles import Wire
 
 
 @cache
 def _wires() -> dict[str, Wire]:
-    from conformance.wires.anthropic_messages import AnthropicMessages
-    from conformance.wires.gemini import Gemini
-    from conformance.wires.openai_chat import OpenAIChat
-    from conformance.wires.openai_responses import OpenAIResponses
+    from conformance.wires.anthropic_messages.wire import WIRE as ANTHROPIC_MESSAGES
+    from conformance.wires.gemini.wire import WIRE as GEMINI
+    from conformance.wires.openai_chat.wire import WIRE as OPENAI_CHAT
+    from conformance.wires.openai_responses.wire import WIRE as OPENAI_RESPONSES
 
-    found: list[Wire] = [AnthropicMessages(), OpenAIResponses(), OpenAIChat(), Gemini()]
+    found = [ANTHROPIC_MESSAGES, OPENAI_RESPONSES, OPENAI_CHAT, GEMINI]
     return {wire.name: wire for wire in found}
 
 

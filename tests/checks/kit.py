@@ -8,7 +8,8 @@ test can start from a transcript that holds and break exactly one thing.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from conformance.cases.schema import Case
@@ -28,54 +29,68 @@ from conformance.model import (
 )
 from conformance.transcript import Exchange, Transcript
 from conformance.verdict import Violation
-from conformance.wires.base import (
-    RenderContext,
-    RequestParseError,
-    RequestView,
-    RuleViolation,
-    Strength,
-    ValidationContext,
-    Wire,
-)
+from conformance.wires.base import RequestParseError, RequestView, RuleViolation, ValidationContext
+from conformance.wires.hints import LedgerHints
+from conformance.wires.roles import Realism, Wire
 
 RESULT = "file contents"
 TRUNCATED_RESULT = "not run: the call was truncated"
 
 
-class FakeWire(Wire):
-    """A wire that only supplies the ledger hooks; nothing here renders or parses."""
-
-    name = "fake"
-
-    def serves(self, request: HttpRequest) -> bool:
-        return True
-
-    def wants_stream(self, request: HttpRequest, view: RequestView) -> bool:
-        return False
-
-    def render(self, response: ScriptedResponse, context: RenderContext) -> HttpResponse:
-        return HttpResponse(200, b"{}")
-
-    def error_response(self, violation: RuleViolation) -> HttpResponse:
-        return HttpResponse(400, violation.message.encode())
-
-    def parse(self, request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
-        raise RequestParseError("the fake wire parses nothing")
-
-    def read_response(
-        self, body: bytes, streaming: bool, *, dialect: str | None = None
-    ) -> ScriptedResponse:
-        raise NotImplementedError("the fake wire reads no responses")
-
-    def validate(self, view: RequestView, context: ValidationContext) -> list[RuleViolation]:
-        return []
+#: The hints of a wire that changes none of the defaults.
+DEFAULT_HINTS = LedgerHints()
 
 
-class SoftTextWire(FakeWire):
-    """Like Gemini: a signature on visible text is owed only as a ``should``."""
+@dataclass(frozen=True)
+class HintsOnly:
+    """The ledger's test double: a wire's hints and nothing else, all the ledger reads."""
 
-    def token_strength(self, block: Block, field_name: str) -> Strength:
-        return "should" if block.kind == "text" else "must"
+    hints: LedgerHints = DEFAULT_HINTS
+
+
+#: Like Gemini: a signature on visible text is owed only as a ``should``.
+SOFT_TEXT = HintsOnly(LedgerHints(strengths={"text": "should"}))
+
+
+def _parse_nothing(request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
+    raise RequestParseError("the fake wire parses nothing")
+
+
+def _read_nothing(body: bytes, streaming: bool, dialect: str | None = None) -> ScriptedResponse:
+    raise NotImplementedError("the fake wire reads no responses")
+
+
+def _messages(view: RequestView) -> list[Any]:
+    items = view.raw.get("messages")
+    return list(items) if isinstance(items, list) else []
+
+
+def _anything(request: HttpRequest) -> bool:
+    return True
+
+
+def fake_wire(
+    hints: LedgerHints = DEFAULT_HINTS,
+    name: str = "fake",
+    serves: Callable[[HttpRequest], bool] = _anything,
+) -> Wire:
+    """A whole wire, for what takes one (every judge at once): nothing renders or parses;
+    it serves every request, and its history items are the body's ``messages``."""
+    return Wire(
+        name=name,
+        rules=(),
+        serves=serves,
+        endpoint=lambda model, stream: "/fake",
+        wants_stream=lambda request, view: False,
+        parse=_parse_nothing,
+        validate=lambda view, context: [],
+        render=lambda response, context: HttpResponse(200, b"{}"),
+        render_error=lambda violation: HttpResponse(400, violation.message.encode()),
+        read=_read_nothing,
+        history_items=_messages,
+        hints=hints,
+        realism=Realism(response=lambda response, dialect: [], block=lambda block, spot: []),
+    )
 
 
 # ---------------------------------------------------------------- blocks

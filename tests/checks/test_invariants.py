@@ -21,8 +21,8 @@ from conformance.verdict import Violation
 from conformance.wires.base import RequestView
 from tests.checks.kit import (
     RESULT,
-    FakeWire,
     call,
+    fake_wire,
     ideal_views,
     make_case,
     message,
@@ -48,7 +48,7 @@ def loop() -> Case:
 
 
 def judge(judge: Judge, case: Case, views: list[RequestView] | None = None) -> list[Violation]:
-    return judge(transcript(case, ideal_views(case) if views is None else views), FakeWire())
+    return judge(transcript(case, ideal_views(case) if views is None else views), fake_wire())
 
 
 def broken(case: Case, request: int, index: int, *blocks: Any) -> list[RequestView]:
@@ -203,7 +203,7 @@ def test_rejected_requests_and_refusals_are_not_compared() -> None:
     rejected = cached(raw("user", "something else"))
     second = cached(raw("user", "p1"), raw("assistant", "a1"), raw("user", "p2"))
     run = transcript(loop(), [first, rejected, second], [0, None, 1])
-    assert append_only(run, FakeWire()) == []
+    assert append_only(run, fake_wire()) == []
     refused = make_case([respond("refusal", text("no"))], [respond("end", text("ok"))])
     reset = cached(raw("user", "p2"))
     assert judge(append_only, refused, [first, reset]) == []

@@ -8,9 +8,11 @@ from conformance.checks.render import digest
 from conformance.model import Block, Reasoning, ToolCall
 from conformance.verdict import Violation
 from conformance.wires.base import RequestView
+from conformance.wires.hints import LedgerHints
+from conformance.wires.roles import Hinted
 from tests.checks.kit import (
-    FakeWire,
-    SoftTextWire,
+    SOFT_TEXT,
+    HintsOnly,
     call,
     ideal_views,
     make_case,
@@ -44,9 +46,9 @@ def interleaved(second: str = "B") -> Case:
     )
 
 
-def judge(case: Case, *views: RequestView, wire: FakeWire | None = None) -> list[Violation]:
+def judge(case: Case, *views: RequestView, wire: Hinted | None = None) -> list[Violation]:
     chosen = list(views) if views else ideal_views(case)
-    return ledger_violations(transcript(case, chosen), wire or FakeWire())
+    return ledger_violations(transcript(case, chosen), wire or HintsOnly())
 
 
 def second_request(case: Case, *assistant: Block) -> list[RequestView]:
@@ -312,7 +314,7 @@ def test_current_loop_token_dropped_is_a_must() -> None:
     assert found[0].severity == "must"
 
 
-def test_token_strength_comes_from_the_wire() -> None:
+def test_payload_severity_comes_from_the_wire_hints() -> None:
     case = make_case(
         [
             respond("tool_calls", text("Looking", signature="VFhU"), call("a")),
@@ -321,7 +323,7 @@ def test_token_strength_comes_from_the_wire() -> None:
     )
     views = second_request(case, text("Looking"), call("a"))
     assert [v.severity for v in judge(case, *views)] == ["must"]
-    soft = judge(case, *views, wire=SoftTextWire())
+    soft = judge(case, *views, wire=SOFT_TEXT)
     assert checks(soft) == ["invariant/ledger-current-loop"]
     assert soft[0].severity == "should"
 
@@ -351,9 +353,9 @@ def test_history_assistant_tokens_are_owed_and_child_tokens_are_not() -> None:
 def test_rejected_request_mints_nothing() -> None:
     case = interleaved()
     first, second = ideal_views(case)
-    found = ledger_violations(transcript(case, [first, first, second], [None, 0, 1]), FakeWire())
+    found = ledger_violations(transcript(case, [first, first, second], [None, 0, 1]), HintsOnly())
     assert found == []
-    early = ledger_violations(transcript(case, [first, second], [None, 0]), FakeWire())
+    early = ledger_violations(transcript(case, [first, second], [None, 0]), HintsOnly())
     assert set(checks(early)) == {"invariant/ledger-known"}
     assert {v.request for v in early} == {2}
 
@@ -362,16 +364,14 @@ def test_a_wire_without_reasoning_between_calls_is_not_asked_where_it_sat() -> N
     """Chat Completions carries reasoning beside `tool_calls`: [A, alpha, B, beta] can
     only come back as [A, B, alpha, beta]; the payloads' own order still counts."""
 
-    class FieldWire(FakeWire):
-        reasoning_between_calls = False
-
+    field_wire = HintsOnly(LedgerHints(reasoning_between_calls=False))
     case = interleaved()
     fielded = second_request(
         case, think("A", SIG_A), think("B", SIG_B), call("alpha"), call("beta")
     )
     assert checks(judge(case, *fielded)) == ["invariant/ledger-order"]
-    assert checks(judge(case, *fielded, wire=FieldWire())) == []
+    assert checks(judge(case, *fielded, wire=field_wire)) == []
     swapped = second_request(
         case, think("B", SIG_B), think("A", SIG_A), call("alpha"), call("beta")
     )
-    assert checks(judge(case, *swapped, wire=FieldWire())) == ["invariant/ledger-order"]
+    assert checks(judge(case, *swapped, wire=field_wire)) == ["invariant/ledger-order"]

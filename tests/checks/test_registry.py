@@ -10,8 +10,8 @@ from conformance.checks.registry import Check, all_checks, run_checks
 from conformance.provider.scripted import BEYOND_SCRIPT
 from conformance.wires.base import RuleViolation
 from tests.checks.kit import (
-    FakeWire,
     call,
+    fake_wire,
     ideal_views,
     make_case,
     message,
@@ -74,7 +74,7 @@ def one_loop() -> Case:
 
 def test_a_correct_run_has_no_violations() -> None:
     case = one_loop()
-    assert run_checks(transcript(case, ideal_views(case)), FakeWire()) == []
+    assert run_checks(transcript(case, ideal_views(case)), fake_wire()) == []
 
 
 def test_provider_rules_then_expectations_then_invariants() -> None:
@@ -84,7 +84,7 @@ def test_provider_rules_then_expectations_then_invariants() -> None:
     extra = views[1].model_copy(update={"messages": (*views[1].messages, message("user"))})
     rule = RuleViolation(BEYOND_SCRIPT, "request 3 is beyond the script", at="messages")
     run = transcript(case, [*views, extra], [0, 1, None], violations={3: [rule]})
-    found = run_checks(run, FakeWire())
+    found = run_checks(run, fake_wire())
     assert [v.check for v in found] == [
         "provider/beyond-script",
         "expect",
@@ -95,4 +95,4 @@ def test_provider_rules_then_expectations_then_invariants() -> None:
     first = found[0]
     assert (first.request, first.at, first.severity) == (3, "messages", "must")
     assert first.message == "request 3 is beyond the script"
-    assert run_checks(run, FakeWire()) == found
+    assert run_checks(run, fake_wire()) == found

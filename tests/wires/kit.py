@@ -9,9 +9,11 @@ from typing import Any
 import httpx
 from httpx_sse import ServerSentEvent, connect_sse
 
+from conformance.cases.realism import realism_problems
 from conformance.cases.schema import Case
 from conformance.http import HttpResponse
 from conformance.model import ScriptedResponse
+from conformance.wires.roles import Wire
 
 
 def scripted(stop: str, *blocks: dict[str, Any], noise: Sequence[str] = ()) -> ScriptedResponse:
@@ -65,3 +67,9 @@ def realism_case(
 def end(*blocks: dict[str, Any], stop_: str = "end", noise: Sequence[str] = ()) -> dict[str, Any]:
     """A scripted response as case data (the realism lint reads cases, not models)."""
     return {"stop": stop_, "blocks": list(blocks), "noise": list(noise)}
+
+
+def unrealistic(wire: Wire, case: Case, dialect: str | None = None) -> list[str]:
+    """The realism lint of ``case`` on ``wire`` (in ``dialect``), as ``cases --lint``
+    runs it: the cases layer's one walk over the wire's predicates."""
+    return realism_problems(case, wire.realism, dialect)

@@ -49,7 +49,7 @@ from conformance.wires.anthropic_messages import (
     TOOL_USE_ANSWERED,
     UNKNOWN_BLOCK_TYPE,
     USER_NONEMPTY,
-    AnthropicMessages,
+    WIRE,
     AnthropicRequestView,
 )
 from conformance.wires.base import (
@@ -59,9 +59,8 @@ from conformance.wires.base import (
     ValidationContext,
 )
 from conformance.wires.registry import get_wire
-from tests.wires.kit import client_events, end, realism_case, scripted
+from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
-WIRE = AnthropicMessages()
 CASES = Path(__file__).resolve().parents[2] / "cases"
 
 Event = tuple[str, dict[str, Any]]
@@ -223,7 +222,7 @@ def loop(reply: dict[str, Any], **extra: Any) -> dict[str, Any]:
 
 
 def test_registry_serves_this_wire() -> None:
-    assert isinstance(get_wire("anthropic-messages"), AnthropicMessages)
+    assert get_wire("anthropic-messages") is WIRE
 
 
 def test_thinking_with_signature_streams_thinking_deltas_then_one_signature_delta() -> None:
@@ -1335,7 +1334,7 @@ def test_error_response_is_anthropic_error_json() -> None:
     violation = RuleViolation(
         USER_NONEMPTY, "messages.0: user messages must have non-empty content"
     )
-    answer = WIRE.error_response(violation)
+    answer = WIRE.render_error(violation)
     payload = answer.json()
     assert answer.status == 400
     assert payload["type"] == "error"
@@ -1343,7 +1342,7 @@ def test_error_response_is_anthropic_error_json() -> None:
     headers = dict(answer.headers)
     assert payload["request_id"] == headers["request-id"]
     assert headers["request-id"].startswith("req_")
-    assert WIRE.error_response(violation).body == answer.body
+    assert WIRE.render_error(violation).body == answer.body
 
 
 # ---------------------------------------------------------------- realism
@@ -1379,18 +1378,18 @@ def test_clean_cases_have_no_realism_problems() -> None:
             }
         ],
     )
-    assert WIRE.realism(clean) == []
+    assert unrealistic(WIRE, clean) == []
     truncated = case(end(SAY, {"kind": "reasoning", "text": "cut"}, stop_="max_tokens"))
-    assert WIRE.realism(truncated) == []
+    assert unrealistic(WIRE, truncated) == []
     cut_call = case(
         end({"kind": "tool_call", "id": "t", "name": "read", "arguments": '{"a'}, stop_="no_finish")
     )
-    assert WIRE.realism(cut_call) == []
+    assert unrealistic(WIRE, cut_call) == []
 
 
 def test_library_case_is_realistic_on_this_wire() -> None:
     path = CASES / "interleaved-episodes" / "interleaved-two-episodes-one-response.yaml"
-    assert WIRE.realism(Case.model_validate(yaml.safe_load(path.read_text()))) == []
+    assert unrealistic(WIRE, Case.model_validate(yaml.safe_load(path.read_text()))) == []
 
 
 @pytest.mark.parametrize(
@@ -1484,7 +1483,7 @@ def test_library_case_is_realistic_on_this_wire() -> None:
     ],
 )
 def test_realism_problem_is_found_and_located(probe: Case, where: str, word: str) -> None:
-    problems = WIRE.realism(probe)
+    problems = unrealistic(WIRE, probe)
     assert len(problems) == 1
     assert problems[0].startswith(where + ": ")
     assert word in problems[0]

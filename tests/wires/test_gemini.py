@@ -47,13 +47,12 @@ from conformance.wires.gemini import (
     SIGNATURE_NOT_NESTED,
     SIGNATURE_REQUIRED,
     VALID_ROLE,
-    Gemini,
+    WIRE,
     GeminiRequestView,
 )
 from conformance.wires.registry import get_wire
-from tests.wires.kit import client_events, end, realism_case, scripted
+from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
-WIRE = Gemini()
 STREAM_PATH = "/v1beta/models/model-under-test:streamGenerateContent"
 JSON_PATH = "/v1beta/models/model-under-test:generateContent"
 
@@ -239,9 +238,9 @@ def loop(*contents: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_registry_serves_this_wire() -> None:
-    assert isinstance(get_wire("gemini"), Gemini)
+    assert get_wire("gemini") is WIRE
     assert WIRE.dialects == ()
-    assert WIRE.sentinels == frozenset({"skip_thought_signature_validator"})
+    assert WIRE.hints.sentinels == frozenset({"skip_thought_signature_validator"})
 
 
 def test_thought_and_text_parts_one_per_chunk_signature_on_the_last_part() -> None:
@@ -1251,13 +1250,13 @@ def test_a_signature_minted_on_another_part_is_not_corrupted() -> None:
 
 def test_error_response_is_google_error_json() -> None:
     violation = RuleViolation(RESPONSE_COUNT, RESPONSE_COUNT.error)
-    answered = WIRE.error_response(violation)
+    answered = WIRE.render_error(violation)
     assert answered.status == 400
     assert answered.json() == {
         "error": {"code": 400, "message": RESPONSE_COUNT.error, "status": "INVALID_ARGUMENT"}
     }
-    assert WIRE.error_response(violation).body == answered.body
-    unknown = WIRE.error_response(RuleViolation(UNKNOWN_ENDPOINT, "no such endpoint"))
+    assert WIRE.render_error(violation).body == answered.body
+    unknown = WIRE.render_error(RuleViolation(UNKNOWN_ENDPOINT, "no such endpoint"))
     assert (unknown.status, unknown.json()["error"]["status"]) == (404, "NOT_FOUND")
 
 
@@ -1266,12 +1265,12 @@ def test_error_response_is_google_error_json() -> None:
 
 def test_ledger_hints() -> None:
     signed_call = ToolCall(id="call_a", name="read", signature=SIG_A)
-    assert WIRE.companion(Reasoning(text="t", signature=SIG_T)) is None
-    assert WIRE.companion(Text(text="", signature=SIG_A)) is None
-    assert WIRE.companion(signed_call) == "call_a"
-    assert WIRE.token_strength(signed_call, "signature") == "must"
-    assert WIRE.token_strength(Text(text="x", signature=SIG_A), "signature") == "should"
-    assert WIRE.token_strength(Reasoning(text="x", signature=SIG_T), "signature") == "should"
+    assert WIRE.hints.companion(Reasoning(text="t", signature=SIG_T)) is None
+    assert WIRE.hints.companion(Text(text="", signature=SIG_A)) is None
+    assert WIRE.hints.companion(signed_call) == "call_a"
+    assert WIRE.hints.severity(signed_call) == "must"
+    assert WIRE.hints.severity(Text(text="x", signature=SIG_A)) == "should"
+    assert WIRE.hints.severity(Reasoning(text="x", signature=SIG_T)) == "should"
 
 
 # ---------------------------------------------------------------- realism
@@ -1322,9 +1321,9 @@ def test_clean_cases_have_no_realism_problems() -> None:
             },
         ],
     )
-    assert WIRE.realism(clean) == []
-    assert WIRE.realism(case(end(stop_="max_tokens"))) == []
-    assert WIRE.realism(case(end(SAY, stop_="no_finish"))) == []
+    assert unrealistic(WIRE, clean) == []
+    assert unrealistic(WIRE, case(end(stop_="max_tokens"))) == []
+    assert unrealistic(WIRE, case(end(SAY, stop_="no_finish"))) == []
 
 
 @pytest.mark.parametrize(
@@ -1420,7 +1419,7 @@ def test_clean_cases_have_no_realism_problems() -> None:
     ],
 )
 def test_realism_problem_is_found_and_located(probe: Case, where: str, word: str) -> None:
-    problems = WIRE.realism(probe)
+    problems = unrealistic(WIRE, probe)
     assert len(problems) == 1, problems
     assert problems[0].startswith(where + ": ")
     assert word in problems[0]

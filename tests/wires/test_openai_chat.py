@@ -47,14 +47,13 @@ from conformance.wires.openai_chat import (
     TOOL_CALL_ID_FOUND,
     TOOL_CALLS_ANSWERED,
     TOOL_MESSAGE_ANSWERS,
-    OpenAIChat,
+    WIRE,
     reasoning_episodes,
     upstream,
 )
 from conformance.wires.registry import get_wire
-from tests.wires.kit import client_events, end, realism_case, scripted
+from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
-WIRE = OpenAIChat()
 MODEL = "model-under-test"
 CLAUDE = "anthropic/claude-sonnet-4.5"
 GEMINI = "google/gemini-3-pro-preview"
@@ -206,7 +205,7 @@ SAY = {"kind": "text", "text": "Done."}
 
 def test_registry_serves_this_wire_with_its_dialects() -> None:
     wire = get_wire("openai-chat")
-    assert isinstance(wire, OpenAIChat)
+    assert wire is WIRE
     assert wire.dialects == ("deepseek", "openrouter")
 
 
@@ -791,7 +790,7 @@ def test_unanswered_call_is_rejected_with_openais_text_and_param() -> None:
             "response messages: call_2",
         )
     ]
-    error = WIRE.error_response(found[0])
+    error = WIRE.render_error(found[0])
     assert error.status == 400
     assert error.json() == {
         "error": {
@@ -819,7 +818,7 @@ def test_stray_tool_message_is_rejected_with_the_older_openai_text() -> None:
             "message with 'tool_calls'.",
         )
     ]
-    assert WIRE.error_response(found[0]).json()["error"]["param"] == "messages.[2].role"
+    assert WIRE.render_error(found[0]).json()["error"]["param"] == "messages.[2].role"
     assert errors(body(tool("call_9"), user("go"))) == [TOOL_MESSAGE_ANSWERS.error]
 
 
@@ -832,7 +831,7 @@ def test_tool_message_for_an_unknown_call_id() -> None:
             "previous message.",
         )
     ]
-    assert WIRE.error_response(found[0]).json()["error"]["param"] is None
+    assert WIRE.render_error(found[0]).json()["error"]["param"] is None
 
 
 def test_deepseek_pairing_texts_and_envelope() -> None:
@@ -845,7 +844,7 @@ def test_deepseek_pairing_texts_and_envelope() -> None:
             "tool_calls message)",
         )
     ]
-    assert WIRE.error_response(unanswered[0]).json() == {
+    assert WIRE.render_error(unanswered[0]).json() == {
         "error": {
             "message": unanswered[0].message,
             "type": "invalid_request_error",
@@ -898,7 +897,7 @@ def test_missing_reasoning_content_on_a_tool_call_turn(extra: dict[str, Any]) ->
             "messages.2.reasoning_content",
         )
     ]
-    assert WIRE.error_response(found[0]).json()["error"]["code"] == "invalid_request_error"
+    assert WIRE.render_error(found[0]).json()["error"]["code"] == "invalid_request_error"
 
 
 def test_every_earlier_tool_call_turn_needs_it_but_not_a_text_turn() -> None:
@@ -987,7 +986,7 @@ def test_anthropic_route_rejects_a_changed_or_dropped_signature(
             "messages.2.reasoning_details.0",
         )
     ]
-    answer = WIRE.error_response(found[0])
+    answer = WIRE.render_error(found[0])
     error = answer.json()["error"]
     assert (answer.status, error["message"], error["code"]) == (400, "Provider returned error", 400)
     assert error["metadata"]["provider_name"] == "Anthropic"
@@ -1038,7 +1037,7 @@ def test_gemini_route_requires_the_details_of_the_current_turn() -> None:
         "}\n"
     )
     assert [(v.rule, v.message) for v in found] == [(OPENROUTER_GEMINI_DETAILS, message)]
-    error = WIRE.error_response(found[0]).json()["error"]
+    error = WIRE.render_error(found[0]).json()["error"]
     assert error["metadata"] == {
         "raw": message,
         "provider_name": "Google AI Studio",
@@ -1090,11 +1089,11 @@ CUT_CALL = {"kind": "tool_call", "id": "t", "name": "read", "arguments": '{"a'}
 
 def test_clean_cases_per_dialect() -> None:
     plain = case(end(READ, stop_="tool_calls"), end(SAY))
-    assert WIRE.realism(plain) == []
+    assert unrealistic(WIRE, plain) == []
     for stop_ in ("tool_calls", "max_tokens", "no_finish"):
-        assert WIRE.realism(case(end(CUT_CALL, stop_=stop_)), "deepseek") == []
+        assert unrealistic(WIRE, case(end(CUT_CALL, stop_=stop_)), "deepseek") == []
     deepseek = case(end({"kind": "reasoning", "text": "r"}, READ, stop_="tool_calls"), end(SAY))
-    assert WIRE.realism(deepseek, "deepseek") == []
+    assert unrealistic(WIRE, deepseek, "deepseek") == []
     openrouter = case(
         end(
             {"kind": "reasoning", "text": "r", "signature": "S"},
@@ -1108,9 +1107,9 @@ def test_clean_cases_per_dialect() -> None:
             {"role": "assistant", "blocks": [{"kind": "reasoning", "text": "h", "signature": "H"}]}
         ],
     )
-    assert WIRE.realism(openrouter, "openrouter") == []
+    assert unrealistic(WIRE, openrouter, "openrouter") == []
     unsigned_gemini = case(end({"kind": "reasoning", "text": "summary"}, SAY), model=GEMINI)
-    assert WIRE.realism(unsigned_gemini, "openrouter") == []
+    assert unrealistic(WIRE, unsigned_gemini, "openrouter") == []
 
 
 @pytest.mark.parametrize(
@@ -1235,7 +1234,7 @@ def test_clean_cases_per_dialect() -> None:
 def test_realism_problem_is_found_and_located(
     probe: Case, dialect: str | None, where: str, word: str
 ) -> None:
-    problems = WIRE.realism(probe, dialect)
+    problems = unrealistic(WIRE, probe, dialect)
     assert len(problems) == 1, problems
     assert problems[0].startswith(where + ": ")
     assert word in problems[0]
@@ -1258,7 +1257,7 @@ def test_foreign_history_blocks_are_not_judged() -> None:
             }
         ],
     )
-    assert WIRE.realism(foreign) == []
+    assert unrealistic(WIRE, foreign) == []
 
 
 # ---------------------------------------------------------------- with the scripted provider

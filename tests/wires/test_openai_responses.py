@@ -47,13 +47,12 @@ from conformance.wires.openai_responses import (
     REASONING_FOLLOWED,
     REASONING_REQUIRED,
     REASONING_SUMMARY,
-    OpenAIResponses,
+    WIRE,
     ResponsesRequestView,
 )
 from conformance.wires.registry import get_wire
-from tests.wires.kit import client_events, end, realism_case, scripted
+from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
-WIRE = OpenAIResponses()
 ENC = "reasoning.encrypted_content"
 TERMINALS = ("response.completed", "response.incomplete", "response.failed")
 
@@ -240,7 +239,7 @@ def after_tool_turn(**how: Any) -> tuple[ScriptedProvider, list[dict[str, Any]],
 
 
 def test_registry_serves_this_wire() -> None:
-    assert isinstance(get_wire("openai-responses"), OpenAIResponses)
+    assert get_wire("openai-responses") is WIRE
     assert WIRE.dialects == ()
 
 
@@ -1111,7 +1110,7 @@ def test_encrypted_content_taken_from_added_is_truncated_and_rejected() -> None:
     assert [(v.rule, v.message) for v in found] == [
         (ENCRYPTED_CONTENT_VALID, invalid_content("ENC-"))
     ]
-    answer = WIRE.error_response(found[0]).json()["error"]
+    answer = WIRE.render_error(found[0]).json()["error"]
     assert (answer["param"], answer["code"]) == (None, "invalid_encrypted_content")
     assert rejected(scripted_provider, stateless_replay(items)) == []
 
@@ -1196,7 +1195,7 @@ def test_a_run_of_reasoning_items_ending_in_its_output_is_accepted() -> None:
     items = served_output(scripted_provider, body(user("go"), **STATELESS))["output"]
     assert [item["type"] for item in items] == ["reasoning", "reasoning", "function_call"]
     assert rejected(scripted_provider, stateless_replay(items)) == []
-    assert WIRE.realism(case(back_to_back, FINAL)) == []
+    assert unrealistic(WIRE, case(back_to_back, FINAL)) == []
     ending_on_reasoning = body(user("go"), items[0], items[1], **STATELESS)
     assert following(items[1]["id"]) in messages(
         rejected(provider(back_to_back, FINAL), ending_on_reasoning)
@@ -1233,7 +1232,7 @@ def test_an_item_with_its_original_id_travels_with_its_reasoning() -> None:
     assert [(v.rule, v.message) for v in found] == [
         (REASONING_REQUIRED, required_reasoning(items[1], items[0]["id"]))
     ]
-    assert WIRE.error_response(found[0]).json()["error"] == {
+    assert WIRE.render_error(found[0]).json()["error"] == {
         "message": required_reasoning(items[1], items[0]["id"]),
         "type": "invalid_request_error",
         "param": "input",
@@ -1292,7 +1291,7 @@ def test_every_call_has_a_later_output() -> None:
     assert [(v.rule, v.message) for v in found] == [
         (OUTPUT_FOR_CALL, "No tool output found for function call call_a.")
     ]
-    answer = WIRE.error_response(found[0])
+    answer = WIRE.render_error(found[0])
     assert answer.status == 400
     assert answer.json()["error"]["param"] == "input"
 
@@ -1302,7 +1301,7 @@ def test_every_call_has_a_later_output() -> None:
 
 def test_error_response_is_openai_error_json() -> None:
     violation = RuleViolation(ITEM_NOT_FOUND, item_not_found("rs_1"), "input[1]")
-    answer = WIRE.error_response(violation)
+    answer = WIRE.render_error(violation)
     assert answer.status == 404
     assert answer.json() == {
         "error": {
@@ -1313,13 +1312,13 @@ def test_error_response_is_openai_error_json() -> None:
         }
     }
     assert dict(answer.headers)["x-request-id"].startswith("req_")
-    assert WIRE.error_response(violation).body == answer.body
-    role = WIRE.error_response(RuleViolation(INVALID_ROLE, "m", "input[2].role")).json()["error"]
+    assert WIRE.render_error(violation).body == answer.body
+    role = WIRE.render_error(RuleViolation(INVALID_ROLE, "m", "input[2].role")).json()["error"]
     assert (role["param"], role["code"]) == ("input[2].role", "invalid_value")
 
 
 def test_error_response_of_a_provider_rule_names_its_location() -> None:
-    answer = WIRE.error_response(
+    answer = WIRE.render_error(
         RuleViolation(MALFORMED_REQUEST, "Invalid type for 'input'.", "input")
     )
     assert answer.json()["error"] == {
@@ -1362,11 +1361,11 @@ def test_violations_come_in_the_order_the_rules_are_declared() -> None:
 
 
 def test_ledger_hints() -> None:
-    assert WIRE.token_strength(Reasoning(signature="E"), "signature") == "must"
-    assert WIRE.companion(Reasoning(signature="E", id="rs_1")) == "rs_1"
-    assert WIRE.companion(Reasoning(signature="E", text="")) is None
-    assert WIRE.companion(ToolCall(id="call_1", name="read")) == "call_1"
-    assert WIRE.sentinels == frozenset()
+    assert WIRE.hints.severity(Reasoning(signature="E")) == "must"
+    assert WIRE.hints.companion(Reasoning(signature="E", id="rs_1")) == "rs_1"
+    assert WIRE.hints.companion(Reasoning(signature="E", text="")) is None
+    assert WIRE.hints.companion(ToolCall(id="call_1", name="read")) == "call_1"
+    assert WIRE.hints.sentinels == frozenset()
 
 
 # ---------------------------------------------------------------- realism
@@ -1393,15 +1392,15 @@ def test_clean_cases_have_no_realism_problems() -> None:
             },
         ],
     )
-    assert WIRE.realism(clean) == []
+    assert unrealistic(WIRE, clean) == []
     reasoning_only = responses_case(end(ENCRYPTED, stop_="max_tokens"))
-    assert WIRE.realism(reasoning_only) == []
+    assert unrealistic(WIRE, reasoning_only) == []
     cut_reasoning = responses_case(end(SAY, {"kind": "reasoning"}, stop_="no_finish"))
-    assert WIRE.realism(cut_reasoning) == []
+    assert unrealistic(WIRE, cut_reasoning) == []
     cut_call = responses_case(end(ENCRYPTED, {**READ, "arguments": '{"a'}, stop_="max_tokens"))
-    assert WIRE.realism(cut_call) == []
+    assert unrealistic(WIRE, cut_call) == []
     unknown_events = responses_case(end(ENCRYPTED, SAY, noise=["unknown-event"]))
-    assert WIRE.realism(unknown_events) == []
+    assert unrealistic(WIRE, unknown_events) == []
 
 
 @pytest.mark.parametrize(
@@ -1478,7 +1477,7 @@ def test_clean_cases_have_no_realism_problems() -> None:
     ],
 )
 def test_realism_problem_is_found_and_located(probe: Case, where: str, word: str) -> None:
-    problems = WIRE.realism(probe)
+    problems = unrealistic(WIRE, probe)
     assert len(problems) == 1, problems
     assert problems[0].startswith(where + ": ")
     assert word in problems[0]

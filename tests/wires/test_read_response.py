@@ -1,4 +1,4 @@
-"""Reading a recorded provider response back into a scripted one (``Wire.read_response``),
+"""Reading a recorded provider response back into a scripted one (``Wire.read``),
 on every wire.
 
 First the library round trip: every scripted response of every case, rendered for each of
@@ -72,7 +72,7 @@ def render(
 
 def read(column: str, body: bytes, streaming: bool = True) -> ScriptedResponse:
     wire, dialect = split_column(column)
-    return get_wire(wire).read_response(body, streaming, dialect=dialect)
+    return get_wire(wire).read(body, streaming, dialect)
 
 
 def read_error(column: str, body: bytes, streaming: bool = True) -> ResponseReadError:
@@ -960,7 +960,7 @@ BAD_REQUEST = Rule(
 @pytest.mark.parametrize("column", columns())
 def test_each_wires_own_error_answer_reads_as_the_providers_error(column: str) -> None:
     wire, _ = split_column(column)
-    answer = get_wire(wire).error_response(RuleViolation(BAD_REQUEST, "messages.0: wrong"))
+    answer = get_wire(wire).render_error(RuleViolation(BAD_REQUEST, "messages.0: wrong"))
     error = read_error(column, answer.body, streaming=False)
     assert (error.at, "messages.0: wrong" in error.message) == ("body", True)
     assert error.message.startswith("provider error")

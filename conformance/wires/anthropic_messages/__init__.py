@@ -1,18 +1,20 @@
 """The Anthropic Messages wire, ``POST /v1/messages``.
 
-Four jobs, one module each: render a scripted turn as Anthropic sends it (SSE events, or
-the JSON message: ``render``), parse a request body into the neutral view (``parse``),
-validate it with the rules of ``reference/wire-rules.md`` section A, answering with
-Anthropic's real error texts (``rules``, applied by ``validate`` over ``raw``), and read a
-recorded answer back into a scripted turn (``read``).  ``realism`` lints case shapes
-Anthropic never sends; ``wire`` ties them together as the ``Wire`` the registry loads.
+The modules of the wire contract (``conformance/wires/contract.py``), one job each:
+``route`` (where a request goes), ``parse`` (a request body into the neutral view),
+``render`` (a scripted turn as Anthropic sends it, SSE events or the JSON message, and
+its error answer), ``rules`` (the rules of ``reference/wire-rules.md`` section A with
+Anthropic's real error texts, each bound to its check in ``BOOK``), ``validate`` (the book
+run over ``_raw.CheckedRequest``), ``read`` (a recorded answer back into a scripted
+turn), ``realism`` (the predicates of the case linter's realism walk) and ``wire`` (the
+assembled ``WIRE``).  Private helpers: ``_blocks``, ``_raw``, ``_stops``, ``_view``.
 
 Rules read the raw body, not the neutral view: Anthropic's errors point at the body's own
 message and block indices, and some rules turn on keys the neutral view cannot hold (a
 ``thinking`` block without its ``signature`` key, for one).
 """
 
-from conformance.wires.anthropic_messages.parse import AnthropicRequestView
+from conformance.wires.anthropic_messages._view import AnthropicRequestView
 from conformance.wires.anthropic_messages.rules import (
     BUDGET_BELOW_MAX_TOKENS,
     FIELD_REQUIRED,
@@ -35,7 +37,7 @@ from conformance.wires.anthropic_messages.rules import (
     UNKNOWN_BLOCK_TYPE,
     USER_NONEMPTY,
 )
-from conformance.wires.anthropic_messages.wire import AnthropicMessages
+from conformance.wires.anthropic_messages.wire import WIRE
 
 __all__ = [
     "BUDGET_BELOW_MAX_TOKENS",
@@ -58,6 +60,6 @@ __all__ = [
     "TOOL_USE_ANSWERED",
     "UNKNOWN_BLOCK_TYPE",
     "USER_NONEMPTY",
-    "AnthropicMessages",
+    "WIRE",
     "AnthropicRequestView",
 ]

@@ -6,58 +6,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import Any
 
 from conformance.http import HttpRequest
 from conformance.model import (
     Block,
     ContentBlock,
-    Media,
     Message,
-    Reasoning,
     Role,
     Text,
     ThinkingConfig,
-    ToolCall,
     ToolResult,
 )
 from conformance.wires import values
-from conformance.wires.base import RequestParseError, RequestView
-
-
-class AnthropicRequestView(RequestView):
-    """The neutral view plus the ``anthropic-beta`` values, which rule 12c reads."""
-
-    betas: tuple[str, ...] = ()
-
-
-def content_block(item: object) -> ContentBlock | None:
-    """A raw block other than ``tool_result`` in neutral form (None: the neutral vocabulary
-    has no such block, so the view leaves it out)."""
-    if not isinstance(item, dict):
-        return None
-    kind = item.get("type")
-    if kind == "thinking":
-        return Reasoning(
-            text=values.text(item.get("thinking")),
-            signature=values.optional_text(item.get("signature")),
-        )
-    if kind == "redacted_thinking":
-        return Reasoning(redacted=True, data=values.optional_text(item.get("data")))
-    if kind == "text":
-        return Text(text=values.text(item.get("text")))
-    if kind == "tool_use":
-        raw_input = item.get("input", {})
-        arguments = raw_input if isinstance(raw_input, dict) else values.compact(raw_input)
-        return ToolCall(
-            id=values.text(item.get("id")), name=values.text(item.get("name")), arguments=arguments
-        )
-    if kind == "image":
-        source = item.get("source")
-        if isinstance(source, dict) and source.get("type") == "base64":
-            return Media(
-                mime=values.text(source.get("media_type")), data=values.text(source.get("data"))
-            )
-    return None
+from conformance.wires.anthropic_messages._blocks import content_block
+from conformance.wires.anthropic_messages._view import NAME, AnthropicRequestView
+from conformance.wires.base import RequestParseError, RequestView, ValidationContext
 
 
 def _block(item: object) -> Block | None:
@@ -133,7 +97,7 @@ def _thinking(value: object) -> ThinkingConfig:
     return ThinkingConfig()
 
 
-def parse_request(request: HttpRequest, wire: str) -> AnthropicRequestView:
+def parse(request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
     """The body in neutral form.  Error texts: Anthropic's own for a body that is not
     JSON (``The request body is not valid JSON: <decoder message>``, seen in
     anthropics/claude-code#6464); pydantic-style for the wrong shapes."""
@@ -151,7 +115,7 @@ def parse_request(request: HttpRequest, wire: str) -> AnthropicRequestView:
     tools = body.get("tools")
     beta = request.header("anthropic-beta") or ""
     return AnthropicRequestView(
-        wire=wire,
+        wire=NAME,
         model=values.optional_text(body.get("model")),
         stream=body.get("stream") is True,
         system=_system(body.get("system")),
@@ -167,3 +131,9 @@ def parse_request(request: HttpRequest, wire: str) -> AnthropicRequestView:
         raw=body,
         betas=tuple(b.strip() for b in beta.split(",") if b.strip()),
     )
+
+
+def history_items(view: RequestView) -> list[Any]:
+    """The body's ``messages`` in order, as raw JSON: what append-only compares."""
+    items = view.raw.get("messages")
+    return list(items) if isinstance(items, list) else []

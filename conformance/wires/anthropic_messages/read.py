@@ -9,22 +9,22 @@ from typing import Any
 
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
-from conformance.wires.anthropic_messages.blocks import REASONING_TYPES
-from conformance.wires.anthropic_messages.stops import STOP_REASONS
+from conformance.wires.anthropic_messages._blocks import REASONING_TYPES
+from conformance.wires.anthropic_messages._stops import STOP_REASONS
 from conformance.wires.base import ResponseReadError
 from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
 from conformance.wires.sse import read_events
 
 #: ``stop_reason`` back to the neutral stop: the render table inverted, plus the reasons
 #: the Messages API documents that a script never renders.
-READ_STOPS: dict[str, str] = {
+_READ_STOPS: dict[str, str] = {
     **{reason: stop for stop, reason in STOP_REASONS.items()},
     "stop_sequence": "end",
     "model_context_window_exceeded": "max_tokens",
 }
 #: Per delta type: the block type it belongs to and the field it appends to.  Other
 #: delta types (``citations_delta``, any added later) carry nothing neutral: skipped.
-DELTA_FIELDS: dict[str, tuple[str, str]] = {
+_DELTA_FIELDS: dict[str, tuple[str, str]] = {
     "text_delta": ("text", "text"),
     "thinking_delta": ("thinking", "thinking"),
     "signature_delta": ("thinking", "signature"),
@@ -70,9 +70,9 @@ def _provider_error(data: dict[str, Any], at: str) -> ResponseReadError:
 
 
 def _stop(reason: str, at: str) -> str:
-    if reason not in READ_STOPS:
+    if reason not in _READ_STOPS:
         raise ResponseReadError(f"unknown stop_reason {reason!r}", at)
-    return READ_STOPS[reason]
+    return _READ_STOPS[reason]
 
 
 @dataclass
@@ -136,9 +136,9 @@ def _read_stream(body: bytes) -> ScriptedResponse:
 
 def _extend(streamed: _Streamed, delta: dict[str, Any], at: str) -> None:
     kind = delta.get("type")
-    if not isinstance(kind, str) or kind not in DELTA_FIELDS:
+    if not isinstance(kind, str) or kind not in _DELTA_FIELDS:
         return
-    block_type, field = DELTA_FIELDS[kind]
+    block_type, field = _DELTA_FIELDS[kind]
     if streamed.item.get("type") != block_type:
         raise ResponseReadError(f"a {kind} for a {streamed.item.get('type')} block", at)
     piece = required(delta, field, str, at)
@@ -158,6 +158,7 @@ def _read_message(body: bytes) -> ScriptedResponse:
     return neutral_response(stop, [b for b in found if b is not None], "body")
 
 
-def read_recorded(body: bytes, streaming: bool) -> ScriptedResponse:
-    """The answer in ``body`` as a scripted response (``streaming``: SSE, else JSON)."""
+def read(body: bytes, streaming: bool, dialect: str | None = None) -> ScriptedResponse:
+    """The answer in ``body`` as a scripted response (``streaming``: SSE, else JSON); Anthropic
+    has no dialects."""
     return _read_stream(body) if streaming else _read_message(body)

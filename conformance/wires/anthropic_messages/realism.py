@@ -1,15 +1,26 @@
-"""The lint of case shapes: what in a case's scripted responses and saved history
-Anthropic never sends, so a case built on it would test a provider that does not exist."""
+"""The realism predicates: what in a case's scripted responses and saved history Anthropic
+never sends, so a case built on it would test a provider that does not exist.  The case
+linter's one walk (``conformance/cases/realism.py``) asks them about every response and
+block."""
 
 from __future__ import annotations
 
-from conformance.cases.schema import Case
-from conformance.model import Block, Media, Reasoning, Text, ToolCall
-from conformance.wires.anthropic_messages.stops import TRUNCATED_STOPS
+from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.wires.anthropic_messages._stops import TRUNCATED_STOPS
+from conformance.wires.roles import BlockSpot
 
 
-def _block_problems(block: Block, *, scripted: bool, truncated: bool, last: bool) -> list[str]:
-    """Why Anthropic never sends this block (``scripted``: in a served response)."""
+def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
+    """Why Anthropic never sends this response as a whole."""
+    if response.stop == "cancelled":
+        return ["stop `cancelled`; Anthropic has no such stop_reason"]
+    return []
+
+
+def block_problems(block: Block, spot: BlockSpot) -> list[str]:
+    """Why Anthropic never sends this block where it sits."""
+    scripted, last = spot.scripted, spot.last
+    truncated = spot.stop in TRUNCATED_STOPS
     problems: list[str] = []
     if isinstance(block, Text | ToolCall) and block.signature is not None:
         problems.append(f"a {block.kind} block carries a signature; Anthropic signs only thinking")
@@ -47,31 +58,4 @@ def _block_problems(block: Block, *, scripted: bool, truncated: bool, last: bool
             "an unsigned thinking block; Anthropic signs every one unless the response is cut "
             "inside it (its last block, stop max_tokens or no_finish)"
         )
-    return problems
-
-
-def case_problems(case: Case) -> list[str]:
-    """Every unrealistic shape in ``case``, each prefixed with where it sits."""
-    problems: list[str] = []
-    for t, turn in enumerate(case.given.turns):
-        for r, response in enumerate(turn.responses):
-            where = f"turns.{t}.responses.{r}"
-            if response.stop == "cancelled":
-                problems.append(f"{where}: stop `cancelled`; Anthropic has no such stop_reason")
-            truncated = response.stop in TRUNCATED_STOPS
-            for b, block in enumerate(response.blocks):
-                last = b == len(response.blocks) - 1
-                problems += [
-                    f"{where}.blocks.{b}: {p}"
-                    for p in _block_problems(block, scripted=True, truncated=truncated, last=last)
-                ]
-    for m, message in enumerate(case.given.history):
-        if message.role != "assistant":
-            continue
-        for b, saved in enumerate(message.blocks):
-            if getattr(saved, "origin", None) is None:
-                problems += [
-                    f"history.{m}.blocks.{b}: {p}"
-                    for p in _block_problems(saved, scripted=False, truncated=False, last=False)
-                ]
     return problems

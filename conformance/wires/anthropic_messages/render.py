@@ -11,12 +11,12 @@ from typing import Any
 from conformance.http import HttpResponse, json_response
 from conformance.model import ContentBlock, Noise, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
-from conformance.wires.anthropic_messages.stops import CUT_STOPS, STOP_REASONS
+from conformance.wires.anthropic_messages._stops import CUT_STOPS, STOP_REASONS
 from conformance.wires.base import RenderContext, RuleViolation
 from conformance.wires.sse import format_event, fragments
 
 #: The event a client has never seen: rule 1 says unknown event types must be tolerated.
-FUTURE_EVENT = "conformance_future_event"
+_FUTURE_EVENT = "conformance_future_event"
 
 
 def _content_block_start(block: ContentBlock) -> dict[str, Any] | None:
@@ -74,7 +74,7 @@ def _message_json(block: ContentBlock) -> dict[str, Any] | None:
 def _noise_event(noise: Noise) -> tuple[str, dict[str, Any]]:
     if noise == "ping":
         return "ping", {"type": "ping"}
-    return FUTURE_EVENT, {"type": FUTURE_EVENT}
+    return _FUTURE_EVENT, {"type": _FUTURE_EVENT}
 
 
 def _output_tokens(blocks: Sequence[ContentBlock]) -> int:
@@ -179,7 +179,7 @@ def _stream_events(
     return events
 
 
-def render_response(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
+def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The streamed answer when the request asked for a stream, else the JSON message."""
     identity = _Identity.of(response, context)
     if not context.stream:

@@ -1,11 +1,27 @@
-"""The rules of ``reference/wire-rules.md`` section A, in check order, each with the
-error text Anthropic really answers; ``validate.py`` applies them."""
+"""The rules of ``reference/wire-rules.md`` section A, each with the error text Anthropic
+really answers, and the check that applies each, registered in ``BOOK`` in the order
+Anthropic checks them (``RULES`` is derived from it).  The checks read the raw body
+(``_raw.CheckedRequest``); ``validate`` builds that and runs the book."""
 
 from __future__ import annotations
 
-from conformance.wires.base import Rule
+from collections.abc import Iterator
+from typing import Any
 
-LEADING_THINKING_TEXT = (
+from conformance.model import Block, Reasoning
+from conformance.wires import values
+from conformance.wires.anthropic_messages._blocks import (
+    KNOWN_BLOCK_TYPES,
+    REASONING_TYPES,
+    REQUIRED_BLOCK_KEYS,
+    SERVER_RESULT_SUFFIX,
+)
+from conformance.wires.anthropic_messages._raw import CheckedRequest, type_of
+from conformance.wires.anthropic_messages._view import NAME, AnthropicRequestView
+from conformance.wires.base import Rule, RuleViolation
+from conformance.wires.rulebook import RuleBook
+
+_LEADING_THINKING_TEXT = (
     "messages.{i}.content.0.type: Expected `thinking` or `redacted_thinking`, but found "
     "`{found}`. When `thinking` is enabled, a final `assistant` message must start with a "
     "thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). "
@@ -195,7 +211,7 @@ LEADING_THINKING = Rule(
         "wire-rules rule 6: epam/ai-dial-adapter-bedrock PR#290 (full text); vercel/ai#8865; "
         "BerriAI/litellm#15601; seed §93 (a tool turn without thinking is left alone)"
     ),
-    error=LEADING_THINKING_TEXT,
+    error=_LEADING_THINKING_TEXT,
 )
 SIGNATURE_VALID = Rule(
     id="anthropic-messages/signature-valid",
@@ -228,24 +244,232 @@ LATEST_IMMUTABLE = Rule(
     ),
 )
 
-RULES: tuple[Rule, ...] = (
-    FIELD_REQUIRED,
-    UNKNOWN_BLOCK_TYPE,
-    THINKING_SIGNATURE_REQUIRED,
-    THINKING_TEXT_REQUIRED,
-    TOOL_INPUT_OBJECT,
-    FORCED_TOOL_CHOICE,
-    BUDGET_BELOW_MAX_TOKENS,
-    USER_NONEMPTY,
-    MESSAGE_NONEMPTY,
-    TEXT_NONEMPTY,
-    TEXT_NONWHITESPACE,
-    TOOL_USE_ANSWERED,
-    TOOL_RESULT_MATCHED,
-    TOOL_RESULTS_FIRST,
-    FINAL_BLOCK_THINKING,
-    THINKING_OFF_FINAL_ASSISTANT,
-    LEADING_THINKING,
-    SIGNATURE_VALID,
-    LATEST_IMMUTABLE,
-)
+
+BOOK: RuleBook[CheckedRequest] = RuleBook(NAME)
+
+#: The beta under which a manual thinking budget may exceed ``max_tokens`` (with tools).
+_INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
+
+_Episode = tuple[str, str | None, str | None]
+
+
+def _episode(block: Reasoning) -> _Episode:
+    if block.redacted:
+        return ("redacted_thinking", None, block.data)
+    return ("thinking", block.text, block.signature)
+
+
+def _raw_episode(item: dict[str, Any]) -> _Episode:
+    if item.get("type") == "redacted_thinking":
+        return ("redacted_thinking", None, values.optional_text(item.get("data")))
+    return (
+        "thinking",
+        values.optional_text(item.get("thinking")),
+        values.optional_text(item.get("signature")),
+    )
+
+
+def _replayable(block: Block) -> bool:
+    """A reasoning block a client can send back: minted here, and signed or redacted."""
+    return (
+        isinstance(block, Reasoning)
+        and block.origin is None
+        and (block.redacted or block.signature is not None)
+    )
+
+
+@BOOK.checks(FIELD_REQUIRED)
+def _field_required(check: CheckedRequest) -> Iterator[RuleViolation]:
+    for field in ("model", "max_tokens"):
+        if field not in check.body:
+            yield FIELD_REQUIRED.violated(field, at=field)
+    for message in check.messages:
+        missing = [
+            f"messages.{message.index}.{key}"
+            for key in ("role", "content")
+            if message.keys is not None and key not in message.keys
+        ]
+        for j, block in message.blocks:
+            kind = type_of(block)
+            missing += [
+                f"messages.{message.index}.content.{j}.{kind}.{key}"
+                for key in REQUIRED_BLOCK_KEYS.get(kind or "", ())
+                if key not in block
+            ]
+        for at in missing:
+            yield FIELD_REQUIRED.violated(at, at=at)
+
+
+@BOOK.checks(UNKNOWN_BLOCK_TYPE)
+def _unknown_block_type(check: CheckedRequest) -> Iterator[RuleViolation]:
+    expected = ", ".join(f"'{t}'" for t in sorted(KNOWN_BLOCK_TYPES))
+    for message in check.messages:
+        for j, block in message.blocks:
+            kind = type_of(block)
+            if kind is None or kind in KNOWN_BLOCK_TYPES or kind.endswith(SERVER_RESULT_SUFFIX):
+                continue
+            at = f"messages.{message.index}.content.{j}"
+            yield UNKNOWN_BLOCK_TYPE.violated(at, i=message.index, j=j, tag=kind, expected=expected)
+
+
+@BOOK.checks(THINKING_SIGNATURE_REQUIRED, THINKING_TEXT_REQUIRED)
+def _thinking_keys(check: CheckedRequest) -> Iterator[RuleViolation]:
+    for rule, key in (
+        (THINKING_SIGNATURE_REQUIRED, "signature"),
+        (THINKING_TEXT_REQUIRED, "thinking"),
+    ):
+        for message in check.messages:
+            for j, block in message.of_type("thinking"):
+                if key not in block:
+                    at = f"messages.{message.index}.content.{j}.thinking.{key}"
+                    yield rule.violated(at, i=message.index, j=j)
+
+
+@BOOK.checks(TOOL_INPUT_OBJECT)
+def _tool_input_object(check: CheckedRequest) -> Iterator[RuleViolation]:
+    for message in check.messages:
+        for j, block in message.of_type("tool_use"):
+            if "input" in block and not isinstance(block["input"], dict):
+                at = f"messages.{message.index}.content.{j}.tool_use.input"
+                yield TOOL_INPUT_OBJECT.violated(at, i=message.index, j=j)
+
+
+@BOOK.checks(FORCED_TOOL_CHOICE, BUDGET_BELOW_MAX_TOKENS)
+def _thinking_config(check: CheckedRequest) -> Iterator[RuleViolation]:
+    if not check.manual:
+        return
+    choice = check.body.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") in ("any", "tool"):
+        yield FORCED_TOOL_CHOICE.violated("tool_choice")
+    budget, limit = check.view.thinking.budget_tokens, check.view.max_tokens
+    betas = check.view.betas if isinstance(check.view, AnthropicRequestView) else ()
+    interleaved = _INTERLEAVED_BETA in betas and bool(check.view.tools)
+    if budget is not None and limit is not None and budget >= limit and not interleaved:
+        yield BUDGET_BELOW_MAX_TOKENS.violated("thinking.budget_tokens")
+
+
+@BOOK.checks(USER_NONEMPTY, MESSAGE_NONEMPTY, TEXT_NONEMPTY, TEXT_NONWHITESPACE)
+def _nonempty(check: CheckedRequest) -> Iterator[RuleViolation]:
+    final = len(check.messages) - 1
+    for message in check.messages:
+        at = f"messages.{message.index}"
+        if message.role == "user" and message.empty:
+            yield USER_NONEMPTY.violated(at, i=message.index)
+        elif message.role == "assistant" and message.empty and message.index != final:
+            yield MESSAGE_NONEMPTY.violated(at, i=message.index)
+    for message in check.messages:
+        for j, block in message.of_type("text"):
+            text = block.get("text")
+            at = f"messages.{message.index}.content.{j}"
+            if text == "":
+                yield TEXT_NONEMPTY.violated(at)
+            elif isinstance(text, str) and not text.strip():
+                yield TEXT_NONWHITESPACE.violated(at)
+
+
+@BOOK.checks(TOOL_USE_ANSWERED, TOOL_RESULT_MATCHED, TOOL_RESULTS_FIRST)
+def _tool_pairing(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 13, message by message.  A tool_use message that ends the request has no
+    next message yet, so nothing is asked of it."""
+    for message in check.messages:
+        before = check.at(message.index - 1)
+        if message.role == "user":
+            offered = set(before.tool_use_ids) if before and before.role == "assistant" else set()
+            stray = [(j, i) for j, i in message.tool_result_ids() if i not in offered]
+            if stray:
+                j = stray[0][0]
+                yield TOOL_RESULT_MATCHED.violated(
+                    f"messages.{message.index}.content.{j}",
+                    i=message.index,
+                    j=j,
+                    ids=", ".join(i for _, i in stray),
+                )
+        after = check.at(message.index + 1)
+        if message.role != "assistant" or not message.tool_use_ids or after is None:
+            continue
+        answered = after.tool_result_ids() if after.role == "user" else []
+        leading = after.leading_result_ids() if after.role == "user" else set()
+        missing = [i for i in message.tool_use_ids if i not in leading]
+        if any(i in missing for _, i in answered):
+            at = f"messages.{after.index}"
+            yield TOOL_RESULTS_FIRST.violated(at, i=after.index, n=len(missing))
+        elif missing:
+            at = f"messages.{message.index}"
+            yield TOOL_USE_ANSWERED.violated(at, i=message.index, ids=", ".join(missing))
+
+
+@BOOK.checks(FINAL_BLOCK_THINKING, THINKING_OFF_FINAL_ASSISTANT)
+def _trailing_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
+    for message in check.messages:
+        if message.role == "assistant" and message.last_kind == "thinking":
+            yield FINAL_BLOCK_THINKING.violated(f"messages.{message.index}", i=message.index)
+    final = check.at(len(check.messages) - 1)
+    if check.view.thinking.mode == "off" and final is not None and final.role == "assistant":
+        for j, _ in final.of_type("thinking")[:1]:
+            at = f"messages.{final.index}.content.{j}"
+            yield THINKING_OFF_FINAL_ASSISTANT.violated(at, i=final.index, j=j)
+
+
+@BOOK.checks(LEADING_THINKING)
+def _leading_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 6, only inside a running tool loop: the request ends with tool results that
+    answer the assistant message right before them."""
+    if not check.manual or len(check.messages) < 2:
+        return
+    last, turn = check.messages[-1], check.messages[-2]
+    in_loop = (
+        last.role == "user"
+        and bool(last.of_type("tool_result"))
+        and turn.role == "assistant"
+        and bool(turn.tool_use_ids)
+    )
+    if not in_loop or turn.first_kind in REASONING_TYPES:
+        return
+    dropped = any(_replayable(b) for blocks in check.origin_of(turn) for b in blocks)
+    if turn.of_type(*REASONING_TYPES) or dropped:
+        at = f"messages.{turn.index}.content.0"
+        yield LEADING_THINKING.violated(at, i=turn.index, found=turn.first_kind)
+
+
+@BOOK.checks(SIGNATURE_VALID)
+def _signature_valid(check: CheckedRequest) -> Iterator[RuleViolation]:
+    minted = check.minted()
+    for message in check.messages:
+        if message.role != "assistant":
+            continue
+        for j, block in message.of_type("thinking"):
+            if "signature" not in block:
+                continue
+            signature = block["signature"]
+            if not isinstance(signature, str) or signature not in minted:
+                at = f"messages.{message.index}.content.{j}"
+                yield SIGNATURE_VALID.violated(at, i=message.index, j=j)
+
+
+@BOOK.checks(LATEST_IMMUTABLE)
+def _latest_immutable(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rules 5 and 7 on the latest assistant message: its reasoning blocks, in order,
+    equal the replayable reasoning of the turn(s) it was built from.  Where text and
+    tool_use sit around them is not this rule's business."""
+    latest = next((m for m in reversed(check.messages) if m.role == "assistant"), None)
+    if latest is None:
+        return
+    sent = [(j, _raw_episode(b)) for j, b in latest.of_type(*REASONING_TYPES)]
+    origin = check.origin_of(latest)
+    if not sent or not origin:
+        return
+    expected = [
+        _episode(b)
+        for blocks in origin
+        for b in blocks
+        if isinstance(b, Reasoning) and _replayable(b)
+    ]
+    if [episode for _, episode in sent] == expected:
+        return
+    differs = (k for k, (_, e) in enumerate(sent) if k >= len(expected) or e != expected[k])
+    k = next(differs, len(sent) - 1)
+    at = f"messages.{latest.index}.content.{sent[k][0]}"
+    yield LATEST_IMMUTABLE.violated(at, i=latest.index, j=sent[k][0])
+
+
+RULES: tuple[Rule, ...] = BOOK.rules

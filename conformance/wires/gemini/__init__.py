@@ -8,12 +8,16 @@ answering with Google's real error texts, and reads a recorded answer back into 
 scripted turn.  The API reads every field under its JSON name or its proto name
 (``thoughtSignature`` or ``thought_signature``), and so does this package.
 
-One module per job: ``route`` (paths), ``fields`` (lenient JSON access), ``signatures``,
-``stops``, ``errors`` (shared pieces); ``render``, ``parse``, ``rules``, ``read``,
-``realism``; ``wire`` holds the ``Gemini`` class that calls them.
+The modules of the wire contract (``conformance/wires/contract.py``), one job each:
+``route``, ``parse``, ``render``, ``rules`` (each rule bound to its check in ``BOOK``),
+``validate``, ``read``, ``realism``; ``wire`` assembles them into ``WIRE``.  Private
+helpers: ``_paths`` (the URLs), ``_fields`` (lenient JSON access), ``_signatures``,
+``_stops``, ``_errors``, ``_parts`` (parts in neutral form), ``_checked`` (the request as
+the checks read it), ``_view``.
 """
 
-from conformance.wires.gemini.parse import GeminiRequestView
+from conformance.wires.gemini._signatures import SENTINEL
+from conformance.wires.gemini._view import GeminiRequestView
 from conformance.wires.gemini.rules import (
     CALL_TURN_PLACED,
     CONTENTS_REQUIRED,
@@ -27,8 +31,7 @@ from conformance.wires.gemini.rules import (
     SIGNATURE_REQUIRED,
     VALID_ROLE,
 )
-from conformance.wires.gemini.signatures import SENTINEL
-from conformance.wires.gemini.wire import Gemini
+from conformance.wires.gemini.wire import WIRE
 
 __all__ = [
     "CALL_TURN_PLACED",
@@ -43,6 +46,6 @@ __all__ = [
     "SIGNATURE_NOT_NESTED",
     "SIGNATURE_REQUIRED",
     "VALID_ROLE",
-    "Gemini",
+    "WIRE",
     "GeminiRequestView",
 ]

@@ -5,41 +5,28 @@ with, and the generation config becomes the neutral thinking setting."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from conformance.http import HttpRequest
 from conformance.model import (
     Block,
-    ContentBlock,
-    Media,
     Message,
-    Reasoning,
     Role,
-    Text,
     ThinkingConfig,
     ToolCall,
     ToolResult,
 )
 from conformance.wires import values
 from conformance.wires.base import RequestParseError, RequestView, ValidationContext
-from conformance.wires.gemini.errors import INVALID_JSON, NOT_A_MESSAGE
-from conformance.wires.gemini.fields import as_object, get, nonempty_text
-from conformance.wires.gemini.route import STREAM_METHOD, route, wants_sse
-from conformance.wires.gemini.signatures import part_signature
+from conformance.wires.gemini._errors import INVALID_JSON, NOT_A_MESSAGE
+from conformance.wires.gemini._fields import as_object, get, nonempty_text
+from conformance.wires.gemini._parts import CallIds, content_block, synthesized
+from conformance.wires.gemini._paths import STREAM_METHOD, route, wants_sse
+from conformance.wires.gemini._view import NAME, GeminiRequestView
 
 
-class GeminiRequestView(RequestView):
-    """The neutral view plus how a streamed answer is framed: ``alt=sse`` asks for
-    server-sent events, its absence for one JSON array written piece by piece."""
-
-    sse: bool = True
-
-
-def parse_body(
-    request: HttpRequest, context: ValidationContext | None, wire: str
-) -> GeminiRequestView:
+def parse(request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
     """The body in neutral form.  Error texts are Google's JSON-parsing ones: NaN and
     Infinity are not JSON to the API either."""
     try:
@@ -54,7 +41,7 @@ def parse_body(
     path = route(request)
     generation = as_object(get(body, "generationConfig"))
     return GeminiRequestView(
-        wire=wire,
+        wire=NAME,
         model=path["model"] if path else None,
         stream=path is not None and path["method"] == STREAM_METHOD,
         system=_system(get(body, "systemInstruction")),
@@ -71,80 +58,6 @@ def parse_body(
 def _refuse_constant(name: str) -> Any:
     """NaN and Infinity, which Python's reader accepts and the API does not."""
     raise ValueError(name)
-
-
-@dataclass
-class CallIds:
-    """Ids for functionCall parts that carry none: the id of the served call with the
-    same name and arguments (each served call once, and none a request names itself),
-    else a deterministic one from the part's place, so every request of a conversation
-    gives the same call the same id."""
-
-    served: list[ToolCall]
-    used: set[int] = field(default_factory=set)
-
-    @classmethod
-    def of(cls, context: ValidationContext | None, contents: Sequence[object]) -> CallIds:
-        served: list[ToolCall] = []
-        if context is not None:
-            history = (b for m in context.history if m.role == "assistant" for b in m.blocks)
-            scripted = (b for r in context.served for b in r.blocks)
-            served = [
-                b for source in (history, scripted) for b in source if isinstance(b, ToolCall)
-            ]
-        named = {i for _, part in _parts_of(contents) if (i := _call_id(part)) is not None}
-        return cls(served, {k for k, call in enumerate(served) if call.id in named})
-
-    def restore(self, name: str, arguments: dict[str, Any] | str, at: str) -> str:
-        for k, call in enumerate(self.served):
-            if k not in self.used and call.name == name and call.arguments == arguments:
-                self.used.add(k)
-                return call.id
-        return _synthesized(at)
-
-
-def _synthesized(at: str) -> str:
-    """The id of an unnamed call or response that matches nothing: from its place."""
-    return "call_" + values.digest("gemini", at)[:24]
-
-
-def _parts_of(contents: Sequence[object]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every part of every content, with its location."""
-    for i, content in enumerate(contents):
-        parts = get(content, "parts") if isinstance(content, dict) else None
-        for j, part in enumerate(parts if isinstance(parts, list) else ()):
-            if isinstance(part, dict):
-                yield f"contents[{i}].parts[{j}]", part
-
-
-def _call_id(part: Mapping[str, Any]) -> str | None:
-    call = get(part, "functionCall")
-    return nonempty_text(get(call, "id")) if isinstance(call, dict) else None
-
-
-def content_block(part: Mapping[str, Any], at: str, ids: CallIds) -> ContentBlock | None:
-    """A part other than functionResponse in neutral form (None: no neutral form).
-
-    Only ``thought: true`` makes a part reasoning (rule 39); a signature alone, with no
-    text, is kept as an empty text so its token stays visible."""
-    signature = part_signature(part)
-    call = get(part, "functionCall")
-    if isinstance(call, dict):
-        name = values.text(get(call, "name"))
-        raw_args = get(call, "args")
-        arguments = {} if raw_args is None else raw_args
-        arguments = arguments if isinstance(arguments, dict) else values.compact(arguments)
-        call_id = nonempty_text(get(call, "id")) or ids.restore(name, arguments, at)
-        return ToolCall(id=call_id, name=name, arguments=arguments, signature=signature)
-    media = get(part, "inlineData")
-    if isinstance(media, dict):
-        return Media(mime=values.text(get(media, "mimeType")), data=values.text(get(media, "data")))
-    text = get(part, "text")
-    if get(part, "thought") is True:
-        return Reasoning(text=values.text(text), signature=signature)
-    if isinstance(text, str) or signature is not None:
-        return Text(text=values.text(text), signature=signature)
-    return None
 
 
 def _tool_result(response: Mapping[str, Any], call_id: str) -> ToolResult:
@@ -185,7 +98,7 @@ def _neutral_messages(
             if isinstance(response, dict):
                 fallback = calls[answered] if answered < len(calls) else None
                 call_id = nonempty_text(get(response, "id")) or fallback
-                block = _tool_result(response, call_id or _synthesized(where))
+                block = _tool_result(response, call_id or synthesized(where))
                 answered += 1
             else:
                 block = content_block(part, where, ids)
@@ -240,3 +153,9 @@ def _thinking(value: object) -> ThinkingConfig:
     if budget is not None or get(value, "thinkingLevel") is not None:
         return ThinkingConfig(mode="adaptive")
     return ThinkingConfig(mode="adaptive" if get(value, "includeThoughts") is True else "off")
+
+
+def history_items(view: RequestView) -> list[Any]:
+    """The body's ``contents`` in order, as raw JSON: what append-only compares."""
+    contents = get(view.raw, "contents")
+    return list(contents) if isinstance(contents, list) else []

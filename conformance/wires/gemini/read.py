@@ -11,14 +11,14 @@ from typing import Any
 
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.base import ResponseReadError
-from conformance.wires.gemini.fields import as_object, get
-from conformance.wires.gemini.parse import CallIds, content_block
-from conformance.wires.gemini.stops import FINISH_REASONS
+from conformance.wires.gemini._fields import as_object, get
+from conformance.wires.gemini._parts import CallIds, content_block
+from conformance.wires.gemini._stops import FINISH_REASONS
 from conformance.wires.reading import neutral_response, read_json_body, required, response_text
 from conformance.wires.sse import read_events
 
 
-def read_recorded(body: bytes, streaming: bool) -> ScriptedResponse:
+def read(body: bytes, streaming: bool, dialect: str | None = None) -> ScriptedResponse:
     """A stream is SSE ``data:`` chunks, or the JSON array a request without
     ``alt=sse`` gets; the answer of ``:generateContent`` is one chunk."""
     if not streaming:
@@ -31,7 +31,7 @@ def read_recorded(body: bytes, streaming: bool) -> ScriptedResponse:
 #: ``end``, and as ``tool_calls`` when the answer holds calls), plus the other
 #: content-policy reasons of the FinishReason enum, which end an answer as SAFETY does.
 #: The rest (OTHER, MALFORMED_FUNCTION_CALL, …) have no neutral stop: a read error.
-READ_FINISH: dict[str, str] = {
+_READ_FINISH: dict[str, str] = {
     **{reason: stop for stop, reason in reversed(FINISH_REASONS.items())},
     **dict.fromkeys(
         ("RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY"), "refusal"
@@ -154,9 +154,9 @@ def _read_chunks(chunks: Iterable[tuple[str, dict[str, Any]]], stream: bool) -> 
                 blocks.append(block)
         reason = get(candidate, "finishReason")
         if reason is not None:
-            if reason not in READ_FINISH:
+            if reason not in _READ_FINISH:
                 raise ResponseReadError(f"finishReason {reason!r} has no neutral stop", at)
-            stop = READ_FINISH[reason]
+            stop = _READ_FINISH[reason]
     if stop == "end" and any(isinstance(b, ToolCall) for b in blocks):
         stop = "tool_calls"
     return neutral_response(stop, blocks, at)

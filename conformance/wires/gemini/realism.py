@@ -1,33 +1,27 @@
-"""The realism lint: shapes a case scripts or saves that Gemini never sends (redacted
+"""The realism predicates: shapes a case scripts or saves that Gemini never sends (redacted
 reasoning, Responses-style reasoning items, argument fragments, stops it has no
 finishReason for, a signature that is not the base64 it mints)."""
 
 from __future__ import annotations
 
-from conformance.cases.schema import Case
 from conformance.model import Block, Reasoning, ScriptedResponse, ToolCall
-from conformance.wires.gemini.signatures import standard_base64
+from conformance.wires.gemini._signatures import standard_base64
+from conformance.wires.roles import BlockSpot
 
 
-def case_problems(case: Case) -> list[str]:
-    """Every problem of the case's scripted responses and saved assistant history."""
+def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
+    """Why Gemini never sends this response as a whole."""
     problems: list[str] = []
-    for t, turn in enumerate(case.given.turns):
-        for r, response in enumerate(turn.responses):
-            problems += _response_problems(response, f"turns.{t}.responses.{r}")
-    for m, message in enumerate(case.given.history):
-        if message.role != "assistant":
-            continue
-        for b, saved in enumerate(message.blocks):
-            if getattr(saved, "origin", None) is None:
-                problems += [
-                    f"history.{m}.blocks.{b}: {p}" for p in _block_problems(saved, scripted=False)
-                ]
+    if response.stop in ("pause", "cancelled"):
+        problems.append(f"stop `{response.stop}`; Gemini has no such finishReason")
+    if response.noise:
+        problems.append("noise events; a Gemini stream carries only response chunks")
     return problems
 
 
-def _block_problems(block: Block, *, scripted: bool) -> list[str]:
-    """Why Gemini never sends this block (``scripted``: in a served response)."""
+def block_problems(block: Block, spot: BlockSpot) -> list[str]:
+    """Why Gemini never sends this block where it sits."""
+    scripted = spot.scripted
     problems: list[str] = []
     if isinstance(block, Reasoning):
         if block.redacted or block.data is not None:
@@ -55,23 +49,10 @@ def _block_problems(block: Block, *, scripted: bool) -> list[str]:
             "a thoughtSignature that is not canonical standard base64; Gemini mints base64 "
             "and clients such as google-genai decode it as bytes"
         )
-    return problems
-
-
-def _response_problems(response: ScriptedResponse, where: str) -> list[str]:
-    problems: list[str] = []
-    if response.stop in ("pause", "cancelled"):
-        problems.append(f"{where}: stop `{response.stop}`; Gemini has no such finishReason")
-    if response.noise:
-        problems.append(f"{where}: noise events; a Gemini stream carries only response chunks")
-    seen_call = False
-    for b, block in enumerate(response.blocks):
-        problems += [f"{where}.blocks.{b}: {p}" for p in _block_problems(block, scripted=True)]
-        if isinstance(block, ToolCall):
-            if seen_call and block.signature is not None:
-                problems.append(
-                    f"{where}.blocks.{b}: a signature on a parallel call other than the first; "
-                    "Gemini signs only the first functionCall of a response (rule 41)"
-                )
-            seen_call = True
+    earlier_call = any(isinstance(b, ToolCall) for b in spot.before)
+    if isinstance(block, ToolCall) and earlier_call and block.signature is not None:
+        problems.append(
+            "a signature on a parallel call other than the first; "
+            "Gemini signs only the first functionCall of a response (rule 41)"
+        )
     return problems

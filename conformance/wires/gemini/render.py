@@ -21,14 +21,14 @@ from conformance.model import (
     ToolCall,
 )
 from conformance.wires import values
-from conformance.wires.base import RenderContext
-from conformance.wires.gemini.errors import INTERNAL_ERROR, error_response
-from conformance.wires.gemini.parse import GeminiRequestView
-from conformance.wires.gemini.stops import CUT_STOPS, FINISH_REASONS
+from conformance.wires.base import RenderContext, RuleViolation
+from conformance.wires.gemini._errors import INTERNAL_ERROR, error_response
+from conformance.wires.gemini._stops import CUT_STOPS, FINISH_REASONS
+from conformance.wires.gemini._view import GeminiRequestView
 from conformance.wires.sse import format_event, fragments
 
 
-def render_turn(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
+def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The answer to the request in ``context``, streamed the way that request asked."""
     identity = _Identity.of(response, context)
     if not context.stream:
@@ -164,3 +164,8 @@ def _json_array(chunks: Sequence[dict[str, Any]], closed: bool) -> list[bytes]:
     if closed:
         pieces.append("]")
     return [p.encode() for p in pieces]
+
+
+def render_error(violation: RuleViolation) -> HttpResponse:
+    """Google's error body for a broken rule, with the rule's status."""
+    return error_response(violation.rule.status, violation.message)

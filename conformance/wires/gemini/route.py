@@ -1,29 +1,26 @@
-"""The URLs the wire serves: the model and whether the answer streams are in the path,
-how a stream is framed (``alt=sse``) is in the query."""
+"""Where a Gemini request goes: the model and whether the answer streams are in the path
+(``:streamGenerateContent`` or ``:generateContent``)."""
 
 from __future__ import annotations
 
-import re
-from urllib.parse import parse_qs, unquote
-
 from conformance.http import HttpRequest
-
-#: The paths the API serves, for every API version a client may be configured with.
-ROUTE = re.compile(
-    r"^/(?:v1beta|v1|v1alpha)/models/(?P<model>[^/:]+)"
-    r":(?P<method>streamGenerateContent|generateContent)$"
-)
-STREAM_METHOD = "streamGenerateContent"
+from conformance.wires.base import RequestView
+from conformance.wires.gemini._paths import STREAM_METHOD, route
 
 
-def route(request: HttpRequest) -> re.Match[str] | None:
-    """The path's model and method, or None for a request the API does not serve."""
-    if request.method.upper() != "POST":
-        return None
-    return ROUTE.match(unquote(request.path))
+def serves(request: HttpRequest) -> bool:
+    """Whether the request is a POST to a model's generateContent method, any version."""
+    return route(request) is not None
 
 
-def wants_sse(query: str) -> bool:
-    """Whether the query asks for server-sent events rather than a JSON array stream."""
-    values = parse_qs(query)
-    return "sse" in values.get("alt", []) + values.get("$alt", [])
+def endpoint(model: str, stream: bool) -> str:
+    """The model is in the path; so is whether the answer streams."""
+    if stream:
+        return f"/v1beta/models/{model}:{STREAM_METHOD}?alt=sse"
+    return f"/v1beta/models/{model}:generateContent"
+
+
+def wants_stream(request: HttpRequest, view: RequestView) -> bool:
+    """Whether the path names the streaming method."""
+    path = route(request)
+    return path is not None and path["method"] == STREAM_METHOD

@@ -1,5 +1,6 @@
-"""The request rules of ``reference/wire-rules.md`` section D and the validation that
-applies them, answering with Google's real error texts.
+"""The request rules of ``reference/wire-rules.md`` section D, each with Google's real
+error text, and the check that applies each, registered in ``BOOK`` in the order Gemini
+checks them (``RULES`` is derived from it; ``validate`` runs the book).
 
 Rules read the raw ``contents``: Gemini's errors name contents by index, and the
 signature rules turn on where a ``thoughtSignature`` sits (a part-level sibling of
@@ -9,16 +10,14 @@ signature rules turn on where a ``thoughtSignature`` sits (a part-level sibling 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
 
-from conformance.model import Block, ToolCall, opaque_fields
 from conformance.wires import values
-from conformance.wires.base import RequestView, Rule, RuleViolation, ValidationContext
-from conformance.wires.gemini.fields import get
-from conformance.wires.gemini.signatures import SENTINEL, decodes, part_signature
-
-# ---------------------------------------------------------------- rules, in check order
+from conformance.wires.base import Rule, RuleViolation
+from conformance.wires.gemini._checked import CheckedRequest
+from conformance.wires.gemini._fields import get
+from conformance.wires.gemini._signatures import SENTINEL, decodes, part_signature
+from conformance.wires.gemini._view import NAME
+from conformance.wires.rulebook import RuleBook
 
 CONTENTS_REQUIRED = Rule(
     id="gemini/contents-required",
@@ -171,179 +170,72 @@ SIGNATURE_MINTED = Rule(
     error_type="INVALID_ARGUMENT",
 )
 
-RULES: tuple[Rule, ...] = (
-    CONTENTS_REQUIRED,
-    PARTS_REQUIRED,
-    VALID_ROLE,
-    SIGNATURE_NOT_NESTED,
-    SIGNATURE_BASE64,
-    CALL_TURN_PLACED,
-    RESPONSE_TURN_PLACED,
-    RESPONSE_COUNT,
-    SIGNATURE_REQUIRED,
-    SIGNATURE_MINTED,
-)
+
+BOOK: RuleBook[CheckedRequest] = RuleBook(NAME)
 
 
-# ---------------------------------------------------------------- validation
-
-
-@dataclass(frozen=True)
-class _Content:
-    """One entry of the body's ``contents``, read leniently (garbage reads as empty)."""
-
-    index: int
-    role: object
-    parts: tuple[tuple[int, dict[str, Any]], ...]
-
-    @classmethod
-    def of(cls, index: int, raw: object) -> _Content:
-        if not isinstance(raw, dict):
-            return cls(index, None, ())
-        items = get(raw, "parts")
-        parts = tuple(
-            (j, p)
-            for j, p in enumerate(items if isinstance(items, list) else ())
-            if isinstance(p, dict)
-        )
-        return cls(index, get(raw, "role"), parts)
-
-    @property
-    def model(self) -> bool:
-        return self.role == "model"
-
-    @property
-    def calls(self) -> list[tuple[int, dict[str, Any]]]:
-        return [(j, p) for j, p in self.parts if isinstance(get(p, "functionCall"), dict)]
-
-    @property
-    def responses(self) -> list[tuple[int, dict[str, Any]]]:
-        return [(j, p) for j, p in self.parts if isinstance(get(p, "functionResponse"), dict)]
-
-    @property
-    def call_turn(self) -> bool:
-        return self.model and bool(self.calls)
-
-    @property
-    def response_turn(self) -> bool:
-        return not self.model and bool(self.responses)
-
-    @property
-    def prompt(self) -> bool:
-        """A user content with standard content: where the current turn starts."""
-        return not self.model and len(self.responses) < len(self.parts)
-
-
-@dataclass(frozen=True)
-class _Check:
-    """One request under validation, with what the provider remembers of the session."""
-
-    view: RequestView
-    context: ValidationContext
-    contents: tuple[_Content, ...]
-
-    def at(self, position: int) -> _Content | None:
-        return self.contents[position] if 0 <= position < len(self.contents) else None
-
-    def originals(self) -> list[tuple[Block, ...]]:
-        """Every model response this provider minted: the saved history's own assistant
-        messages and the served responses."""
-        history = [
-            tuple(b for b in m.blocks if getattr(b, "origin", None) is None)
-            for m in self.context.history
-            if m.role == "assistant"
-        ]
-        return history + [tuple(r.blocks) for r in self.context.served]
-
-    def minted(self) -> set[str]:
-        return {
-            payload
-            for blocks in self.originals()
-            for block in blocks
-            for name, payload in opaque_fields(block).items()
-            if name == "signature"
-        }
-
-    def signed_calls(self) -> set[str]:
-        """The ids of every call of a response that signed one of its calls."""
-        found: set[str] = set()
-        for blocks in self.originals():
-            calls = [b for b in blocks if isinstance(b, ToolCall)]
-            if any(c.signature is not None for c in calls):
-                found.update(c.id for c in calls)
-        return found
-
-    def call_ids(self, content: _Content) -> set[str]:
-        """The (restored) call ids of a content, from the neutral view."""
-        at = f"contents[{content.index}]"
-        return {
-            b.id
-            for message, (where, _) in zip(self.view.messages, self.view.locations, strict=False)
-            if where == at
-            for b in message.blocks
-            if isinstance(b, ToolCall)
-        }
-
-
-def _violation(rule: Rule, location: str | None = None, **fields: object) -> RuleViolation:
-    """The rule broken at ``location``, its error text filled in with ``fields``."""
-    return RuleViolation(rule, rule.error.format(**fields), location)
-
-
-def _contents_required(check: _Check) -> Iterator[RuleViolation]:
+@BOOK.checks(CONTENTS_REQUIRED)
+def _contents_required(check: CheckedRequest) -> Iterator[RuleViolation]:
     contents = get(check.view.raw, "contents")
     if not isinstance(contents, list) or not contents:
-        yield _violation(CONTENTS_REQUIRED, "contents")
+        yield CONTENTS_REQUIRED.violated("contents")
 
 
-def _parts_required(check: _Check) -> Iterator[RuleViolation]:
+@BOOK.checks(PARTS_REQUIRED)
+def _parts_required(check: CheckedRequest) -> Iterator[RuleViolation]:
     raw = get(check.view.raw, "contents")
     for i, content in enumerate(raw if isinstance(raw, list) else ()):
         parts = get(content, "parts") if isinstance(content, dict) else None
         if not isinstance(parts, list) or not parts:
-            yield _violation(PARTS_REQUIRED, f"contents[{i}].parts", i=i)
+            yield PARTS_REQUIRED.violated(f"contents[{i}].parts", i=i)
 
 
-def _valid_role(check: _Check) -> Iterator[RuleViolation]:
+@BOOK.checks(VALID_ROLE)
+def _valid_role(check: CheckedRequest) -> Iterator[RuleViolation]:
     for content in check.contents:
         if content.role not in (None, "", "user", "model"):
-            yield _violation(VALID_ROLE, f"contents[{content.index}].role")
+            yield VALID_ROLE.violated(f"contents[{content.index}].role")
 
 
-def _nested_signature(check: _Check) -> Iterator[RuleViolation]:
+@BOOK.checks(SIGNATURE_NOT_NESTED)
+def _nested_signature(check: CheckedRequest) -> Iterator[RuleViolation]:
     for content in check.contents:
         for j, part in content.calls:
             call = get(part, "functionCall")
             for name in ("thoughtSignature", "thought_signature"):
                 if name in call:
                     at = f"contents[{content.index}].parts[{j}].function_call"
-                    yield _violation(SIGNATURE_NOT_NESTED, at, name=name, i=content.index, j=j)
+                    yield SIGNATURE_NOT_NESTED.violated(at, name=name, i=content.index, j=j)
 
 
-def _signature_base64(check: _Check) -> Iterator[RuleViolation]:
+@BOOK.checks(SIGNATURE_BASE64)
+def _signature_base64(check: CheckedRequest) -> Iterator[RuleViolation]:
     for content in check.contents:
         for j, part in content.parts:
             value = part_signature(part)
             if value is not None and not decodes(value):
                 at = f"contents[{content.index}].parts[{j}]"
-                yield _violation(SIGNATURE_BASE64, at, i=content.index, j=j, value=value)
+                yield SIGNATURE_BASE64.violated(at, i=content.index, j=j, value=value)
 
 
-def _call_turn_placed(check: _Check) -> Iterator[RuleViolation]:
+@BOOK.checks(CALL_TURN_PLACED)
+def _call_turn_placed(check: CheckedRequest) -> Iterator[RuleViolation]:
     for position, content in enumerate(check.contents):
         before = check.at(position - 1)
         if content.call_turn and (before is None or before.model):
-            yield _violation(CALL_TURN_PLACED, f"contents[{content.index}]")
+            yield CALL_TURN_PLACED.violated(f"contents[{content.index}]")
 
 
-def _response_turn_placed(check: _Check) -> Iterator[RuleViolation]:
+@BOOK.checks(RESPONSE_TURN_PLACED)
+def _response_turn_placed(check: CheckedRequest) -> Iterator[RuleViolation]:
     for position, content in enumerate(check.contents):
         before = check.at(position - 1)
         if content.response_turn and (before is None or not before.call_turn):
-            yield _violation(RESPONSE_TURN_PLACED, f"contents[{content.index}]")
+            yield RESPONSE_TURN_PLACED.violated(f"contents[{content.index}]")
 
 
-def _response_count(check: _Check) -> Iterator[RuleViolation]:
+@BOOK.checks(RESPONSE_COUNT)
+def _response_count(check: CheckedRequest) -> Iterator[RuleViolation]:
     """A call turn that ends the request has no answer yet, so nothing is asked of it."""
     for position, content in enumerate(check.contents):
         after = check.at(position + 1)
@@ -351,10 +243,11 @@ def _response_count(check: _Check) -> Iterator[RuleViolation]:
             continue
         answered = len(after.responses) if after.response_turn else 0
         if answered != len(content.calls):
-            yield _violation(RESPONSE_COUNT, f"contents[{after.index}]")
+            yield RESPONSE_COUNT.violated(f"contents[{after.index}]")
 
 
-def _signature_required(check: _Check) -> Iterator[RuleViolation]:
+@BOOK.checks(SIGNATURE_REQUIRED)
+def _signature_required(check: CheckedRequest) -> Iterator[RuleViolation]:
     """Rules 40/41/45 on the current turn only; a step the provider did not sign (an
     unsigned script, a call it never served) is not asked for one."""
     starts = [k for k, content in enumerate(check.contents) if content.prompt]
@@ -367,35 +260,17 @@ def _signature_required(check: _Check) -> Iterator[RuleViolation]:
         if part_signature(first) is None:
             name = values.text(get(get(first, "functionCall"), "name"))
             at = f"contents[{content.index}].parts[{j}]"
-            yield _violation(SIGNATURE_REQUIRED, at, name=name, position=content.index + 1)
+            yield SIGNATURE_REQUIRED.violated(at, name=name, position=content.index + 1)
 
 
-def _signature_minted(check: _Check) -> Iterator[RuleViolation]:
+@BOOK.checks(SIGNATURE_MINTED)
+def _signature_minted(check: CheckedRequest) -> Iterator[RuleViolation]:
     minted = check.minted()
     for content in check.contents:
         for j, part in content.calls:
             value = part_signature(part)
             if value is not None and value != SENTINEL and value not in minted:
-                yield _violation(SIGNATURE_MINTED, f"contents[{content.index}].parts[{j}]")
+                yield SIGNATURE_MINTED.violated(f"contents[{content.index}].parts[{j}]")
 
 
-CHECKS = (
-    _contents_required,
-    _parts_required,
-    _valid_role,
-    _nested_signature,
-    _signature_base64,
-    _call_turn_placed,
-    _response_turn_placed,
-    _response_count,
-    _signature_required,
-    _signature_minted,
-)
-
-
-def check_request(view: RequestView, context: ValidationContext) -> list[RuleViolation]:
-    """Every rule's violations, in check order."""
-    raw = get(view.raw, "contents")
-    contents = tuple(_Content.of(i, c) for i, c in enumerate(raw if isinstance(raw, list) else ()))
-    check = _Check(view, context, contents)
-    return [violation for run in CHECKS for violation in run(check)]
+RULES: tuple[Rule, ...] = BOOK.rules

@@ -11,17 +11,20 @@ comes from the context (``RenderContext.dialect``, ``ValidationContext.dialect``
 argument when reading).  Plain OpenAI ignores reasoning fields it does not know: they are
 left out of the neutral view and never rejected.
 
-One module per job; ``wire`` holds the ``OpenAIChat`` class, whose methods call them:
+The modules of the wire contract (``conformance/wires/contract.py``), one job each;
+``wire`` assembles them into ``WIRE``:
 
-- ``render``: a scripted response as SSE chunks or one JSON completion.
+- ``route``: the paths real clients post to.
 - ``parse``: a request body as the neutral view.
-- ``rules``: the provider rules (ids, sources, error texts); ``validate`` applies them and
-  ``errors`` wraps a violation in the provider's error envelope.
+- ``render``: a scripted response as SSE chunks or one JSON completion, and the error
+  answer in the provider's envelope (``_errors``).
+- ``rules``: the provider rules (ids, sources, error texts), each bound to its check in
+  ``BOOK``; ``validate`` runs the book over ``_checked.CheckedRequest``.
 - ``read``: a recorded response back into a scripted one.
-- ``realism``: the lint of case shapes this wire never produces.
-- Shared pieces: ``dialects`` (the dialect names and OpenRouter's upstream),
-  ``stops`` (neutral stop <-> ``finish_reason``), ``details`` (OpenRouter's
-  ``reasoning_details``, both ways).
+- ``realism``: the predicates of the case linter's realism walk.
+- Private helpers: ``_dialects`` (the wire's name, the dialect names and OpenRouter's
+  upstream), ``_stops`` (neutral stop <-> ``finish_reason``), ``_details`` (OpenRouter's
+  ``reasoning_details``, both ways), ``_messages`` (a message's reasoning and content).
 
 Decisions the rules leave open:
 
@@ -68,8 +71,8 @@ Decisions the rules leave open:
   to the calls is lost on the way back, and the provider accepts that.
 """
 
-from conformance.wires.openai_chat.details import reasoning_episodes
-from conformance.wires.openai_chat.dialects import upstream
+from conformance.wires.openai_chat._details import reasoning_episodes
+from conformance.wires.openai_chat._dialects import upstream
 from conformance.wires.openai_chat.rules import (
     DEEPSEEK_REASONING_CONTENT,
     DEEPSEEK_TOOL_CALLS_ANSWERED,
@@ -81,7 +84,7 @@ from conformance.wires.openai_chat.rules import (
     TOOL_CALLS_ANSWERED,
     TOOL_MESSAGE_ANSWERS,
 )
-from conformance.wires.openai_chat.wire import OpenAIChat
+from conformance.wires.openai_chat.wire import WIRE
 
 __all__ = [
     "DEEPSEEK_REASONING_CONTENT",
@@ -93,7 +96,7 @@ __all__ = [
     "TOOL_CALLS_ANSWERED",
     "TOOL_CALL_ID_FOUND",
     "TOOL_MESSAGE_ANSWERS",
-    "OpenAIChat",
+    "WIRE",
     "reasoning_episodes",
     "upstream",
 ]

@@ -6,7 +6,6 @@ consecutive tool messages become one tool message."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,9 +13,7 @@ from conformance.http import HttpRequest
 from conformance.model import (
     Block,
     ContentBlock,
-    Media,
     Message,
-    Reasoning,
     Role,
     Text,
     ThinkingConfig,
@@ -24,13 +21,16 @@ from conformance.model import (
     ToolResult,
 )
 from conformance.wires import values
-from conformance.wires.base import RequestParseError, RequestView
-from conformance.wires.openai_chat.details import reasoning_episodes
-from conformance.wires.openai_chat.dialects import DEEPSEEK, OPENROUTER
+from conformance.wires.base import RequestParseError, RequestView, ValidationContext
+from conformance.wires.openai_chat._dialects import DEEPSEEK, NAME, OPENROUTER
+from conformance.wires.openai_chat._messages import (
+    SYSTEM_ROLES,
+    content_parts,
+    deepseek_thinking,
+    message_reasoning,
+)
 
-SYSTEM_ROLES = frozenset({"system", "developer"})
-
-NOT_JSON = (
+_NOT_JSON = (
     "We could not parse the JSON body of your request. (HINT: This likely means you aren't "
     "using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was "
     "sent was not valid JSON. If you have trouble figuring out how to fix this, please "
@@ -38,15 +38,15 @@ NOT_JSON = (
 )
 
 
-def parse_request(request: HttpRequest, dialect: str | None, wire: str) -> RequestView:
+def parse(request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
     """The body in neutral form, read as the context's dialect reads it.  Error texts
     are OpenAI's (NextChat#4064; an OpenAI cassette in a public gateway test suite)."""
     try:
         body = json.loads(request.body)
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise RequestParseError(NOT_JSON) from None
+        raise RequestParseError(_NOT_JSON) from None
     if not isinstance(body, dict):
-        raise RequestParseError(NOT_JSON)
+        raise RequestParseError(_NOT_JSON)
     if body.get("messages") is None:
         raise RequestParseError("Missing required parameter: 'messages'.", at="messages")
     if not isinstance(body["messages"], list):
@@ -55,11 +55,12 @@ def parse_request(request: HttpRequest, dialect: str | None, wire: str) -> Reque
             f"Invalid type for 'messages': expected an array of objects, but got {found} instead.",
             at="messages",
         )
+    dialect = context.dialect if context is not None else None
     messages, locations, system = _neutral_messages(body["messages"], dialect)
     tools = body.get("tools")
     limit = body.get("max_completion_tokens", body.get("max_tokens"))
     return RequestView(
-        wire=wire,
+        wire=NAME,
         model=values.optional_text(body.get("model")),
         stream=body.get("stream") is True,
         system=system,
@@ -76,45 +77,6 @@ def parse_request(request: HttpRequest, dialect: str | None, wire: str) -> Reque
         locations=tuple(locations),
         raw=body,
     )
-
-
-def message_reasoning(raw: dict[str, Any], at: str, dialect: str | None) -> list[tuple[Block, str]]:
-    """An assistant message's reasoning, as the dialect's provider reads it."""
-    if dialect == DEEPSEEK:
-        value = raw.get("reasoning_content")
-        return (
-            [(Reasoning(text=value), f"{at}.reasoning_content")] if isinstance(value, str) else []
-        )
-    if dialect != OPENROUTER:
-        return []
-    episodes = reasoning_episodes(raw.get("reasoning_details"))
-    if episodes:
-        return [(r, f"{at}.reasoning_details.{k}") for k, r in episodes]
-    text = raw.get("reasoning")
-    return [(Reasoning(text=text), f"{at}.reasoning")] if isinstance(text, str) and text else []
-
-
-def content_parts(content: object, at: str) -> list[tuple[ContentBlock, str]]:
-    """Message content (a string, or a list of parts) as neutral blocks: text and refusal
-    parts become Text, ``data:`` image URLs become Media; empty text is left out."""
-    if isinstance(content, str):
-        return [(Text(text=content), f"{at}.content")] if content else []
-    found: list[tuple[ContentBlock, str]] = []
-    for k, part in enumerate(content if isinstance(content, list) else ()):
-        if not isinstance(part, dict):
-            continue
-        where = f"{at}.content.{k}"
-        kind = part.get("type")
-        text = values.text(part.get("text") if kind == "text" else part.get("refusal"))
-        if kind in ("text", "refusal") and text:
-            found.append((Text(text=text), where))
-        elif kind == "image_url":
-            image = part.get("image_url")
-            url = values.text(image.get("url")) if isinstance(image, dict) else ""
-            match = re.fullmatch(r"data:([^;,]+);base64,(.*)", url, re.DOTALL)
-            if match:
-                found.append((Media(mime=match[1], data=match[2]), where))
-    return found
 
 
 def _tool_call(item: object) -> ToolCall:
@@ -189,14 +151,6 @@ def _neutral_messages(
     return messages, locations, "\n\n".join(system) if system else None
 
 
-def deepseek_thinking(body: dict[str, Any]) -> bool:
-    """Whether a DeepSeek request runs in thinking mode (see the package docstring, rule 35)."""
-    thinking = body.get("thinking")
-    model = body.get("model")
-    enabled = isinstance(thinking, dict) and thinking.get("type") == "enabled"
-    return enabled or (isinstance(model, str) and "reasoner" in model)
-
-
 def _thinking(body: dict[str, Any], dialect: str | None) -> ThinkingConfig:
     """The reasoning switch of each dialect in neutral form: DeepSeek's thinking mode and
     OpenAI's ``reasoning_effort`` are adaptive; OpenRouter's ``reasoning`` is manual with
@@ -232,3 +186,9 @@ def _json_type(value: object) -> str:
     if isinstance(value, dict):
         return "an object"
     return "null"
+
+
+def history_items(view: RequestView) -> list[Any]:
+    """The body's ``messages`` in order, as raw JSON: what append-only compares."""
+    items = view.raw.get("messages")
+    return list(items) if isinstance(items, list) else []

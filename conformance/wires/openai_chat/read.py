@@ -9,15 +9,15 @@ from typing import Any, Literal
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.base import ResponseReadError
-from conformance.wires.openai_chat.details import reasoning_episodes
-from conformance.wires.openai_chat.dialects import DEEPSEEK, OPENROUTER
-from conformance.wires.openai_chat.parse import content_parts, message_reasoning
-from conformance.wires.openai_chat.stops import READ_FINISH
+from conformance.wires.openai_chat._details import reasoning_episodes
+from conformance.wires.openai_chat._dialects import DEEPSEEK, OPENROUTER
+from conformance.wires.openai_chat._messages import content_parts, message_reasoning
+from conformance.wires.openai_chat._stops import READ_FINISH
 from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
 from conformance.wires.sse import read_events
 
 
-def read_recorded(body: bytes, streaming: bool, dialect: str | None) -> ScriptedResponse:
+def read(body: bytes, streaming: bool, dialect: str | None = None) -> ScriptedResponse:
     """A stream or a completion, as ``streaming`` says the body is."""
     if streaming:
         return _read_stream(body, dialect)

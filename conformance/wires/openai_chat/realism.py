@@ -1,54 +1,45 @@
-"""The realism lint: the shapes a case scripts or saves that this wire, in a given
+"""The realism predicates: the shapes a case scripts or saves that this wire, in a given
 dialect, never produces (stops without a ``finish_reason``, signed text, reasoning the
 dialect cannot carry)."""
 
 from __future__ import annotations
 
-from conformance.cases.schema import Case
-from conformance.model import Block, Media, Reasoning, Text, ToolCall
-from conformance.wires.openai_chat.dialects import DEEPSEEK, OPENROUTER, upstream
-from conformance.wires.openai_chat.stops import RAW_ARGUMENT_STOPS, TRUNCATED_STOPS
+from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.wires.openai_chat._dialects import DEEPSEEK, OPENROUTER, upstream
+from conformance.wires.openai_chat._stops import RAW_ARGUMENT_STOPS, TRUNCATED_STOPS
+from conformance.wires.roles import BlockSpot
 
 
-def realism_problems(case: Case, dialect: str | None) -> list[str]:
-    """Every problem of the case's scripted responses and saved assistant history, each
-    prefixed with where it sits."""
-    problems: list[str] = []
-    model = case.given.options.model
-    for t, turn in enumerate(case.given.turns):
-        for r, response in enumerate(turn.responses):
-            where = f"turns.{t}.responses.{r}"
-            if response.stop in ("pause", "cancelled"):
-                problems.append(
-                    f"{where}: stop `{response.stop}`; Chat Completions has no such finish_reason"
-                )
-            for b, block in enumerate(response.blocks):
-                last = b == len(response.blocks) - 1
-                found = _block_problems(
-                    block, dialect, model, scripted=True, stop=response.stop, last=last
-                )
-                if dialect == DEEPSEEK and isinstance(block, Reasoning) and b > 0:
-                    found.append(
-                        "DeepSeek sends at most one reasoning episode, first in the response"
-                    )
-                problems += [f"{where}.blocks.{b}: {p}" for p in found]
-    for m, message in enumerate(case.given.history):
-        if message.role != "assistant":
-            continue
-        for b, saved in enumerate(message.blocks):
-            if getattr(saved, "origin", None) is None:
-                found = _block_problems(
-                    saved, dialect, model, scripted=False, stop=None, last=False
-                )
-                problems += [f"history.{m}.blocks.{b}: {p}" for p in found]
+def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
+    """Why this wire never sends this response as a whole."""
+    if response.stop in ("pause", "cancelled"):
+        return [f"stop `{response.stop}`; Chat Completions has no such finish_reason"]
+    return []
+
+
+def block_problems(block: Block, spot: BlockSpot) -> list[str]:
+    """Why this wire (in the spot's dialect) never sends this block where it sits."""
+    problems = _shape_problems(block, spot)
+    if (
+        spot.dialect == DEEPSEEK
+        and spot.scripted
+        and isinstance(block, Reasoning)
+        and spot.index > 0
+    ):
+        problems.append("DeepSeek sends at most one reasoning episode, first in the response")
     return problems
 
 
-def _block_problems(
-    block: Block, dialect: str | None, model: str, *, scripted: bool, stop: str | None, last: bool
-) -> list[str]:
+def _shape_problems(block: Block, spot: BlockSpot) -> list[str]:
     """Why this wire (in this dialect) never sends this block (``scripted``: in a served
     response that stopped with ``stop``)."""
+    dialect, model, scripted, stop, last = (
+        spot.dialect,
+        spot.model,
+        spot.scripted,
+        spot.stop,
+        spot.last,
+    )
     problems: list[str] = []
     if isinstance(block, Text | ToolCall) and block.signature is not None:
         problems.append(

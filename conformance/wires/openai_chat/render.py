@@ -10,28 +10,29 @@ from typing import Any
 from conformance.http import HttpResponse, json_response
 from conformance.model import ContentBlock, Noise, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
-from conformance.wires.base import RenderContext
-from conformance.wires.openai_chat.details import DETAIL_FORMATS, episode_details
-from conformance.wires.openai_chat.dialects import DEEPSEEK, OPENROUTER, upstream
-from conformance.wires.openai_chat.stops import CUT_STOPS, FINISH_REASONS
+from conformance.wires.base import RenderContext, RuleViolation
+from conformance.wires.openai_chat._details import DETAIL_FORMATS, episode_details
+from conformance.wires.openai_chat._dialects import DEEPSEEK, OPENROUTER, upstream
+from conformance.wires.openai_chat._errors import error_answer
+from conformance.wires.openai_chat._stops import CUT_STOPS, FINISH_REASONS
 from conformance.wires.sse import DONE, format_comment, format_event, fragments
 
 #: ``created`` of every rendered completion: fixed, so renders are byte-stable.
-CREATED = 1_700_000_000
+_CREATED = 1_700_000_000
 #: Keep-alive comments a stream may carry between chunks, by dialect.
-KEEP_ALIVE: dict[str | None, str] = {
+_KEEP_ALIVE: dict[str | None, str] = {
     None: "keep-alive",
     DEEPSEEK: "keep-alive",
     OPENROUTER: "OPENROUTER PROCESSING",
 }
-SERVER_ERROR = (
+_SERVER_ERROR = (
     "The server had an error processing your request. Sorry about that! You can retry your "
     "request, or contact us through our help center at help.openai.com if you keep seeing "
     "this error. (Please include the request ID {request_id} in your email.)"
 )
 
 
-def render_response(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
+def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The stream, or the completion when the context asks for none."""
     rendering = _Render.of(response, context)
     if not context.stream:
@@ -74,7 +75,7 @@ class _Render:
         if context.dialect == DEEPSEEK:
             ident = f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}"
         elif context.dialect == OPENROUTER:
-            ident = f"gen-{CREATED}-{digest[:20]}"
+            ident = f"gen-{_CREATED}-{digest[:20]}"
         else:
             ident = f"chatcmpl-{digest[:29]}"
         size = sum(_size(b) for b in response.blocks)
@@ -109,7 +110,7 @@ class _Render:
         return {
             "id": self.completion_id,
             "object": "chat.completion.chunk",
-            "created": CREATED,
+            "created": _CREATED,
             "model": self.context.model,
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
             **extra,
@@ -157,7 +158,7 @@ class _Render:
         """A keep-alive comment, or a chunk with no choices (OpenAI's usage chunk and
         Azure's content-filter chunk have that shape): what a client must skip."""
         if noise == "ping":
-            return format_comment(KEEP_ALIVE.get(self.dialect, "keep-alive"))
+            return format_comment(_KEEP_ALIVE.get(self.dialect, "keep-alive"))
         return format_event(None, {**self.chunk({}), "choices": []})
 
     def stream(self) -> list[bytes]:
@@ -217,7 +218,7 @@ class _Render:
         headers = {"x-request-id": self.request_id}
         if self.response.stop in CUT_STOPS:
             error = {
-                "message": SERVER_ERROR.format(request_id=self.request_id),
+                "message": _SERVER_ERROR.format(request_id=self.request_id),
                 "type": "server_error",
                 "param": None,
                 "code": None,
@@ -226,7 +227,7 @@ class _Render:
         body = {
             "id": self.completion_id,
             "object": "chat.completion",
-            "created": CREATED,
+            "created": _CREATED,
             "model": self.context.model,
             "choices": [
                 {
@@ -238,3 +239,8 @@ class _Render:
             "usage": self.usage,
         }
         return json_response(200, body, headers)
+
+
+def render_error(violation: RuleViolation) -> HttpResponse:
+    """The provider's error envelope for a broken rule (see ``_errors``)."""
+    return error_answer(violation)

@@ -1,13 +1,20 @@
-"""The provider rules of ``reference/wire-rules.md`` section C this wire enforces, in
-check order: each with its stable id, statement, source and the provider's exact error
-text (``validate`` applies them; the package docstring gives the decisions they rest on)."""
+"""The provider rules of ``reference/wire-rules.md`` section C this wire enforces, each
+with its stable id, statement, source and the provider's exact error text, and the check
+that applies each, registered in ``BOOK`` in check order (``RULES`` is derived from it;
+the package docstring gives the decisions they rest on)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
-from conformance.wires.anthropic_messages import SIGNATURE_VALID as ANTHROPIC_SIGNATURE_VALID
-from conformance.wires.base import Rule
+from conformance.model import Reasoning, opaque_fields
+from conformance.wires.anthropic_messages.rules import SIGNATURE_VALID as ANTHROPIC_SIGNATURE_VALID
+from conformance.wires.base import Rule, RuleViolation
+from conformance.wires.openai_chat._checked import CheckedRequest
+from conformance.wires.openai_chat._dialects import DEEPSEEK, NAME, OPENROUTER, upstream
+from conformance.wires.openai_chat._messages import deepseek_thinking
+from conformance.wires.rulebook import RuleBook
 
 
 def _google_error(message: str) -> str:
@@ -18,7 +25,7 @@ def _google_error(message: str) -> str:
     return text.replace("{", "{{").replace("}", "}}").replace('"\\u0000"', f'"{message}"')
 
 
-GEMINI_SIGNATURE_MISSING = (
+_GEMINI_SIGNATURE_MISSING = (
     "Function call is missing a thought_signature in functionCall parts. This is required "
     "for tools to work correctly, and missing thought_signature may lead to degraded model "
     "performance. Additional data, function call `default_api:{name}` , position "
@@ -162,18 +169,118 @@ OPENROUTER_GEMINI_DETAILS = Rule(
         "Gemini models require OpenRouter reasoning details to be preserved in each request. "
         "Please refer to our docs: https://openrouter.ai/docs/guides/best-practices/"
         "reasoning-tokens#preserving-reasoning-blocks. Upstream error: "
-        + _google_error(GEMINI_SIGNATURE_MISSING)
+        + _google_error(_GEMINI_SIGNATURE_MISSING)
     ),
 )
 
-RULES: tuple[Rule, ...] = (
+
+BOOK: RuleBook[CheckedRequest] = RuleBook(NAME)
+
+
+@BOOK.checks(
     TOOL_MESSAGE_ANSWERS,
     TOOL_CALL_ID_FOUND,
     TOOL_CALLS_ANSWERED,
     DEEPSEEK_TOOL_MESSAGE_ANSWERS,
     DEEPSEEK_TOOL_CALLS_ANSWERED,
-    DEEPSEEK_REASONING_CONTENT,
-    OPENROUTER_ANTHROPIC_SIGNATURE,
-    OPENROUTER_GEMINI_SIGNATURE,
-    OPENROUTER_GEMINI_DETAILS,
 )
+def _tool_pairing(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 32, message by message.  An assistant message that ends the request has no
+    answers yet, and nothing is asked of it."""
+    deepseek = check.dialect == DEEPSEEK
+    last = len(check.entries) - 1
+    for entry in check.entries:
+        at = f"messages.{entry.index}"
+        if entry.role == "tool":
+            answered = check.answered(entry)
+            call_id = entry.body.get("tool_call_id")
+            if answered is None or not answered.calls:
+                rule = DEEPSEEK_TOOL_MESSAGE_ANSWERS if deepseek else TOOL_MESSAGE_ANSWERS
+                yield rule.violated(at)
+            elif not deepseek and isinstance(call_id, str) and call_id not in answered.call_ids:
+                yield TOOL_CALL_ID_FOUND.violated(at, call_id=call_id)
+            continue
+        if not entry.calls or entry.index == last:
+            continue
+        run = check.tool_run(entry)
+        answers = {r.body.get("tool_call_id") for r in run}
+        missing = [i for i in entry.call_ids if i not in answers]
+        if not missing:
+            continue
+        where = f"messages.{min(entry.index + 1 + len(run), last)}"
+        if deepseek:
+            yield DEEPSEEK_TOOL_CALLS_ANSWERED.violated(where)
+        else:
+            yield TOOL_CALLS_ANSWERED.violated(where, ids=", ".join(missing))
+
+
+@BOOK.checks(DEEPSEEK_REASONING_CONTENT)
+def _deepseek_reasoning_content(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rules 35 and 36: the key, as a string, on every tool-call message."""
+    if check.dialect != DEEPSEEK or not deepseek_thinking(check.view.raw):
+        return
+    for entry in check.entries:
+        if entry.calls and not isinstance(entry.body.get("reasoning_content"), str):
+            at = f"messages.{entry.index}.reasoning_content"
+            yield DEEPSEEK_REASONING_CONTENT.violated(at, i=entry.index)
+
+
+@BOOK.checks(OPENROUTER_ANTHROPIC_SIGNATURE, OPENROUTER_GEMINI_SIGNATURE)
+def _openrouter_signatures(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 37 (and 38): every signed entry sent back was minted by this route.
+    Anthropic checks thinking signatures; Gemini checks signatures and encrypted blobs,
+    both of which carry its thought signatures."""
+    if check.dialect != OPENROUTER:
+        return
+    google = upstream(check.view.model) == "google"
+    minted = check.minted()
+    for entry in check.entries:
+        if entry.role != "assistant":
+            continue
+        for j, (k, episode) in enumerate(entry.episodes()):
+            sent = opaque_fields(episode)
+            checked = sent.values() if google else [sent.get("signature", "")]
+            if all(payload in minted for payload in checked if payload):
+                continue
+            at = f"messages.{entry.index}.reasoning_details.{k}"
+            if google:
+                yield OPENROUTER_GEMINI_SIGNATURE.violated(at)
+            else:
+                i = check.upstream_index(entry)
+                yield OPENROUTER_ANTHROPIC_SIGNATURE.violated(at, i=i, j=j)
+
+
+@BOOK.checks(OPENROUTER_ANTHROPIC_SIGNATURE, OPENROUTER_GEMINI_DETAILS)
+def _openrouter_preserved(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 37 on the latest assistant message with tool calls.  Anthropic: a reasoning
+    text sent without the signature its episode was minted with (ai-sdk-provider#423).
+    Gemini, within the current turn only (§D41): it was minted with a thought signature
+    and carries none (a wrong one is the corrupted-signature rule's business)."""
+    if check.dialect != OPENROUTER:
+        return
+    latest = next((e for e in reversed(check.entries) if e.calls), None)
+    origin = check.origin(latest) if latest is not None else None
+    if latest is None or origin is None:
+        return
+    episodes = latest.episodes()
+    if upstream(check.view.model) == "google":
+        later_user = any(e.role == "user" for e in check.entries[latest.index + 1 :])
+        owed = {p for b in origin if isinstance(b, Reasoning) for p in opaque_fields(b).values()}
+        sent = any(opaque_fields(r) for _, r in episodes)
+        if owed and not later_user and not sent:
+            position = check.upstream_index(latest) + 1
+            at = f"messages.{latest.index}"
+            yield OPENROUTER_GEMINI_DETAILS.violated(
+                at, name=latest.first_call_name, position=position
+            )
+        return
+    if not any(isinstance(b, Reasoning) and b.signature for b in origin):
+        return
+    for j, (k, episode) in enumerate(episodes):
+        if not episode.redacted and episode.signature is None and episode.summary is None:
+            at = f"messages.{latest.index}.reasoning_details.{k}"
+            i = check.upstream_index(latest)
+            yield OPENROUTER_ANTHROPIC_SIGNATURE.violated(at, i=i, j=j)
+
+
+RULES: tuple[Rule, ...] = BOOK.rules

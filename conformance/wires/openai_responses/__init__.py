@@ -11,26 +11,31 @@ stored response (``previous_response_id``) or name stored items by id (``item_re
 a reasoning item without ``encrypted_content``).  The parse expands those references
 with what the provider served before, so the neutral view and ``history_items`` are the
 conversation the provider sees, not the delta the client sent.  The ids the provider
-mints (``resp_``, ``rs_``, ``msg_``, ``fc_``) are derived in one place, ``minted.Minted``,
+mints (``resp_``, ``rs_``, ``msg_``, ``fc_``) are derived in one place, ``_minted.Minted``,
 used by render and by the expansion alike.
 
-Modules, one job each:
+The modules of the wire contract (``conformance/wires/contract.py``), one job each:
 
-``ids``       an item's id as the wire reads it (an empty one counts as none)
-``view``      ``ResponsesRequestView``: the neutral view plus the request's state fields
-``minted``    the ids and complete output items the provider mints for a response
-``state``     what the provider remembers (``Book``) and the input expanded with it
-``render``    scripted response -> SSE event stream / JSON response object
+``route``     where a request goes (``/v1/responses``)
 ``parse``     request body -> neutral view (references expanded)
-``rules``     the rules (``ResponsesRule`` constants, ``RULES``) and OpenAI's error body
-``checks``    the validation that applies the rules
+``render``    scripted response -> SSE event stream / JSON response object; OpenAI's
+              error body (``{"error": {"message", "type", "param", "code"}}``)
+``rules``     the rules (``ResponsesRule`` constants), each bound to its check in ``BOOK``
+``validate``  the book run over the expanded input
 ``read``      recorded response -> scripted turn
-``realism``   the lint of case shapes OpenAI never produces
-``wire``      ``OpenAIResponses``: thin methods that call the modules above
+``realism``   the predicates of the case linter's realism walk
+``wire``      the assembled ``WIRE``
+
+Private helpers: ``_ids`` (an item's id as the wire reads it), ``_view`` (the request
+view plus its state fields), ``_minted`` (the ids and output items the provider mints),
+``_state`` (what the provider stored, ``StoredResponses``, and the input expanded with
+it, ``ExpandedInput``), ``_content`` (message content), ``_rule`` (``ResponsesRule``).
 """
 
 from __future__ import annotations
 
+from conformance.wires.openai_responses._rule import ResponsesRule
+from conformance.wires.openai_responses._view import ResponsesRequestView
 from conformance.wires.openai_responses.rules import (
     CALL_FOR_OUTPUT,
     CHAT_TOOL_CALLS,
@@ -45,10 +50,8 @@ from conformance.wires.openai_responses.rules import (
     REASONING_REQUIRED,
     REASONING_SUMMARY,
     RULES,
-    ResponsesRule,
 )
-from conformance.wires.openai_responses.view import ResponsesRequestView
-from conformance.wires.openai_responses.wire import OpenAIResponses
+from conformance.wires.openai_responses.wire import WIRE
 
 __all__ = [
     "CALL_FOR_OUTPUT",
@@ -64,7 +67,7 @@ __all__ = [
     "REASONING_REQUIRED",
     "REASONING_SUMMARY",
     "RULES",
-    "OpenAIResponses",
+    "WIRE",
     "ResponsesRequestView",
     "ResponsesRule",
 ]

@@ -12,22 +12,21 @@ from conformance.http import HttpRequest
 from conformance.model import (
     Block,
     ContentBlock,
-    Media,
     Message,
     Reasoning,
     Role,
-    Text,
     ThinkingConfig,
     ToolCall,
     ToolResult,
 )
 from conformance.wires import values
-from conformance.wires.base import RequestParseError, ValidationContext
-from conformance.wires.openai_responses.ids import nonempty_id
-from conformance.wires.openai_responses.state import Conversation, Entry, side_of
-from conformance.wires.openai_responses.view import ResponsesRequestView
+from conformance.wires.base import RequestParseError, RequestView, ValidationContext
+from conformance.wires.openai_responses._content import message_blocks
+from conformance.wires.openai_responses._ids import nonempty_id
+from conformance.wires.openai_responses._state import Entry, ExpandedInput, side_of
+from conformance.wires.openai_responses._view import NAME, ResponsesRequestView
 
-NOT_JSON = (
+_NOT_JSON = (
     "We could not parse the JSON body of your request. (HINT: This likely means you aren't "
     "using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was "
     "sent was not valid JSON. If you have trouble figuring out how to fix this, please "
@@ -35,9 +34,7 @@ NOT_JSON = (
 )
 
 
-def parse_request(
-    request: HttpRequest, context: ValidationContext | None, wire: str
-) -> ResponsesRequestView:
+def parse(request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
     """The body in neutral form, references expanded with what ``context`` says the
     provider stored.  Error texts: OpenAI's own for a body that is not JSON (quoted
     in public reports, e.g. ChatGPTNextWeb/NextChat#4064) and for an ``input`` of the
@@ -45,17 +42,17 @@ def parse_request(
     try:
         body = json.loads(request.body)
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise RequestParseError(NOT_JSON) from None
+        raise RequestParseError(_NOT_JSON) from None
     if not isinstance(body, dict):
-        raise RequestParseError(NOT_JSON)
+        raise RequestParseError(_NOT_JSON)
     if not isinstance(body.get("input", []), str | list):
         raise RequestParseError("Invalid type for 'input'.", at="input")
-    conversation = Conversation.of(body, context)
+    conversation = ExpandedInput.of(body, context)
     messages, locations = _neutral_messages(conversation)
     tools = body.get("tools")
     include = body.get("include")
     return ResponsesRequestView(
-        wire=wire,
+        wire=NAME,
         model=values.optional_text(body.get("model")),
         stream=body.get("stream") is True,
         system=values.optional_text(body.get("instructions")),
@@ -78,36 +75,6 @@ def parse_request(
     )
 
 
-def message_blocks(content: object, at: str) -> list[tuple[ContentBlock, str]]:
-    """A message item's content in neutral form, each block with its location."""
-    if isinstance(content, str):
-        return [(Text(text=content), f"{at}.content")] if content else []
-    found: list[tuple[ContentBlock, str]] = []
-    for j, part in enumerate(content if isinstance(content, list) else []):
-        if not isinstance(part, dict):
-            continue
-        kind = part.get("type")
-        where = f"{at}.content[{j}]"
-        if kind in ("input_text", "output_text", "text"):
-            found.append((Text(text=values.text(part.get("text"))), where))
-        elif kind == "refusal":
-            found.append((Text(text=values.text(part.get("refusal"))), where))
-        elif kind == "input_image":
-            media = _data_url(part.get("image_url"))
-            if media is not None:
-                found.append((media, where))
-    return found
-
-
-def _data_url(value: object) -> Media | None:
-    """An inline ``data:<mime>;base64,<data>`` image as a media block."""
-    if not isinstance(value, str) or not value.startswith("data:"):
-        return None
-    head, _, data = value[len("data:") :].partition(",")
-    mime, _, encoding = head.partition(";")
-    return Media(mime=mime, data=data) if encoding == "base64" else None
-
-
 def _output_content(output: object) -> str | tuple[ContentBlock, ...]:
     if isinstance(output, str):
         return output
@@ -116,7 +83,7 @@ def _output_content(output: object) -> str | tuple[ContentBlock, ...]:
     return values.compact(output) if output is not None else ""
 
 
-def _item_block(entry: Entry, conversation: Conversation) -> Block | None:
+def _item_block(entry: Entry, conversation: ExpandedInput) -> Block | None:
     """An output-side or tool item in neutral form (None: no such neutral block)."""
     item, kind = entry.item, entry.kind
     if kind == "reasoning":
@@ -158,7 +125,7 @@ def _item_block(entry: Entry, conversation: Conversation) -> Block | None:
 
 
 def _neutral_messages(
-    conversation: Conversation,
+    conversation: ExpandedInput,
 ) -> tuple[list[Message], list[tuple[str, tuple[str, ...]]]]:
     """Runs of output-side items become one assistant message, runs of outputs one tool
     message; every user, system or developer message item is a message of its own."""
@@ -188,3 +155,12 @@ def _neutral_messages(
 def _thinking(value: object) -> ThinkingConfig:
     """``reasoning`` present means the model reasons at its own depth: adaptive."""
     return ThinkingConfig(mode="adaptive") if isinstance(value, dict) else ThinkingConfig()
+
+
+def history_items(view: RequestView) -> list[Any]:
+    """The expanded conversation: a client continuing by ``previous_response_id`` still
+    appends to what the provider holds, so append-only compares that."""
+    if isinstance(view, ResponsesRequestView):
+        return list(view.items)
+    raw_input = view.raw.get("input")
+    return list(raw_input) if isinstance(raw_input, list) else []

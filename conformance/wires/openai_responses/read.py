@@ -13,21 +13,21 @@ from typing import Any
 
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.base import ResponseReadError
-from conformance.wires.openai_responses.ids import nonempty_id
-from conformance.wires.openai_responses.parse import message_blocks
+from conformance.wires.openai_responses._content import message_blocks
+from conformance.wires.openai_responses._ids import nonempty_id
 from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
 from conformance.wires.sse import read_events
 
 #: ``incomplete_details.reason`` back to the neutral stop: the two reasons OpenAI
 #: documents for ``status: incomplete``.
-INCOMPLETE_STOPS: dict[str, str] = {"max_output_tokens": "max_tokens", "content_filter": "refusal"}
+_INCOMPLETE_STOPS: dict[str, str] = {"max_output_tokens": "max_tokens", "content_filter": "refusal"}
 #: Delta events, by the part of an item they extend.
-TEXT_DELTAS = frozenset({"response.output_text.delta", "response.refusal.delta"})
-ARGUMENT_DELTA = "response.function_call_arguments.delta"
-SUMMARY_DELTA = "response.reasoning_summary_text.delta"
+_TEXT_DELTAS = frozenset({"response.output_text.delta", "response.refusal.delta"})
+_ARGUMENT_DELTA = "response.function_call_arguments.delta"
+_SUMMARY_DELTA = "response.reasoning_summary_text.delta"
 
 
-def read_answer(body: bytes, streaming: bool) -> ScriptedResponse:
+def read(body: bytes, streaming: bool, dialect: str | None = None) -> ScriptedResponse:
     """The recorded answer as a scripted turn: an SSE stream or a JSON response object."""
     return _read_stream(body) if streaming else _read_json(body)
 
@@ -68,9 +68,9 @@ def _final_stop(status: str, response: dict[str, Any], items: Sequence[object], 
     if status == "incomplete":
         details = response.get("incomplete_details")
         reason = details.get("reason") if isinstance(details, dict) else None
-        if reason not in INCOMPLETE_STOPS:
+        if reason not in _INCOMPLETE_STOPS:
             raise ResponseReadError(f"incomplete for an unknown reason {reason!r}", at)
-        return INCOMPLETE_STOPS[reason]
+        return _INCOMPLETE_STOPS[reason]
     if status == "cancelled":
         return "cancelled"
     if status != "completed":
@@ -150,9 +150,9 @@ def _read_stream(body: bytes) -> ScriptedResponse:
             "response.output_item.done",
             "response.content_part.added",
             "response.reasoning_summary_part.added",
-            ARGUMENT_DELTA,
-            SUMMARY_DELTA,
-            *TEXT_DELTAS,
+            _ARGUMENT_DELTA,
+            _SUMMARY_DELTA,
+            *_TEXT_DELTAS,
         ):
             continue
         index = required(data, "output_index", int, at)
@@ -167,15 +167,15 @@ def _extend(streamed: _Streamed, kind: str, data: dict[str, Any], at: str) -> No
     """One event that completes or extends an item."""
     if kind == "response.output_item.done":
         streamed.item, streamed.at, streamed.done = required(data, "item", dict, at), at, True
-    elif kind == "response.content_part.added" or kind in TEXT_DELTAS:
+    elif kind == "response.content_part.added" or kind in _TEXT_DELTAS:
         part = required(data, "content_index", int, at)
-        piece = required(data, "delta", str, at) if kind in TEXT_DELTAS else ""
+        piece = required(data, "delta", str, at) if kind in _TEXT_DELTAS else ""
         streamed.parts[part] = streamed.parts.get(part, "") + piece
-    elif kind == ARGUMENT_DELTA:
+    elif kind == _ARGUMENT_DELTA:
         streamed.arguments += required(data, "delta", str, at)
     else:
         part = required(data, "summary_index", int, at)
-        piece = required(data, "delta", str, at) if kind == SUMMARY_DELTA else ""
+        piece = required(data, "delta", str, at) if kind == _SUMMARY_DELTA else ""
         streamed.summary[part] = streamed.summary.get(part, "") + piece
 
 

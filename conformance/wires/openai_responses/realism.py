@@ -1,4 +1,4 @@
-"""The realism lint: case shapes OpenAI's Responses API never produces.
+"""The realism predicates: case shapes OpenAI's Responses API never produces.
 
 A scripted response is held to what OpenAI serves (no paused turn, no pings, every
 reasoning item encrypted and followed by what it produced unless the response is cut);
@@ -7,51 +7,17 @@ a saved history block only to the shapes the wire can carry at all.
 
 from __future__ import annotations
 
-from conformance.cases.schema import Case
 from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.wires.roles import BlockSpot
 
 #: Stops under which a response may end inside an item (an unfinished call, say).
-TRUNCATED_STOPS = frozenset({"max_tokens", "no_finish"})
+_TRUNCATED_STOPS = frozenset({"max_tokens", "no_finish"})
 
 
-def realism_problems(case: Case) -> list[str]:
-    """Every problem in the case's scripted responses and saved history, by location."""
-    problems: list[str] = []
-    for t, turn in enumerate(case.given.turns):
-        for r, response in enumerate(turn.responses):
-            where = f"turns.{t}.responses.{r}"
-            problems += [f"{where}: {p}" for p in _response_problems(response)]
-            truncated = response.stop in TRUNCATED_STOPS
-            blocks = response.blocks
-            for b, block in enumerate(blocks):
-                problems += [
-                    f"{where}.blocks.{b}: {p}"
-                    for p in _block_problems(
-                        block,
-                        scripted=True,
-                        truncated=truncated,
-                        last=b == len(blocks) - 1,
-                        followed_by=blocks[b + 1] if b + 1 < len(blocks) else None,
-                    )
-                ]
-    for m, message in enumerate(case.given.history):
-        if message.role != "assistant":
-            continue
-        for b, saved in enumerate(message.blocks):
-            if getattr(saved, "origin", None) is None:
-                problems += [
-                    f"history.{m}.blocks.{b}: {p}"
-                    for p in _block_problems(
-                        saved, scripted=False, truncated=False, last=False, followed_by=None
-                    )
-                ]
-    return problems
-
-
-def _block_problems(
-    block: Block, *, scripted: bool, truncated: bool, last: bool, followed_by: Block | None
-) -> list[str]:
-    """Why OpenAI never sends this block (``scripted``: in a served response)."""
+def block_problems(block: Block, spot: BlockSpot) -> list[str]:
+    """Why OpenAI never sends this block where it sits."""
+    scripted, last, followed_by = spot.scripted, spot.last, spot.after
+    truncated = spot.stop in _TRUNCATED_STOPS
     problems: list[str] = []
     if isinstance(block, Text | ToolCall) and block.signature is not None:
         problems.append(
@@ -95,7 +61,8 @@ def _block_problems(
     return problems
 
 
-def _response_problems(response: ScriptedResponse) -> list[str]:
+def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
+    """Why OpenAI never sends this response as a whole."""
     problems: list[str] = []
     if response.stop == "pause":
         problems.append("stop `pause`; Responses has no paused turn")

@@ -14,23 +14,24 @@ from typing import Any
 from conformance.http import HttpResponse, json_response
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
-from conformance.wires.base import RenderContext
-from conformance.wires.openai_responses.minted import Minted, content_part
-from conformance.wires.openai_responses.view import ResponsesRequestView
+from conformance.wires.base import RenderContext, RuleViolation
+from conformance.wires.openai_responses._minted import Minted, content_part
+from conformance.wires.openai_responses._rule import ResponsesRule
+from conformance.wires.openai_responses._view import ResponsesRequestView
 from conformance.wires.sse import format_event, fragments
 
 #: A fixed ``created_at``: the same script renders the same bytes.
-CREATED_AT = 1_750_000_000
+_CREATED_AT = 1_750_000_000
 #: An event type no client has seen: rule 21's stream may grow new event types.
-FUTURE_EVENT = "response.conformance_future_event"
+_FUTURE_EVENT = "response.conformance_future_event"
 
 #: Stops that cut the stream before its terminal event.  ``cancelled`` is no Responses
 #: stop (a realism problem); it is rendered as the cut it most resembles.
-CUT_STOPS = frozenset({"no_finish", "cancelled"})
-SERVER_ERROR = "The server had an error while processing your request. Sorry about that!"
+_CUT_STOPS = frozenset({"no_finish", "cancelled"})
+_SERVER_ERROR = "The server had an error while processing your request. Sorry about that!"
 
 
-def render_response(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
+def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The answer to the request ``context`` names: streamed when it asked for a stream,
     reasoning items encrypted when it asked for ``reasoning.encrypted_content``."""
     minted = Minted.of(response, context.index)
@@ -56,8 +57,8 @@ def _render_json(
     """The response object.  A cut (``no_finish``) has no JSON form: the nearest thing a
     non-streaming client meets is OpenAI's 500 server error."""
     headers = {"x-request-id": request_id}
-    if minted.response.stop in CUT_STOPS:
-        error = {"message": SERVER_ERROR, "type": "server_error", "param": None, "code": None}
+    if minted.response.stop in _CUT_STOPS:
+        error = {"message": _SERVER_ERROR, "type": "server_error", "param": None, "code": None}
         return json_response(500, {"error": error}, headers)
     status = _final_status(minted.response)
     output = minted.done_items(encrypted)
@@ -184,7 +185,7 @@ def _response_object(
     return {
         "id": minted.response_id,
         "object": "response",
-        "created_at": CREATED_AT,
+        "created_at": _CREATED_AT,
         "status": status,
         "error": None,
         "incomplete_details": {"reason": "max_output_tokens"} if incomplete else None,
@@ -212,14 +213,14 @@ def _stream_events(
     gaps = max(len(items) - 1, 0)
     noise_after: dict[int, list[_Event]] = {}
     for k in range(response.noise.count("unknown-event")):
-        noise_after.setdefault(k % gaps if gaps else -1, []).append((FUTURE_EVENT, {}, False))
+        noise_after.setdefault(k % gaps if gaps else -1, []).append((_FUTURE_EVENT, {}, False))
     opening = _response_object(minted, context.model, "in_progress", [], final=False)
     events: list[_Event] = [
         ("response.created", {"response": opening}, False),
         ("response.in_progress", {"response": opening}, False),
         *noise_after.get(-1, []),
     ]
-    cut = response.stop in CUT_STOPS
+    cut = response.stop in _CUT_STOPS
     for k, (_, item_id, block) in enumerate(items):
         added = _added_item(block, item_id, encrypted)
         item = _item_events(block, item_id, k, done[k], added)
@@ -236,3 +237,22 @@ def _stream_events(
         (kind, {"type": kind, "sequence_number": n, **fields})
         for n, (kind, fields, _) in enumerate(events)
     ]
+
+
+def render_error(violation: RuleViolation) -> HttpResponse:
+    """OpenAI's error answer: a ``ResponsesRule`` fills in its own ``code`` and ``param``;
+    any other rule names the violation's location as ``param``."""
+    rule = violation.rule
+    if isinstance(rule, ResponsesRule):
+        param = None if rule.param is None else rule.param.format(at=violation.at)
+        code = rule.code
+    else:
+        param, code = violation.at, None
+    error = {
+        "message": violation.message,
+        "type": rule.error_type,
+        "param": param,
+        "code": code,
+    }
+    request_id = "req_" + values.digest("error", rule.id, violation.message)[:32]
+    return json_response(rule.status, {"error": error}, {"x-request-id": request_id})

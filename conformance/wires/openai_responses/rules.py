@@ -5,24 +5,14 @@ error body OpenAI answers a broken one with:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
 
-from conformance.http import HttpResponse, json_response
-from conformance.wires import values
 from conformance.wires.base import Rule, RuleViolation
-
-
-@dataclass(frozen=True)
-class ResponsesRule(Rule):
-    """A rule whose error body also carries OpenAI's ``code`` and ``param``.
-
-    ``param`` is a template: ``"{at}"`` puts the violation's location there (OpenAI's
-    ``input[3].role``); ``None`` writes ``null``.
-    """
-
-    code: str | None = None
-    param: str | None = "input"
-
+from conformance.wires.openai_responses._ids import nonempty_id
+from conformance.wires.openai_responses._rule import ResponsesRule
+from conformance.wires.openai_responses._state import Entry, ExpandedInput, side_of
+from conformance.wires.openai_responses._view import NAME
+from conformance.wires.rulebook import RuleBook
 
 FIELD_REQUIRED = ResponsesRule(
     id="openai-responses/field-required",
@@ -198,36 +188,174 @@ OUTPUT_FOR_CALL = ResponsesRule(
     error="No tool output found for function call {call_id}.",
 )
 
-RULES: tuple[Rule, ...] = (
-    FIELD_REQUIRED,
-    REASONING_SUMMARY,
-    INVALID_ROLE,
-    CHAT_TOOL_CALLS,
-    ITEM_ID_PREFIX,
-    PREVIOUS_RESPONSE_NOT_FOUND,
-    ITEM_NOT_FOUND,
-    ENCRYPTED_CONTENT_VALID,
-    REASONING_FOLLOWED,
-    REASONING_REQUIRED,
-    CALL_FOR_OUTPUT,
-    OUTPUT_FOR_CALL,
-)
+_ROLES = ("assistant", "system", "developer", "user")
+#: The prefix OpenAI checks a replayed item's id against, by item type.
+_ID_PREFIXES = {"function_call": "fc", "message": "msg", "reasoning": "rs"}
+#: The keys each item type cannot do without (reasoning has rules of its own).
+_REQUIRED_ITEM_KEYS: dict[str, tuple[str, ...]] = {
+    "function_call": ("call_id", "name", "arguments"),
+    "function_call_output": ("call_id", "output"),
+    "item_reference": ("id",),
+    "message": ("role", "content"),
+}
+
+BOOK: RuleBook[ExpandedInput] = RuleBook(NAME)
 
 
-def error_answer(violation: RuleViolation) -> HttpResponse:
-    """OpenAI's error answer: a ``ResponsesRule`` fills in its own ``code`` and ``param``;
-    any other rule names the violation's location as ``param``."""
-    rule = violation.rule
-    if isinstance(rule, ResponsesRule):
-        param = None if rule.param is None else rule.param.format(at=violation.at)
-        code = rule.code
-    else:
-        param, code = violation.at, None
-    error = {
-        "message": violation.message,
-        "type": rule.error_type,
-        "param": param,
-        "code": code,
-    }
-    request_id = "req_" + values.digest("error", rule.id, violation.message)[:32]
-    return json_response(rule.status, {"error": error}, {"x-request-id": request_id})
+def _abbreviated(content: str) -> str:
+    """Encrypted content the way OpenAI's error names it: head and tail only."""
+    return f"{content[:4]}...{content[-4:]}"
+
+
+@BOOK.checks(FIELD_REQUIRED)
+def _required(check: ExpandedInput) -> Iterator[RuleViolation]:
+    if "model" not in check.body:
+        yield FIELD_REQUIRED.violated("model", at="model")
+    for entry in check.sent:
+        item, kind = entry.item, entry.kind
+        missing = [key for key in _REQUIRED_ITEM_KEYS.get(kind or "", ()) if key not in item]
+        anonymous = nonempty_id(item.get("id")) is None
+        if kind == "reasoning" and anonymous and not isinstance(item.get("encrypted_content"), str):
+            missing.append("id")
+        for key in missing:
+            yield FIELD_REQUIRED.violated(f"{entry.at}.{key}", at=f"{entry.at}.{key}")
+
+
+@BOOK.checks(REASONING_SUMMARY)
+def _summary(check: ExpandedInput) -> Iterator[RuleViolation]:
+    for entry in check.sent:
+        if entry.kind != "reasoning":
+            continue
+        summary = entry.item.get("summary")
+        if not isinstance(summary, list):
+            at = f"{entry.at}.summary"
+            yield REASONING_SUMMARY.violated(at, at=at)
+            continue
+        for k, part in enumerate(summary):
+            if isinstance(part, dict) and "type" not in part:
+                at = f"{entry.at}.summary[{k}].type"
+                yield REASONING_SUMMARY.violated(at, at=at)
+
+
+@BOOK.checks(INVALID_ROLE, CHAT_TOOL_CALLS)
+def _chat_shapes(check: ExpandedInput) -> Iterator[RuleViolation]:
+    for entry in check.sent:
+        if entry.kind != "message":
+            continue
+        role = entry.item.get("role")
+        if isinstance(role, str) and role not in _ROLES:
+            at = f"{entry.at}.role"
+            yield INVALID_ROLE.violated(at, at=at, role=role)
+    for entry in check.sent:
+        if entry.kind == "message" and "tool_calls" in entry.item:
+            at = f"{entry.at}.tool_calls"
+            yield CHAT_TOOL_CALLS.violated(at, at=at)
+
+
+@BOOK.checks(ITEM_ID_PREFIX)
+def _id_prefix(check: ExpandedInput) -> Iterator[RuleViolation]:
+    for entry in check.sent:
+        prefix = _ID_PREFIXES.get(entry.kind or "")
+        item_id = nonempty_id(entry.item.get("id"))
+        if prefix is not None and item_id is not None and not item_id.startswith(prefix):
+            at = f"{entry.at}.id"
+            yield ITEM_ID_PREFIX.violated(at, at=at, id=item_id, prefix=prefix)
+
+
+@BOOK.checks(PREVIOUS_RESPONSE_NOT_FOUND, ITEM_NOT_FOUND)
+def _references(check: ExpandedInput) -> Iterator[RuleViolation]:
+    """Rule 25: what is sent by id alone must be stored, and with ``store`` off nothing is."""
+    if not check.previous_found:
+        previous = check.body.get("previous_response_id")
+        yield PREVIOUS_RESPONSE_NOT_FOUND.violated("previous_response_id", id=previous)
+    for entry in check.sent:
+        item, kind = entry.item, entry.kind
+        by_id = kind == "item_reference" or (
+            kind == "reasoning" and not isinstance(item.get("encrypted_content"), str)
+        )
+        item_id = nonempty_id(item.get("id"))
+        if (
+            by_id
+            and item_id is not None
+            and (not check.store or check.stored.stored(item_id) is None)
+        ):
+            yield ITEM_NOT_FOUND.violated(entry.at, id=item_id)
+
+
+@BOOK.checks(ENCRYPTED_CONTENT_VALID)
+def _encrypted_content(check: ExpandedInput) -> Iterator[RuleViolation]:
+    for entry in check.sent:
+        content = entry.item.get("encrypted_content")
+        if (
+            entry.kind == "reasoning"
+            and isinstance(content, str)
+            and content not in check.stored.minted
+        ):
+            at = f"{entry.at}.encrypted_content"
+            yield ENCRYPTED_CONTENT_VALID.violated(at, abbreviated=_abbreviated(content))
+
+
+def _produced_by(entry: Entry | None) -> bool:
+    """Whether an item can be what a reasoning item produced."""
+    return entry is not None and entry.kind != "reasoning" and side_of(entry) == "assistant"
+
+
+@BOOK.checks(REASONING_FOLLOWED, REASONING_REQUIRED)
+def _reasoning_pairs(check: ExpandedInput) -> Iterator[RuleViolation]:
+    """Rule 26, both ways, on the items the client sent (stored ones are the provider's
+    own business).  An item is paired by the ids the provider minted; an item without
+    its original id pairs with whatever output item sits next to it."""
+    entries = check.entries
+    for k, entry in enumerate(entries):
+        if entry.index is None or entry.kind != "reasoning":
+            continue
+        after = entries[k + 1] if k + 1 < len(entries) else None
+        # Several reasoning items may precede one output item (seed §108: a live response
+        # carried [reasoning, reasoning, function_call]); the run must end in one.
+        ending = next((e for e in entries[k + 1 :] if e.kind != "reasoning"), None)
+        reasoning_id = check.reasoning_id(entry.item)
+        minted = check.stored.outputs.get(reasoning_id or "")
+        next_id = nonempty_id(after.item.get("id")) if after is not None else None
+        wrong = (
+            minted is not None
+            and minted.follower is not None
+            and next_id in check.stored.outputs
+            and next_id != minted.follower
+        )
+        chained = after is not None and after.kind == "reasoning"
+        if not (_produced_by(after) or (chained and _produced_by(ending))) or wrong:
+            shown = reasoning_id or entry.at
+            yield REASONING_FOLLOWED.violated(entry.at, id=shown)
+    for k, entry in enumerate(entries):
+        item_id = nonempty_id(entry.item.get("id"))
+        minted = check.stored.outputs.get(item_id or "")
+        if entry.index is None or minted is None or minted.producer is None:
+            continue
+        before = entries[k - 1] if k > 0 else None
+        paired = (
+            before is not None
+            and before.kind == "reasoning"
+            and check.reasoning_id(before.item) == minted.producer
+        )
+        if not paired:
+            yield REASONING_REQUIRED.violated(
+                entry.at, id=item_id, type=entry.kind, reasoning=minted.producer
+            )
+
+
+@BOOK.checks(CALL_FOR_OUTPUT, OUTPUT_FOR_CALL)
+def _tool_pairing(check: ExpandedInput) -> Iterator[RuleViolation]:
+    """Rule 28 and its converse, over the whole conversation the provider sees."""
+    calls = [(k, e) for k, e in enumerate(check.entries) if e.kind == "function_call"]
+    outputs = [(k, e) for k, e in enumerate(check.entries) if e.kind == "function_call_output"]
+    for k, entry in outputs:
+        call_id = entry.item.get("call_id")
+        if not any(c.item.get("call_id") == call_id for j, c in calls if j < k):
+            yield CALL_FOR_OUTPUT.violated(entry.at, call_id=call_id)
+    for k, entry in calls:
+        call_id = entry.item.get("call_id")
+        if not any(o.item.get("call_id") == call_id for j, o in outputs if j > k):
+            yield OUTPUT_FOR_CALL.violated(entry.at, call_id=call_id)
+
+
+RULES: tuple[Rule, ...] = BOOK.rules

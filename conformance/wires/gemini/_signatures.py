@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from conformance.wires.gemini.fields import get, nonempty_text
+from conformance.wires.gemini._fields import get, nonempty_text
 
 #: The placeholder the thought-signatures doc allows when a real signature is unavailable.
 SENTINEL = "skip_thought_signature_validator"

@@ -1,10 +1,11 @@
-"""The Chat wire's dialects and, on OpenRouter, the provider behind a model: the facts
-every job of the wire branches on."""
+"""The Chat wire's name, its dialects and, on OpenRouter, the provider behind a model: the
+facts every job of the wire branches on."""
 
 from __future__ import annotations
 
 from typing import Literal
 
+NAME = "openai-chat"
 DEEPSEEK = "deepseek"
 OPENROUTER = "openrouter"
 Upstream = Literal["anthropic", "google"]

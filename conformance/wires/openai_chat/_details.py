@@ -9,7 +9,7 @@ from typing import Any
 
 from conformance.model import Reasoning
 from conformance.wires import values
-from conformance.wires.openai_chat.dialects import Upstream
+from conformance.wires.openai_chat._dialects import Upstream
 from conformance.wires.sse import fragments
 
 #: OpenRouter's ``format`` of a reasoning detail, by upstream.

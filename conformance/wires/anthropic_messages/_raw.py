@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.model import Block, ContentBlock, Reasoning, ToolCall, ToolResult
-from conformance.wires.anthropic_messages.parse import content_block
+from conformance.wires.anthropic_messages._blocks import content_block
 from conformance.wires.base import RequestView, ValidationContext
 
 

@@ -1,7 +1,7 @@
-"""The Responses request view: the neutral view plus the request's state fields.
+"""The wire's name and its request view: the neutral view plus the request's state fields.
 
 Its own module because two modules need it: the parse builds these views, and the
-provider's memory (``state``), which the parse reads, keeps the views of the requests it
+provider's memory (``_state``), which the parse reads, keeps the views of the requests it
 answered; in ``parse`` it would make an import cycle.
 """
 
@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.wires.base import RequestView
+
+NAME = "openai-responses"
 
 #: The ``include`` value that makes reasoning items carry their ``encrypted_content``.
 ENCRYPTED_CONTENT = "reasoning.encrypted_content"

@@ -1,8 +1,8 @@
 """What the provider remembers, and a request's input expanded with it.
 
-``Book`` holds every item the provider minted before a request, the responses it stored
-and the encrypted contents it issued; ``Conversation`` is the body's ``input`` with a
-``previous_response_id`` and ``item_reference`` items expanded from the book: the
+``StoredResponses`` holds every item the provider minted before a request, the responses it stored
+and the encrypted contents it issued; ``ExpandedInput`` is the body's ``input`` with a
+``previous_response_id`` and ``item_reference`` items expanded from what it stored: the
 conversation the provider sees, which the parse and the checks both read.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 
 from conformance.model import ContentBlock, Reasoning, Role
 from conformance.wires.base import ValidationContext
-from conformance.wires.openai_responses.ids import nonempty_id
-from conformance.wires.openai_responses.minted import Minted, done_item
-from conformance.wires.openai_responses.view import ResponsesRequestView
+from conformance.wires.openai_responses._ids import nonempty_id
+from conformance.wires.openai_responses._minted import Minted, done_item
+from conformance.wires.openai_responses._view import ResponsesRequestView
 
 #: Item types the model produces (they group into one neutral assistant message).
 OUTPUT_TYPES = frozenset({"reasoning", "function_call"})
@@ -42,7 +42,7 @@ class _Output:
 
 
 @dataclass(frozen=True)
-class Book:
+class StoredResponses:
     """What the provider remembers before a request: every item it minted (by id), the
     responses it stored, and the encrypted contents it issued."""
 
@@ -51,7 +51,7 @@ class Book:
     minted: frozenset[str]
 
     @classmethod
-    def of(cls, context: ValidationContext) -> Book:
+    def of(cls, context: ValidationContext) -> StoredResponses:
         views = {index: view for view, index in context.answered}
         outputs: dict[str, _Output] = {}
         responses: dict[str, tuple[ResponsesRequestView, Minted]] = {}
@@ -107,7 +107,7 @@ class Book:
         )
 
 
-EMPTY_BOOK = Book({}, {}, frozenset())
+NOTHING_STORED = StoredResponses({}, {}, frozenset())
 
 
 @dataclass(frozen=True)
@@ -130,21 +130,22 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class Conversation:
+class ExpandedInput:
     """A body's input, expanded with what the provider stored."""
 
     entries: tuple[Entry, ...]
     store: bool
-    book: Book
+    stored: StoredResponses
     previous_found: bool
+    body: dict[str, Any]
 
     @classmethod
-    def of(cls, body: dict[str, Any], context: ValidationContext | None) -> Conversation:
-        book = Book.of(context) if context is not None else EMPTY_BOOK
+    def of(cls, body: dict[str, Any], context: ValidationContext | None) -> ExpandedInput:
+        memory = StoredResponses.of(context) if context is not None else NOTHING_STORED
         store = body.get("store") is not False
         entries: list[Entry] = []
         previous = nonempty_id(body.get("previous_response_id"))
-        found = book.responses.get(previous or "")
+        found = memory.responses.get(previous or "")
         if found is not None:
             earlier, minted = found
             entries += [Entry(item, "previous_response_id", None) for item in earlier.items]
@@ -157,10 +158,11 @@ class Conversation:
             entries.append(Entry({"role": "user", "content": raw_input}, "input", 0))
         elif isinstance(raw_input, list):
             for i, item in enumerate(raw_input):
-                stored = book.stored(nonempty_id(item.get("id"))) if _is_reference(item) else None
+                stored = memory.stored(nonempty_id(item.get("id"))) if _is_reference(item) else None
                 raw = stored.item if stored is not None and store else item
                 entries.append(Entry(raw, f"input[{i}]", i))
-        return cls(tuple(entries), store, book, previous is None or found is not None)
+        found_previous = previous is None or found is not None
+        return cls(tuple(entries), store, memory, found_previous, body)
 
     @property
     def sent(self) -> list[Entry]:
@@ -173,7 +175,7 @@ class Conversation:
         own = nonempty_id(item.get("id"))
         content = item.get("encrypted_content")
         if own is None and isinstance(content, str):
-            found = self.book.by_signature(content)
+            found = self.stored.by_signature(content)
             return found.id if found is not None else None
         return own
 
@@ -182,7 +184,7 @@ class Conversation:
         content = item.get("encrypted_content")
         if isinstance(content, str):
             return content
-        stored = self.book.stored(nonempty_id(item.get("id"))) if self.store else None
+        stored = self.stored.stored(nonempty_id(item.get("id"))) if self.store else None
         return stored.block.signature if stored and isinstance(stored.block, Reasoning) else None
 
 

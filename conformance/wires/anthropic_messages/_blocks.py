@@ -1,0 +1,68 @@
+"""The content block types of the Messages API, shared by the checks and the reader, and
+a raw block in neutral form, shared by the parse and the checks."""
+
+from __future__ import annotations
+
+from conformance.model import ContentBlock, Media, Reasoning, Text, ToolCall
+from conformance.wires import values
+
+#: The block types that carry reasoning (signed thinking, or redacted data).
+REASONING_TYPES = frozenset({"thinking", "redacted_thinking"})
+#: Content block types the Messages API accepts in a message.  Server-tool result blocks
+#: (``web_search_tool_result`` and their growing family) are accepted by their suffix, so
+#: a client passing them through verbatim (rule 14) is never rejected.
+KNOWN_BLOCK_TYPES = frozenset(
+    {
+        "text",
+        "image",
+        "document",
+        "search_result",
+        "thinking",
+        "redacted_thinking",
+        "tool_use",
+        "tool_result",
+        "server_tool_use",
+        "mcp_tool_use",
+        "mcp_tool_result",
+        "container_upload",
+    }
+)
+SERVER_RESULT_SUFFIX = "_tool_result"
+#: The keys each block type cannot do without (``thinking`` has rules of its own).
+REQUIRED_BLOCK_KEYS: dict[str, tuple[str, ...]] = {
+    "text": ("text",),
+    "image": ("source",),
+    "tool_use": ("id", "name", "input"),
+    "tool_result": ("tool_use_id",),
+    "redacted_thinking": ("data",),
+}
+
+
+def content_block(item: object) -> ContentBlock | None:
+    """A raw block other than ``tool_result`` in neutral form (None: the neutral vocabulary
+    has no such block, so the view leaves it out)."""
+    if not isinstance(item, dict):
+        return None
+    kind = item.get("type")
+    if kind == "thinking":
+        return Reasoning(
+            text=values.text(item.get("thinking")),
+            signature=values.optional_text(item.get("signature")),
+        )
+    if kind == "redacted_thinking":
+        return Reasoning(redacted=True, data=values.optional_text(item.get("data")))
+    if kind == "text":
+        return Text(text=values.text(item.get("text")))
+    if kind == "tool_use":
+        raw_input = item.get("input", {})
+        arguments = raw_input if isinstance(raw_input, dict) else values.compact(raw_input)
+        return ToolCall(
+            id=values.text(item.get("id")), name=values.text(item.get("name")), arguments=arguments
+        )
+    if kind == "image":
+        source = item.get("source")
+        if isinstance(source, dict) and source.get("type") == "base64":
+            return Media(
+                mime=values.text(source.get("media_type")), data=values.text(source.get("data"))
+            )
+    return None

@@ -1,0 +1,63 @@
+"""What the opaque-payload ledger needs to know about a wire, as data.
+
+The ledger is wire-agnostic; these few facts are where wires differ: placeholder tokens
+that are not payloads, whether a request can say where reasoning sat among the calls,
+how strongly a payload on each block kind must come back, and what a payload stays
+paired with when it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+from conformance.model import Block
+from conformance.verdict import Severity
+
+#: What a block's payload stays paired with when it comes back: ``content`` is the text
+#: it was minted on (``"redacted"`` for redacted reasoning), ``id`` the block's id,
+#: ``none`` nothing (any block of the same kind pairs).
+Companion = Literal["content", "id", "none"]
+
+#: Anthropic's pairing, the default: a reasoning episode's or a text's content, a call's id.
+DEFAULT_COMPANIONS: Mapping[str, Companion] = MappingProxyType(
+    {"reasoning": "content", "text": "content", "tool_call": "id"}
+)
+
+
+@dataclass(frozen=True)
+class LedgerHints:
+    """The ledger's per-wire facts.
+
+    ``sentinels``: placeholder tokens the provider documents for when the real one is
+    unavailable (Gemini's ``skip_thought_signature_validator``): never minted, never a
+    payload.  ``reasoning_between_calls``: whether a request can place reasoning between
+    tool calls (Chat Completions keeps it in a field of its own beside ``tool_calls``, so
+    the ledger does not ask where an episode sat).  ``strength`` and ``strengths``: how
+    strongly a minted payload must come back within its tool loop, by block kind (a kind
+    not listed has ``strength``).  ``companions``: what a payload stays paired with, by
+    block kind (a kind not listed has none).
+    """
+
+    sentinels: frozenset[str] = frozenset()
+    reasoning_between_calls: bool = True
+    strength: Severity = "must"
+    strengths: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
+    companions: Mapping[str, Companion] = field(default_factory=lambda: DEFAULT_COMPANIONS)
+
+    def severity(self, block: Block) -> Severity:
+        """How strongly a payload minted on ``block`` must come back."""
+        return self.strengths.get(block.kind, self.strength)
+
+    def companion(self, block: Block) -> str | None:
+        """What ``block``'s payload stays paired with (``None``: any block of its kind)."""
+        policy = self.companions.get(block.kind, "none")
+        if policy == "id":
+            return getattr(block, "id", None)
+        if policy == "content":
+            if getattr(block, "redacted", False):
+                return "redacted"
+            return getattr(block, "text", None)
+        return None

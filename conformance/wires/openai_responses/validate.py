@@ -1,0 +1,13 @@
+"""Applies the rule book to a request: the input expanded with what the provider stored
+(``_state.ExpandedInput``), checked in the order of ``rules.RULES``."""
+
+from __future__ import annotations
+
+from conformance.wires.base import RequestView, RuleViolation, ValidationContext
+from conformance.wires.openai_responses._state import ExpandedInput
+from conformance.wires.openai_responses.rules import BOOK
+
+
+def validate(view: RequestView, context: ValidationContext) -> list[RuleViolation]:
+    """Every violation in the request, in check order."""
+    return BOOK.run(ExpandedInput.of(view.raw, context))

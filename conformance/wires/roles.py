@@ -1,0 +1,175 @@
+"""The roles a wire plays, one small interface each, and ``Wire``, which assembles them.
+
+Callers take the role they use, so a test double supplies that role and nothing else:
+
+- ``Server``: what the scripted provider needs to serve a request (route, parse,
+  validate, render, answer an error).
+- ``Reader``: reading a recorded response back into a scripted one (``decode``, replay).
+- ``HistorySource``: a request's raw conversation items (the append-only invariant).
+- ``Hinted``: the ledger's per-wire facts, as data (``LedgerHints``).
+- ``Realism``: the predicates the case linter's one realism walk calls, as data.
+
+Every wire package builds one ``Wire`` in its ``wire`` module from its job modules; the
+registry (``conformance.wires.registry.get_wire``) hands it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from conformance.http import HttpRequest, HttpResponse
+from conformance.model import Block, ScriptedResponse, Stop
+from conformance.wires.base import (
+    RenderContext,
+    RequestView,
+    Rule,
+    RuleViolation,
+    ValidationContext,
+)
+from conformance.wires.hints import LedgerHints
+
+
+class Server(Protocol):
+    """What serving a request takes: the scripted provider's view of a wire."""
+
+    @property
+    def name(self) -> str: ...
+
+    def serves(self, request: HttpRequest) -> bool:
+        """Whether the request is addressed to one of this wire's real endpoints."""
+        ...
+
+    def wants_stream(self, request: HttpRequest, view: RequestView) -> bool:
+        """Whether the client asked for a streamed answer."""
+        ...
+
+    def parse(self, request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
+        """The body in neutral form; raises ``RequestParseError``."""
+        ...
+
+    def validate(self, view: RequestView, context: ValidationContext) -> list[RuleViolation]:
+        """Every rule the request breaks, in the order the provider checks them."""
+        ...
+
+    def render(self, response: ScriptedResponse, context: RenderContext) -> HttpResponse:
+        """The scripted response exactly as the provider sends it (SSE or JSON)."""
+        ...
+
+    def render_error(self, violation: RuleViolation) -> HttpResponse:
+        """The provider's error answer to a rule violation (status, body shape, text)."""
+        ...
+
+
+class Reader(Protocol):
+    """Reading a provider's recorded answer back into neutral form."""
+
+    def read(self, body: bytes, streaming: bool, dialect: str | None = None) -> ScriptedResponse:
+        """The response body (``streaming``: the SSE stream, else the JSON answer) as a
+        scripted response; raises ``ResponseReadError``."""
+        ...
+
+
+class HistorySource(Protocol):
+    """The raw conversation items of a request, what append-only compares."""
+
+    def history_items(self, view: RequestView) -> list[Any]: ...
+
+
+class Hinted(Protocol):
+    """A wire as the opaque-payload ledger sees it: its hints and nothing else."""
+
+    @property
+    def hints(self) -> LedgerHints: ...
+
+
+@dataclass(frozen=True)
+class BlockSpot:
+    """Where a block sits when the realism lint asks about it.
+
+    ``scripted``: in a served response that stopped with ``stop`` (else in the saved
+    history, where there is no stop and no neighbour counts).  ``index`` is the block's
+    position among ``blocks``, its response's or message's blocks.
+    """
+
+    scripted: bool
+    index: int
+    blocks: tuple[Block, ...]
+    stop: Stop | None = None
+    dialect: str | None = None
+    model: str = ""
+
+    @property
+    def last(self) -> bool:
+        """The last block of a served response (a response is cut inside its last one)."""
+        return self.scripted and self.index == len(self.blocks) - 1
+
+    @property
+    def after(self) -> Block | None:
+        """The block a served response sends next, if any."""
+        if not self.scripted or self.index + 1 >= len(self.blocks):
+            return None
+        return self.blocks[self.index + 1]
+
+    @property
+    def before(self) -> tuple[Block, ...]:
+        """The blocks a served response sent earlier."""
+        return self.blocks[: self.index] if self.scripted else ()
+
+
+@dataclass(frozen=True)
+class Realism:
+    """A wire's realism predicates: why it never sends a response (its stop, its noise)
+    or a block where it sits.  Each returns problem texts, empty when realistic."""
+
+    response: Callable[[ScriptedResponse, str | None], list[str]]
+    block: Callable[[Block, BlockSpot], list[str]]
+
+
+class ParseFn(Protocol):
+    """``parse.parse``: the context is optional (a stateless read of a body)."""
+
+    def __call__(
+        self, request: HttpRequest, context: ValidationContext | None = None
+    ) -> RequestView: ...
+
+
+class EndpointFn(Protocol):
+    """``route.endpoint``, callable with keywords (``endpoint(model, stream=True)``)."""
+
+    def __call__(self, model: str, stream: bool) -> str: ...
+
+
+class ReadFn(Protocol):
+    """``read.read``: the dialect is optional (only Chat has dialects)."""
+
+    def __call__(
+        self, body: bytes, streaming: bool, dialect: str | None = None
+    ) -> ScriptedResponse: ...
+
+
+@dataclass(frozen=True, eq=False)
+class Wire:
+    """One provider wire, assembled from its package's job modules (one object per wire:
+    it compares and hashes by identity).
+
+    It plays every role above; ``rules`` is the wire's rule book in check order (what
+    ``wire-conformance checks`` lists), ``endpoint`` the path a request for ``model``
+    goes to when a target names none.
+    """
+
+    name: str
+    rules: tuple[Rule, ...]
+    serves: Callable[[HttpRequest], bool]
+    endpoint: EndpointFn
+    wants_stream: Callable[[HttpRequest, RequestView], bool]
+    parse: ParseFn
+    validate: Callable[[RequestView, ValidationContext], list[RuleViolation]]
+    render: Callable[[ScriptedResponse, RenderContext], HttpResponse]
+    render_error: Callable[[RuleViolation], HttpResponse]
+    read: ReadFn
+    history_items: Callable[[RequestView], list[Any]]
+    hints: LedgerHints
+    realism: Realism
+    dialects: tuple[str, ...] = ()

@@ -1,0 +1,116 @@
+"""Every wire package keeps one contract: the same public modules, the same public names
+with the same parameters (``conformance/wires/contract.py``), and a rule book whose
+rules are the wire's rules."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conformance.wires.contract import CONTRACT, contract_problems
+from conformance.wires.registry import get_wire, wire_names
+
+#: A package that keeps the contract, module by module; the negative examples break it.
+GOOD: dict[str, str] = {
+    "__init__": "",
+    "route": (
+        "def serves(request): ...\n"
+        "def endpoint(model, stream): ...\n"
+        "def wants_stream(request, view): ...\n"
+    ),
+    "parse": "def parse(request, context=None): ...\ndef history_items(view): ...\n",
+    "render": "def render(response, context): ...\ndef render_error(violation): ...\n",
+    "rules": (
+        "from conformance.wires.base import Rule\n"
+        "SOME_RULE = Rule(id='fake/r', ref='', statement='', source='', error='')\n"
+        "BOOK = None\n"
+        "RULES = (SOME_RULE,)\n"
+    ),
+    "validate": "def validate(view, context): ...\n",
+    "read": "def read(body, streaming, dialect=None): ...\n",
+    "realism": (
+        "def response_problems(response, dialect): ...\ndef block_problems(block, spot): ...\n"
+    ),
+    "wire": "WIRE = None\n",
+    "_stops": "STOPS = ()\n",
+}
+
+
+def package(root: Path, name: str, modules: dict[str, str]) -> str:
+    """Write ``modules`` as package ``name`` under ``root`` and return its dotted name."""
+    folder = root / name
+    folder.mkdir()
+    for module, text in modules.items():
+        (folder / f"{module}.py").write_text(text)
+    return name
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Iterator[Path]:
+    sys.path.insert(0, str(tmp_path))
+    before = set(sys.modules)
+    yield tmp_path
+    sys.path.remove(str(tmp_path))
+    for name in set(sys.modules) - before:
+        del sys.modules[name]
+    importlib.invalidate_caches()
+
+
+@pytest.mark.parametrize("name", wire_names())
+def test_every_registered_wire_package_keeps_the_contract(name: str) -> None:
+    dotted = f"conformance.wires.{name.replace('-', '_')}"
+    assert contract_problems(dotted) == []
+    assert importlib.import_module(f"{dotted}.wire").WIRE is get_wire(name)
+
+
+@pytest.mark.parametrize("name", wire_names())
+def test_the_wire_lists_exactly_its_rule_books_rules(name: str) -> None:
+    dotted = f"conformance.wires.{name.replace('-', '_')}.rules"
+    rules = importlib.import_module(dotted)
+    assert get_wire(name).rules == rules.RULES == rules.BOOK.rules
+    assert all(rule.id.startswith(f"{name}/") for rule in rules.RULES)
+
+
+def test_the_contract_names_the_job_modules() -> None:
+    assert set(CONTRACT) == {
+        "route",
+        "parse",
+        "render",
+        "rules",
+        "validate",
+        "read",
+        "realism",
+        "wire",
+    }
+
+
+def test_a_package_that_keeps_the_contract_has_no_problems(root: Path) -> None:
+    assert contract_problems(package(root, "fake_good", GOOD)) == []
+
+
+def test_a_missing_module_and_an_extra_public_module_are_reported(root: Path) -> None:
+    modules = {k: v for k, v in GOOD.items() if k != "read"}
+    modules["stops"] = "STOPS = ()\n"
+    assert contract_problems(package(root, "fake_modules", modules)) == [
+        "fake_modules: no module `read`",
+        "fake_modules: public module `stops` is not in the contract (make it `_stops`)",
+    ]
+
+
+def test_a_missing_name_an_extra_name_and_other_parameters_are_reported(root: Path) -> None:
+    modules = dict(GOOD)
+    modules["read"] = "def read_recorded(body, streaming): ...\n"
+    modules["render"] = GOOD["render"] + "FUTURE_EVENT = 'x'\n"
+    modules["validate"] = "def validate(view): ...\n"
+    modules["rules"] = GOOD["rules"] + "def check_request(view): ...\n"
+    assert contract_problems(package(root, "fake_names", modules)) == [
+        "fake_names.read: `read` is missing",
+        "fake_names.read: `read_recorded` is not in the contract (make it `_read_recorded`)",
+        "fake_names.render: `FUTURE_EVENT` is not in the contract (make it `_FUTURE_EVENT`)",
+        "fake_names.rules: `check_request` is not in the contract (make it `_check_request`)",
+        "fake_names.validate: `validate` takes (view), the contract says (view, context)",
+    ]

@@ -1,0 +1,98 @@
+"""The realism lint is one walk over a case (``conformance/cases/realism.py``): it asks a
+wire's predicates about every scripted response, every block where it sits, and every
+saved assistant block the provider minted, and prefixes each answer with its place."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from conformance.cases.realism import realism_problems
+from conformance.model import Block, ScriptedResponse
+from conformance.wires.roles import BlockSpot, Realism
+from tests.wires.kit import end, realism_case
+
+WIRES = Path(__file__).resolve().parents[2] / "conformance" / "wires"
+
+
+def spy() -> tuple[Realism, list[str]]:
+    """Predicates that find one problem everywhere they are asked, and note the spot."""
+    asked: list[str] = []
+
+    def response(found: ScriptedResponse, dialect: str | None) -> list[str]:
+        asked.append(f"response {found.stop} {dialect}")
+        return ["whole"]
+
+    def block(found: Block, spot: BlockSpot) -> list[str]:
+        where = "scripted" if spot.scripted else "saved"
+        asked.append(
+            f"{found.kind} {where} {spot.index} stop={spot.stop} last={spot.last} "
+            f"after={spot.after and spot.after.kind} before={len(spot.before)} "
+            f"model={spot.model} dialect={spot.dialect}"
+        )
+        return ["part"]
+
+    return Realism(response=response, block=block), asked
+
+
+def test_the_walk_asks_about_responses_blocks_and_minted_history_in_order() -> None:
+    case = realism_case(
+        "openai-chat:deepseek",
+        end({"kind": "text", "text": "a"}, {"kind": "text", "text": "b"}, stop_="max_tokens"),
+        history=[
+            {"role": "user", "blocks": [{"kind": "text", "text": "old"}]},
+            {
+                "role": "assistant",
+                "blocks": [
+                    {"kind": "text", "text": "kept", "origin": "elsewhere"},
+                    {"kind": "text", "text": "mine"},
+                ],
+            },
+        ],
+        options={"model": "deepseek-reasoner"},
+    )
+    realism, asked = spy()
+    assert realism_problems(case, realism, "deepseek") == [
+        "turns.0.responses.0: whole",
+        "turns.0.responses.0.blocks.0: part",
+        "turns.0.responses.0.blocks.1: part",
+        "history.1.blocks.1: part",
+    ]
+    assert asked == [
+        "response max_tokens deepseek",
+        "text scripted 0 stop=max_tokens last=False after=text before=0 "
+        "model=deepseek-reasoner dialect=deepseek",
+        "text scripted 1 stop=max_tokens last=True after=None before=1 "
+        "model=deepseek-reasoner dialect=deepseek",
+        "text saved 1 stop=None last=False after=None before=0 "
+        "model=deepseek-reasoner dialect=deepseek",
+    ]
+
+
+def imports_cases(source: str) -> bool:
+    """Whether ``source`` imports anything of ``conformance.cases``."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        else:
+            continue
+        if any(n == "conformance.cases" or n.startswith("conformance.cases.") for n in names):
+            return True
+    return False
+
+
+def test_no_wire_module_imports_the_cases_layer() -> None:
+    offenders = [
+        str(path.relative_to(WIRES))
+        for path in sorted(WIRES.rglob("*.py"))
+        if imports_cases(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
+
+
+def test_an_import_of_the_cases_layer_is_seen() -> None:
+    assert imports_cases("from conformance.cases.schema import Case\n")
+    assert imports_cases("import conformance.cases\n")
+    assert not imports_cases("from conformance.model import Block\nimport conformance.casework\n")
