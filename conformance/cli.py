@@ -5,7 +5,7 @@
                             [--markdown PATH] [--timeout S] [--strict]
                             [--snapshots DIR [--update-snapshots]]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
-    wire-conformance checks
+    wire-conformance checks [--json]
     wire-conformance decode --wire WIRE[:DIALECT] [--json] [--stream | --no-stream] FILE
 
 ``run`` exits 0 when every cell passed (or is pinned, xfail or n/a), 1 on any fail,
@@ -97,7 +97,10 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--list", action="store_true", help="list the cases (the default)")
     _add_case_dirs(cases)
 
-    commands.add_parser("checks", help="list every check, rule and invariant with its source")
+    checks = commands.add_parser(
+        "checks", help="list every check, rule and invariant with its source"
+    )
+    checks.add_argument("--json", action="store_true", help="print the list as JSON")
 
     decode = commands.add_parser(
         "decode", help="read a recorded provider response back as a scripted response"
@@ -214,28 +217,22 @@ def _cases(args: argparse.Namespace, console: Console) -> int:
     return EXIT_FAILED if library.errors else EXIT_OK
 
 
-def _checks(console: Console) -> int:
-    from conformance.checks.registry import all_checks
-    from conformance.provider.scripted import PROVIDER_RULES
-    from conformance.wires.registry import get_wire, wire_names
+def _checks(args: argparse.Namespace, console: Console) -> int:
+    from dataclasses import asdict
 
+    from conformance.checks.registry import all_checks
+
+    if args.json:
+        listing = [asdict(check) for check in all_checks()]
+        sys.stdout.write(json.dumps(listing, indent=2, ensure_ascii=False) + "\n")
+        return EXIT_OK
     for check in all_checks():
+        source = check.source if check.ref is None else f"{check.ref}; {check.source}"
         console.print(
-            f"{check.id}  [{check.severity}]  {check.statement}  ({check.source})",
+            f"{check.id}  [{check.severity}]  {check.statement}  ({source})",
             markup=False,
             highlight=False,
         )
-    for rule in PROVIDER_RULES:
-        console.print(
-            f"{rule.id}  {rule.statement}  ({rule.source})", markup=False, highlight=False
-        )
-    for name in wire_names():
-        for rule in get_wire(name).rules:
-            console.print(
-                f"{rule.id}  {rule.statement}  ({rule.ref}; {rule.source})",
-                markup=False,
-                highlight=False,
-            )
     return EXIT_OK
 
 
@@ -292,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cases(args, console)
     if args.command == "decode":
         return _decode(args, console)
-    return _checks(console)
+    return _checks(args, console)
 
 
 if __name__ == "__main__":  # pragma: no cover

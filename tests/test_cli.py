@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from conformance.checks.registry import all_checks
 from conformance.cli import main
+from conformance.provider.scripted import PROVIDER_RULES
 from conformance.report.model import REPORT_VERSION
+from conformance.wires.registry import get_wire, wire_names
 
 
 def run(*args: str) -> int:
@@ -150,14 +153,41 @@ def test_cases_schema_lint_and_list(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_checks_lists_every_id_with_its_source(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["checks"]) == 0
-    out = capsys.readouterr().out
-    for check in (
+    lines = capsys.readouterr().out.splitlines()
+    for wanted in (
         "invariant/ledger-known",
         "invariant/append-only",
         "anthropic-messages/leading-thinking",
         "provider/beyond-script",
     ):
-        assert check in out
+        assert any(line.startswith(f"{wanted}  ") for line in lines)
+    checks = all_checks()
+    assert len(lines) == len(checks)
+    for line, check in zip(lines, checks, strict=True):
+        source = check.source if check.ref is None else f"{check.ref}; {check.source}"
+        assert line == f"{check.id}  [{check.severity}]  {check.statement}  ({source})"
+    rules = [*PROVIDER_RULES, *(r for name in wire_names() for r in get_wire(name).rules)]
+    listed = {line.split("  ", 1)[0]: line for line in lines}
+    for rule in rules:  # every rule, with its ref and source, read from the rule itself
+        assert listed[rule.id].endswith(f"  {rule.statement}  ({rule.ref}; {rule.source})")
+
+
+def test_checks_json_lists_every_check(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["checks", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    assert listing == [
+        {
+            "id": c.id,
+            "statement": c.statement,
+            "source": c.source,
+            "severity": c.severity,
+            "ref": c.ref,
+        }
+        for c in all_checks()
+    ]
+    assert {"expect", "provider/beyond-script", "invariant/append-only"} <= {
+        c["id"] for c in listing
+    }
 
 
 def test_snapshot_drift_is_reported_not_judged(tmp_path: Path) -> None:

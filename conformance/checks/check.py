@@ -1,7 +1,12 @@
-"""What a check is: a stable id, a one-line statement, its source and its severity.
+"""What a check is, and how a module registers the functions that judge its checks.
 
-Kept apart from the registry so the modules that implement checks can declare them
-without importing the registry that runs them.
+A check is a stable id, a one-line statement, its source and its severity; a check bound
+to a provider or wire rule also names the ``wire-rules`` entry it encodes (``ref``).
+Every module that judges checks keeps one ``Checklist`` and decorates each judge with
+``@CHECKLIST.judge(check, ...)``; ``conformance.checks.registry`` reads the modules'
+checklists in a fixed order, so the order never depends on which module was imported
+first.  Kept apart from the registry so the modules that implement checks can declare
+them without importing the registry that runs them.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import TypeAlias
 
 from conformance.transcript import Transcript
 from conformance.verdict import Severity, Violation
-from conformance.wires.base import Wire
+from conformance.wires.base import Rule, Wire
 
 
 @dataclass(frozen=True)
@@ -23,6 +28,14 @@ class Check:
     statement: str
     source: str
     severity: Severity = "must"
+    #: The ``wire-rules`` entry a provider or wire rule encodes; ``None`` for the rest.
+    ref: str | None = None
+
+    @classmethod
+    def bound_to(cls, rule: Rule) -> Check:
+        """The check of a provider or wire rule: same id, statement, source and ref."""
+        severity: Severity = getattr(rule, "severity", "must")
+        return cls(rule.id, rule.statement, rule.source, severity, rule.ref)
 
     def violation(
         self,
@@ -44,3 +57,33 @@ class Check:
 
 #: A function that judges a transcript and returns the violations of its check(s).
 Judge: TypeAlias = Callable[[Transcript, Wire], list[Violation]]
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A judge and the checks whose violations it returns, in the order it returns them."""
+
+    judge: Judge
+    checks: tuple[Check, ...]
+
+
+class Checklist:
+    """The judges of one module with their checks, in the order the module declares them."""
+
+    def __init__(self) -> None:
+        self._judged: list[Judged] = []
+
+    def judge(self, *checks: Check) -> Callable[[Judge], Judge]:
+        """Register the decorated function as the judge of ``checks``."""
+        if not checks:
+            raise ValueError("a judge judges at least one check")
+
+        def register(judge: Judge) -> Judge:
+            self._judged.append(Judged(judge, checks))
+            return judge
+
+        return register
+
+    @property
+    def judged(self) -> tuple[Judged, ...]:
+        return tuple(self._judged)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conformance.cases.schema import Case
 from conformance.checks.ledger import diagnose, ledger_violations
-from conformance.checks.render import digest
+from conformance.checks.quote import digest
 from conformance.model import Block, Reasoning, ToolCall
 from conformance.verdict import Violation
 from conformance.wires.base import RequestView
