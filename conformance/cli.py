@@ -17,7 +17,6 @@ response as the scripted response it reads back to (exit 0), or ``FILE: <where>:
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 from collections.abc import Sequence
@@ -121,7 +120,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     from conformance.cases.library import load_library
     from conformance.report.junit import to_junit
     from conformance.report.markdown import to_markdown
-    from conformance.report.model import LoadError, build_report, to_json
+    from conformance.report.model import build_report, to_json
     from conformance.report.terminal import render
     from conformance.runner import RunOptions, plan, run_jobs
     from conformance.snapshots import SnapshotStore
@@ -145,9 +144,6 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         console.print("wire-conformance: --update-snapshots needs --snapshots DIR", markup=False)
         return EXIT_USAGE
     library = load_library(args.cases)
-    # The library lives until exit: keep the collector from rescanning it on every run.
-    gc.collect()
-    gc.freeze()
     options = RunOptions(
         timeout=args.timeout,
         strict=args.strict,
@@ -162,10 +158,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         target.kind,
         results,
         args.strict,
-        [
-            LoadError(file=e.file, line=e.line, field=e.field, message=e.message)
-            for e in library.errors
-        ],
+        library.errors,
     )
     if args.json:
         args.json.write_text(to_json(report), encoding="utf-8")

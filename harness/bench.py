@@ -21,7 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conformance.cases.library import bundled_cases_dir, case_dirs, vocabulary
-from conformance.cases.loader import ParseCache, load_dirs
+from conformance.cases.loader import load_dirs
+from conformance.cases.parse_cache import ParseCache
 from conformance.http import HttpRequest
 from conformance.model import ScriptedResponse
 from conformance.reference.adapter import ReferenceAdapter

@@ -63,11 +63,7 @@ def details(result: Result) -> list[str]:
 
 def render(report: Report, console: Console) -> None:
     for error in report.load_errors:
-        location = error.file if error.line is None else f"{error.file}:{error.line}"
-        field = f"{error.field}: " if error.field else ""
-        console.print(
-            Text(f"case file error: {location}: {field}{error.message}", style="bold red")
-        )
+        console.print(Text(f"case file error: {error}", style="bold red"))
     if report.results:
         console.print(matrix(report))
     for result in report.results:
