@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-import conformance.cases.loader
 from conformance.cases.load_error import LoadError
 from conformance.cases.loader import CaseSet, load_dirs, load_text
 from conformance.cases.parse_cache import ParseCache
 from conformance.cases.validate import Vocabulary
+from conformance.cases.yamlfile import parse
 
 VOCABULARY = Vocabulary(frozenset({"truncation", "tool-pairing"}), {"anthropic-messages": ()})
 
@@ -165,11 +165,10 @@ class CountingParse:
 
     def __init__(self) -> None:
         self.calls = 0
-        self.real = conformance.cases.loader.parse
 
     def __call__(self, text: str) -> Any:
         self.calls += 1
-        return self.real(text)
+        return parse(text)
 
 
 def test_a_second_load_takes_every_document_from_the_parse_cache(
@@ -180,7 +179,7 @@ def test_a_second_load_takes_every_document_from_the_parse_cache(
     write(source, "paired", GOOD.format(id="paired"))
     write(source, "other", GOOD.format(id="other"))
     counting = CountingParse()
-    monkeypatch.setattr(conformance.cases.loader, "parse", counting)
+    monkeypatch.setattr("conformance.cases.loader.parse", counting)
     cold = load_dirs([source], VOCABULARY, cache)
     assert counting.calls == 2  # a cold cache parses every file
     (stored,) = (tmp_path / "cache").iterdir()
@@ -199,7 +198,7 @@ def test_a_cached_document_that_fails_validation_is_parsed_again_for_its_line(
     write(source, "paired", GOOD.format(id="paired"))
     assert load_dirs([source], VOCABULARY, cache).errors == ()
     counting = CountingParse()
-    monkeypatch.setattr(conformance.cases.loader, "parse", counting)
+    monkeypatch.setattr("conformance.cases.loader.parse", counting)
     narrower = Vocabulary(frozenset({"truncation"}), {"anthropic-messages": ()})
     (error,) = load_dirs([source], narrower, cache).errors
     assert (error.line, error.field) == (4, "features")  # located, not line 1
