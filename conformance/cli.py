@@ -121,7 +121,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     from conformance.report.junit import to_junit
     from conformance.report.markdown import to_markdown
     from conformance.report.model import build_report, to_json
-    from conformance.report.terminal import render
+    from conformance.report.terminal import print_report
     from conformance.runner import RunOptions, plan, run_jobs
     from conformance.snapshots import SnapshotStore
     from conformance.targets.resolve import TargetError, resolve_target
@@ -169,7 +169,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     if args.quiet:
         console.print(", ".join(f"{n} {v}" for v, n in report.summary.items() if n), markup=False)
     else:
-        render(report, console)
+        print_report(report, console)
     return EXIT_OK if report.ok else EXIT_FAILED
 
 

@@ -6,11 +6,17 @@ import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
+from conformance.cases.load_error import LoadError
 from conformance.checks.registry import all_checks
 from conformance.cli import main
 from conformance.provider.scripted import PROVIDER_RULES
-from conformance.report.model import REPORT_VERSION
+from conformance.report.junit import to_junit
+from conformance.report.markdown import to_markdown
+from conformance.report.model import REPORT_VERSION, Report, build_report, to_json
+from conformance.report.terminal import print_report
+from conformance.verdict import Result, Violation
 from conformance.wires.registry import get_wire, wire_names
 
 
@@ -306,3 +312,72 @@ def test_decode_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["decode", "--wire", "gemini", str(tmp_path / "missing.sse")]) == 2
     assert "missing.sse: No such file or directory" in capsys.readouterr().out
     assert main(["decode", "--wire", "gemini", str(recording)]) == 0
+
+
+# ---------------------------------------------------------------- reports
+
+
+def a_report() -> Report:
+    """Two cells in reverse order, one failing with a warning, and one bad case file."""
+    failing = Result(
+        case="b-case",
+        wire="gemini",
+        verdict="fail",
+        violations=(Violation(check="expect", message="expect[0] no", request=2, at="contents"),),
+        warnings=(Violation(check="invariant/append-only", message="changed", severity="should"),),
+        reason="1 violation",
+    )
+    passing = Result(case="a-case", wire="anthropic-messages", verdict="pass")
+    errors = [LoadError(file="bad.yaml", line=3, field="wat", message="Extra inputs")]
+    return build_report("mine", "adapter", [failing, passing], strict=False, load_errors=errors)
+
+
+def test_a_report_sorts_its_results_and_counts_every_verdict() -> None:
+    report = a_report()
+    assert [r.key for r in report.results] == [
+        ("a-case", "anthropic-messages"),
+        ("b-case", "gemini"),
+    ]
+    assert report.summary == {"pass": 1, "fail": 1, "pinned": 0, "xfail": 0, "n/a": 0, "error": 0}
+    assert not report.ok
+    clean = build_report("mine", "adapter", [report.results[0]])
+    assert clean.ok
+    assert not build_report("mine", "adapter", [], load_errors=report.load_errors).ok
+
+
+def test_the_json_report_lists_load_errors_field_for_field() -> None:
+    data = json.loads(to_json(a_report()))
+    assert data["load_errors"] == [
+        {"file": "bad.yaml", "line": 3, "field": "wat", "message": "Extra inputs"}
+    ]
+    assert to_json(a_report()) == to_json(a_report())
+    assert to_json(a_report()).endswith("}\n")
+
+
+def test_junit_and_markdown_name_load_errors_and_failures() -> None:
+    report = a_report()
+    junit = to_junit(report)
+    assert '<testcase classname="case-files" name="bad.yaml">' in junit
+    assert '<error message="Extra inputs">3</error>' in junit
+    assert '<failure message="1 violation">' in junit
+    assert 'tests="2" failures="1" errors="0" skipped="0"' in junit
+    markdown = to_markdown(report).splitlines()
+    assert "| `a-case` | pass |  |" in markdown
+    assert "| `b-case` |  | fail |" in markdown
+    assert "bad.yaml:3: wat: Extra inputs" in markdown
+    assert "  - expect (request 2, contents): expect[0] no" in markdown
+
+
+def test_the_terminal_report_prints_load_errors_details_and_summary() -> None:
+    console = Console(record=True, width=200)
+    print_report(a_report(), console)
+    out = console.export_text().splitlines()
+    assert out[0] == "case file error: bad.yaml:3: wat: Extra inputs"
+    assert "b-case [gemini]: fail" in out
+    assert "  reason: 1 violation" in out
+    assert "  - expect (request 2, contents): expect[0] no" in out
+    assert "  - invariant/append-only [should]: changed" in out
+    assert out[-2:] == [
+        "1 pass, 1 fail",
+        "* = passed with `should` warnings (fail them with --strict)",
+    ]

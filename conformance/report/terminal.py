@@ -61,7 +61,8 @@ def details(result: Result) -> list[str]:
     return lines
 
 
-def render(report: Report, console: Console) -> None:
+def print_report(report: Report, console: Console) -> None:
+    """The matrix, what went wrong in each cell, and the summary, on ``console``."""
     for error in report.load_errors:
         console.print(Text(f"case file error: {error}", style="bold red"))
     if report.results:
