@@ -93,6 +93,7 @@ def test_a_bad_file_names_file_line_and_field(
     assert error.line == line
     assert error.field == field
     assert message in error.message
+    assert error.message.startswith(message)  # no pydantic prefix such as "Value error, "
     assert str(error).startswith(f"{bad}:{line}: {field}: ")
 
 
@@ -106,7 +107,7 @@ def test_yaml_syntax_and_duplicate_keys_are_located(tmp_path: Path) -> None:
 
 
 def test_file_name_must_be_the_id_and_ids_unique(tmp_path: Path) -> None:
-    write(tmp_path, "other-name", GOOD.format(id="paired"))
+    misnamed = write(tmp_path, "other-name", "# the id is on line 2\n" + GOOD.format(id="paired"))
     second = tmp_path / "second"
     write(second, "paired", GOOD.format(id="paired"))
     write(tmp_path, "paired", GOOD.format(id="paired"))
@@ -115,6 +116,8 @@ def test_file_name_must_be_the_id_and_ids_unique(tmp_path: Path) -> None:
     assert any("named 'other-name' but the case id is 'paired'" in m for m in messages)
     assert any("also used by" in m for m in messages)
     assert [c.case.id for c in cases.cases] == ["paired"]
+    (named,) = [e for e in cases.errors if e.file == str(misnamed)]
+    assert (named.line, named.field) == (2, "id")
 
 
 def test_the_parse_cache_is_keyed_by_content(tmp_path: Path) -> None:
@@ -245,3 +248,11 @@ def test_the_default_parse_cache_is_under_xdg_cache_home(
 def test_tests_never_use_the_real_user_cache() -> None:
     root = ParseCache.default_root()
     assert root is None or not root.is_relative_to(Path.home() / ".cache")
+
+
+def test_load_text_validates_names_against_a_vocabulary() -> None:
+    text = GOOD.format(id="x").replace("features: [tool-pairing]", "features: [nope]")
+    case, errors = load_text(text, "x.yaml", VOCABULARY)
+    assert case is None
+    assert [(e.file, e.line, e.field) for e in errors] == [("x.yaml", 4, "features")]
+    assert errors[0].message.startswith("unknown feature 'nope'")
