@@ -3,7 +3,8 @@
 A check is a stable id, a one-line statement, its source and its severity; a check bound
 to a provider or wire rule also names the ``wire-rules`` entry it encodes (``ref``).
 Every module that judges checks keeps one ``Checklist`` and decorates each judge with
-``@CHECKLIST.judge(check, ...)``; ``conformance.checks.registry`` reads the modules'
+``@CHECKLIST.judge(check, ...)``, or ``@CHECKLIST.judge_rules(rules)`` to bind a check
+to each provider or wire rule.  ``conformance.checks.registry`` reads the modules'
 checklists in a fixed order, so the order never depends on which module was imported
 first.  Kept apart from the registry so the modules that implement checks can declare
 them without importing the registry that runs them.
@@ -11,7 +12,7 @@ them without importing the registry that runs them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -64,7 +65,11 @@ class Judged:
     """A judge and the checks whose violations it returns, in the order it returns them."""
 
     judge: Judge
-    checks: tuple[Check, ...]
+    listed: Callable[[], tuple[Check, ...]]
+
+    @property
+    def checks(self) -> tuple[Check, ...]:
+        return self.listed()
 
 
 class Checklist:
@@ -77,9 +82,16 @@ class Checklist:
         """Register the decorated function as the judge of ``checks``."""
         if not checks:
             raise ValueError("a judge judges at least one check")
+        return self._register(lambda: checks)
 
+    def judge_rules(self, rules: Callable[[], Iterable[Rule]]) -> Callable[[Judge], Judge]:
+        """Register the decorated function as the judge of the checks bound to ``rules()``,
+        read only when the checks are listed (the wires that define rules load lazily)."""
+        return self._register(lambda: tuple(Check.bound_to(rule) for rule in rules()))
+
+    def _register(self, listed: Callable[[], tuple[Check, ...]]) -> Callable[[Judge], Judge]:
         def register(judge: Judge) -> Judge:
-            self._judged.append(Judged(judge, checks))
+            self._judged.append(Judged(judge, listed))
             return judge
 
         return register

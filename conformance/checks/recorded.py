@@ -7,23 +7,22 @@ statement, source and ref are written once, where the provider or the wire defin
 
 from __future__ import annotations
 
-from conformance.checks.check import Check, Checklist
+from conformance.checks.check import Checklist
 from conformance.provider.scripted import PROVIDER_RULES
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
-from conformance.wires.base import Wire
+from conformance.wires.base import Rule, Wire
 from conformance.wires.registry import get_wire, wire_names
 
 CHECKLIST = Checklist()
 
-#: The provider rules, then each wire's rules (wires by name, rules in the wire's order).
-RULE_CHECKS: tuple[Check, ...] = tuple(
-    Check.bound_to(rule)
-    for rule in (*PROVIDER_RULES, *(rule for name in wire_names() for rule in get_wire(name).rules))
-)
+
+def rules() -> tuple[Rule, ...]:
+    """The provider rules, then each wire's rules (wires by name, rules in the wire's order)."""
+    return (*PROVIDER_RULES, *(rule for name in wire_names() for rule in get_wire(name).rules))
 
 
-@CHECKLIST.judge(*RULE_CHECKS)
+@CHECKLIST.judge_rules(rules)
 def recorded_violations(transcript: Transcript, wire: Wire) -> list[Violation]:
     """The rule violations the provider recorded, request by request, in recorded order.
 

@@ -26,7 +26,7 @@ from conformance.checks.registry import CHECKLISTS, Check, all_checks, registere
 from conformance.provider.scripted import BEYOND_SCRIPT, PROVIDER_RULES
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
-from conformance.wires.base import RuleViolation, Wire
+from conformance.wires.base import Rule, RuleViolation, Wire
 from conformance.wires.registry import get_wire, wire_names
 from tests.checks.kit import (
     FakeWire,
@@ -137,6 +137,24 @@ def test_a_checklist_keeps_its_declaration_order_and_needs_a_check() -> None:
     ]
     with pytest.raises(ValueError, match="at least one check"):
         checklist.judge()
+
+
+def test_rule_checks_are_read_when_listed_not_when_registered() -> None:
+    checklist = Checklist()
+    asked: list[int] = []
+
+    def rules() -> tuple[Rule, ...]:
+        asked.append(1)
+        return (BEYOND_SCRIPT,)
+
+    @checklist.judge_rules(rules)
+    def recorded(transcript: Transcript, wire: Wire) -> list[Violation]:
+        return []
+
+    assert asked == []
+    (judged,) = checklist.judged
+    assert judged.checks == (Check.bound_to(BEYOND_SCRIPT),)
+    assert asked == [1]
 
 
 def test_a_rule_bound_check_copies_its_rule() -> None:
