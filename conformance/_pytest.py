@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from conformance.cases.library import load_library
-from conformance.cases.loader import CaseError, CaseSet
+from conformance.cases.load_error import LoadError
+from conformance.cases.loader import CaseSet
 from conformance.report.terminal import details
 from conformance.runner import Job, RunOptions, plan, run_job
 from conformance.snapshots import emitted_bodies, snapshot_path
@@ -41,7 +42,7 @@ class Cell:
 class BrokenCaseFile:
     """A case file that did not load: its test fails with the loader's message."""
 
-    error: CaseError
+    error: LoadError
 
 
 def _target(cls: type[ConformanceSuite], config: pytest.Config) -> ResolvedTarget:

@@ -5,7 +5,7 @@
                             [--markdown PATH] [--timeout S] [--strict]
                             [--snapshots DIR [--update-snapshots]]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
-    wire-conformance checks
+    wire-conformance checks [--json]
     wire-conformance decode --wire WIRE[:DIALECT] [--json] [--stream | --no-stream] FILE
 
 ``run`` exits 0 when every cell passed (or is pinned, xfail or n/a), 1 on any fail,
@@ -17,7 +17,6 @@ response as the scripted response it reads back to (exit 0), or ``FILE: <where>:
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 from collections.abc import Sequence
@@ -97,7 +96,10 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--list", action="store_true", help="list the cases (the default)")
     _add_case_dirs(cases)
 
-    commands.add_parser("checks", help="list every check, rule and invariant with its source")
+    checks = commands.add_parser(
+        "checks", help="list every check, rule and invariant with its source"
+    )
+    checks.add_argument("--json", action="store_true", help="print the list as JSON")
 
     decode = commands.add_parser(
         "decode", help="read a recorded provider response back as a scripted response"
@@ -118,8 +120,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     from conformance.cases.library import load_library
     from conformance.report.junit import to_junit
     from conformance.report.markdown import to_markdown
-    from conformance.report.model import LoadError, build_report, to_json
-    from conformance.report.terminal import render
+    from conformance.report.model import build_report, to_json
+    from conformance.report.terminal import print_report
     from conformance.runner import RunOptions, plan, run_jobs
     from conformance.snapshots import SnapshotStore
     from conformance.targets.resolve import TargetError, resolve_target
@@ -142,9 +144,6 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         console.print("wire-conformance: --update-snapshots needs --snapshots DIR", markup=False)
         return EXIT_USAGE
     library = load_library(args.cases)
-    # The library lives until exit: keep the collector from rescanning it on every run.
-    gc.collect()
-    gc.freeze()
     options = RunOptions(
         timeout=args.timeout,
         strict=args.strict,
@@ -159,10 +158,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         target.kind.name,
         results,
         args.strict,
-        [
-            LoadError(file=e.file, line=e.line, field=e.field, message=e.message)
-            for e in library.errors
-        ],
+        library.errors,
     )
     if args.json:
         args.json.write_text(to_json(report), encoding="utf-8")
@@ -173,7 +169,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     if args.quiet:
         console.print(", ".join(f"{n} {v}" for v, n in report.summary.items() if n), markup=False)
     else:
-        render(report, console)
+        print_report(report, console)
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
@@ -214,28 +210,22 @@ def _cases(args: argparse.Namespace, console: Console) -> int:
     return EXIT_FAILED if library.errors else EXIT_OK
 
 
-def _checks(console: Console) -> int:
-    from conformance.checks.registry import all_checks
-    from conformance.provider.scripted import PROVIDER_RULES
-    from conformance.wires.registry import get_wire, wire_names
+def _checks(args: argparse.Namespace, console: Console) -> int:
+    from dataclasses import asdict
 
+    from conformance.checks.registry import all_checks
+
+    if args.json:
+        listing = [asdict(check) for check in all_checks()]
+        sys.stdout.write(json.dumps(listing, indent=2, ensure_ascii=False) + "\n")
+        return EXIT_OK
     for check in all_checks():
+        source = check.source if check.ref is None else f"{check.ref}; {check.source}"
         console.print(
-            f"{check.id}  [{check.severity}]  {check.statement}  ({check.source})",
+            f"{check.id}  [{check.severity}]  {check.statement}  ({source})",
             markup=False,
             highlight=False,
         )
-    for rule in PROVIDER_RULES:
-        console.print(
-            f"{rule.id}  {rule.statement}  ({rule.source})", markup=False, highlight=False
-        )
-    for name in wire_names():
-        for rule in get_wire(name).rules:
-            console.print(
-                f"{rule.id}  {rule.statement}  ({rule.ref}; {rule.source})",
-                markup=False,
-                highlight=False,
-            )
     return EXIT_OK
 
 
@@ -292,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cases(args, console)
     if args.command == "decode":
         return _decode(args, console)
-    return _checks(console)
+    return _checks(args, console)
 
 
 if __name__ == "__main__":  # pragma: no cover

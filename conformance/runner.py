@@ -21,8 +21,8 @@ from conformance.targets.kind import Outcome, Stage
 from conformance.targets.resolve import ResolvedTarget
 from conformance.transcript import Transcript
 from conformance.verdict import Result
-from conformance.wires.base import Wire
 from conformance.wires.registry import get_wire, split_column
+from conformance.wires.roles import Wire
 
 DEFAULT_TIMEOUT = 10.0
 

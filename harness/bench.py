@@ -21,7 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conformance.cases.library import bundled_cases_dir, case_dirs, vocabulary
-from conformance.cases.loader import ParseCache, load_dirs
+from conformance.cases.loader import load_dirs
+from conformance.cases.parse_cache import ParseCache
 from conformance.http import HttpRequest
 from conformance.model import ScriptedResponse
 from conformance.reference.adapter import ReferenceAdapter
@@ -76,8 +77,6 @@ def bench_runs(seconds: float) -> None:
     target = target_from_object(ReferenceAdapter())
     cases = [c.case for c in load_dirs(case_dirs(), vocabulary(), ParseCache(None)).cases]
     jobs = [j for j in plan(cases, target) if j.skip is None]
-    gc.collect()
-    gc.freeze()  # as the command line does once the library is loaded
     plain = rate(lambda: len(run_jobs(target, jobs, RunOptions())), seconds)
     with tempfile.TemporaryDirectory() as tmp:
         store = SnapshotStore(Path(tmp), target.name, update=True)

@@ -6,9 +6,18 @@ import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
+from conformance.cases.load_error import LoadError
+from conformance.checks.registry import all_checks
 from conformance.cli import main
-from conformance.report.model import REPORT_VERSION
+from conformance.provider.scripted import PROVIDER_RULES
+from conformance.report.junit import to_junit
+from conformance.report.markdown import to_markdown
+from conformance.report.model import REPORT_VERSION, Report, build_report, to_json
+from conformance.report.terminal import print_report
+from conformance.verdict import Result, Violation
+from conformance.wires.registry import get_wire, wire_names
 
 
 def run(*args: str) -> int:
@@ -150,14 +159,41 @@ def test_cases_schema_lint_and_list(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_checks_lists_every_id_with_its_source(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["checks"]) == 0
-    out = capsys.readouterr().out
-    for check in (
+    lines = capsys.readouterr().out.splitlines()
+    for wanted in (
         "invariant/ledger-known",
         "invariant/append-only",
         "anthropic-messages/leading-thinking",
         "provider/beyond-script",
     ):
-        assert check in out
+        assert any(line.startswith(f"{wanted}  ") for line in lines)
+    checks = all_checks()
+    assert len(lines) == len(checks)
+    for line, check in zip(lines, checks, strict=True):
+        source = check.source if check.ref is None else f"{check.ref}; {check.source}"
+        assert line == f"{check.id}  [{check.severity}]  {check.statement}  ({source})"
+    rules = [*PROVIDER_RULES, *(r for name in wire_names() for r in get_wire(name).rules)]
+    listed = {line.split("  ", 1)[0]: line for line in lines}
+    for rule in rules:  # every rule, with its ref and source, read from the rule itself
+        assert listed[rule.id].endswith(f"  {rule.statement}  ({rule.ref}; {rule.source})")
+
+
+def test_checks_json_lists_every_check(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["checks", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    assert listing == [
+        {
+            "id": c.id,
+            "statement": c.statement,
+            "source": c.source,
+            "severity": c.severity,
+            "ref": c.ref,
+        }
+        for c in all_checks()
+    ]
+    assert {"expect", "provider/beyond-script", "invariant/append-only"} <= {
+        c["id"] for c in listing
+    }
 
 
 def test_snapshot_drift_is_reported_not_judged(tmp_path: Path) -> None:
@@ -276,3 +312,73 @@ def test_decode_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["decode", "--wire", "gemini", str(tmp_path / "missing.sse")]) == 2
     assert "missing.sse: No such file or directory" in capsys.readouterr().out
     assert main(["decode", "--wire", "gemini", str(recording)]) == 0
+
+
+# ---------------------------------------------------------------- reports
+
+
+def a_report() -> Report:
+    """Two cells in reverse order, one failing with a warning, and one bad case file."""
+    failing = Result(
+        case="b-case",
+        wire="gemini",
+        verdict="fail",
+        violations=(Violation(check="expect", message="expect[0] no", request=2, at="contents"),),
+        warnings=(Violation(check="invariant/append-only", message="changed", severity="should"),),
+        reason="1 violation",
+    )
+    passing = Result(case="a-case", wire="anthropic-messages", verdict="pass")
+    errors = [LoadError(file="bad.yaml", line=3, field="wat", message="Extra inputs")]
+    return build_report("mine", "adapter", [failing, passing], strict=False, load_errors=errors)
+
+
+def test_a_report_sorts_its_results_and_counts_every_verdict() -> None:
+    report = a_report()
+    assert [r.key for r in report.results] == [
+        ("a-case", "anthropic-messages"),
+        ("b-case", "gemini"),
+    ]
+    assert report.summary == {"pass": 1, "fail": 1, "pinned": 0, "xfail": 0, "n/a": 0, "error": 0}
+    assert not report.ok
+    clean = build_report("mine", "adapter", [report.results[0]])
+    assert clean.ok
+    assert not build_report("mine", "adapter", [], load_errors=report.load_errors).ok
+
+
+def test_the_json_report_lists_load_errors_field_for_field() -> None:
+    data = json.loads(to_json(a_report()))
+    assert data["load_errors"] == [
+        {"file": "bad.yaml", "line": 3, "field": "wat", "message": "Extra inputs"}
+    ]
+    assert to_json(a_report()) == to_json(a_report())
+    assert to_json(a_report()).startswith('{\n  "report_version": 1,\n  "suite_version": ')
+    assert to_json(a_report()).endswith("\n}\n")
+
+
+def test_junit_and_markdown_name_load_errors_and_failures() -> None:
+    report = a_report()
+    junit = to_junit(report)
+    assert '<testcase classname="case-files" name="bad.yaml">' in junit
+    assert '<error message="Extra inputs">3</error>' in junit
+    assert '<failure message="1 violation">' in junit
+    assert 'tests="2" failures="1" errors="0" skipped="0"' in junit
+    markdown = to_markdown(report).splitlines()
+    assert "| `a-case` | pass |  |" in markdown
+    assert "| `b-case` |  | fail |" in markdown
+    assert "bad.yaml:3: wat: Extra inputs" in markdown
+    assert "  - expect (request 2, contents): expect[0] no" in markdown
+
+
+def test_the_terminal_report_prints_load_errors_details_and_summary() -> None:
+    console = Console(record=True, width=200)
+    print_report(a_report(), console)
+    out = console.export_text().splitlines()
+    assert out[0] == "case file error: bad.yaml:3: wat: Extra inputs"
+    assert "b-case [gemini]: fail" in out
+    assert "  reason: 1 violation" in out
+    assert "  - expect (request 2, contents): expect[0] no" in out
+    assert "  - invariant/append-only [should]: changed" in out
+    assert out[-2:] == [
+        "1 pass, 1 fail",
+        "* = passed with `should` warnings (fail them with --strict)",
+    ]

@@ -11,7 +11,9 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from conformance.cases.loader import CaseSet, ParseCache, Vocabulary, load_dirs
+from conformance.cases.loader import CaseSet, load_dirs
+from conformance.cases.parse_cache import ParseCache
+from conformance.cases.validate import Vocabulary
 
 FEATURES_FILE = "FEATURES.txt"
 

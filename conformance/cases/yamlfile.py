@@ -18,7 +18,8 @@ try:  # libyaml is bundled with PyYAML's wheels; the pure-Python loader is the f
 except AttributeError:  # pragma: no cover - only without libyaml
     _Loader = yaml.SafeLoader
 
-Path = tuple[str | int, ...]
+#: Where a value sits in a parsed document: its mapping keys and sequence indexes.
+KeyPath = tuple[str | int, ...]
 
 
 class YamlError(ValueError):
@@ -35,7 +36,7 @@ class YamlError(ValueError):
 class Positions:
     """Line numbers (1-based) of the values in a parsed document, by data path."""
 
-    lines: dict[Path, int] = field(default_factory=dict)
+    lines: dict[KeyPath, int] = field(default_factory=dict)
 
     def line_of(self, path: Sequence[str | int]) -> int | None:
         """The line of the deepest prefix of ``path`` that exists in the document."""
@@ -56,7 +57,7 @@ def _scalar(node: yaml.ScalarNode, constructor: yaml.constructor.SafeConstructor
 
 def _walk(
     node: yaml.Node,
-    path: Path,
+    path: KeyPath,
     positions: Positions,
     constructor: yaml.constructor.SafeConstructor,
 ) -> Any:

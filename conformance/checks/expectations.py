@@ -30,13 +30,16 @@ from conformance.cases.schema import (
     OutputPattern,
     Where,
 )
-from conformance.checks import render
-from conformance.checks.check import Check
+from conformance.checks import quote
+from conformance.checks.check import Check, Checklist
 from conformance.checks.walk import placed, result_text
 from conformance.model import Block, ToolResult
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
 from conformance.wires.base import RequestView
+from conformance.wires.roles import Wire
+
+CHECKLIST = Checklist()
 
 EXPECT = Check(
     id="expect",
@@ -63,6 +66,12 @@ class _Finding:
 class _Request:
     number: int
     view: RequestView
+
+
+@CHECKLIST.judge(EXPECT)
+def expectations(transcript: Transcript, wire: Wire) -> list[Violation]:
+    """The case's expectations, as a judge (they read no wire hook)."""
+    return expectation_violations(transcript)
 
 
 def expectation_violations(transcript: Transcript) -> list[Violation]:
@@ -160,7 +169,7 @@ def _no_such_message(where: Where, request: _Request) -> _Finding:
     )
 
 
-# ---------------------------------------------------------------- rendering
+# ---------------------------------------------------------------- quoting
 
 
 def _actual(name: str, block: Block) -> Any:
@@ -180,9 +189,7 @@ def _fields(pattern: BlockPattern) -> list[str]:
 
 
 def _pattern(pattern: BlockPattern) -> str:
-    return render.call(
-        pattern.kind or "block", ((n, getattr(pattern, n)) for n in _fields(pattern))
-    )
+    return quote.call(pattern.kind or "block", ((n, getattr(pattern, n)) for n in _fields(pattern)))
 
 
 def _patterns(patterns: tuple[BlockPattern, ...]) -> str:
@@ -194,9 +201,9 @@ def _found(block: Block, pattern: BlockPattern | None) -> str:
     also when the pattern is about another kind of block)."""
     names = [] if pattern is None else [_CONTAINS.get(n, n) for n in _fields(pattern)]
     if not names or (pattern is not None and pattern.kind not in (None, block.kind)):
-        return render.block(block)
+        return quote.block(block)
     unique = list(dict.fromkeys(names))
-    return render.call(block.kind, ((n, _actual(n, block)) for n in unique))
+    return quote.call(block.kind, ((n, _actual(n, block)) for n in unique))
 
 
 def _found_list(blocks: list[Block], patterns: tuple[BlockPattern, ...]) -> str:
@@ -318,13 +325,13 @@ def _requests_sent(expectation: ExpectRequests, transcript: Transcript) -> list[
 def _output(expectation: ExpectOutput, transcript: Transcript) -> list[_Finding]:
     wanted = expectation.output
     names = [n for n in OutputPattern.model_fields if n in wanted.model_fields_set]
-    expected = render.call("output", ((n, getattr(wanted, n)) for n in names))
+    expected = quote.call("output", ((n, getattr(wanted, n)) for n in names))
     output = transcript.output
     if output is None:
         return [_Finding(f"expected {expected}; {transcript.output_error or 'no output selected'}")]
     if all(getattr(output, n) == getattr(wanted, n) for n in names):
         return []
-    found = render.call("output", ((n, getattr(output, n)) for n in OutputPattern.model_fields))
+    found = quote.call("output", ((n, getattr(output, n)) for n in OutputPattern.model_fields))
     return [_Finding(f"expected {expected}, found {found}")]
 
 

@@ -10,14 +10,16 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.checks import render
-from conformance.checks.check import Check, Judge
+from conformance.checks import quote
+from conformance.checks.check import Check, Checklist
 from conformance.checks.walk import placed, result_text
 from conformance.model import TRUNCATING_STOPS, ToolCall, ToolResult
 from conformance.transcript import Transcript
 from conformance.verdict import Severity, Violation
 from conformance.wires.base import RequestView
 from conformance.wires.roles import HistorySource
+
+CHECKLIST = Checklist()
 
 TOOL_PAIRING = Check(
     id="invariant/tool-pairing",
@@ -64,6 +66,7 @@ class _Turn:
     answers: dict[str, int]
 
 
+@CHECKLIST.judge(TOOL_PAIRING)
 def tool_pairing(transcript: Transcript, wire: object) -> list[Violation]:
     """Calls and results pair one to one between consecutive assistant messages."""
     found: list[Violation] = []
@@ -132,6 +135,7 @@ def _unanswered(number: int, view: RequestView, turn: _Turn | None) -> list[Viol
 # ---------------------------------------------------------------- empty messages
 
 
+@CHECKLIST.judge(NO_EMPTY_MESSAGE)
 def no_empty_message(transcript: Transcript, wire: object) -> list[Violation]:
     """Only a final assistant message may be empty."""
     return [
@@ -149,6 +153,7 @@ def no_empty_message(transcript: Transcript, wire: object) -> list[Violation]:
 # ---------------------------------------------------------------- user input
 
 
+@CHECKLIST.judge(NO_REASONING_IN_USER_INPUT)
 def no_reasoning_in_user_input(transcript: Transcript, wire: object) -> list[Violation]:
     """User and tool input carries no reasoning or tool calls, not even nested."""
     found: list[Violation] = []
@@ -177,6 +182,7 @@ def no_reasoning_in_user_input(transcript: Transcript, wire: object) -> list[Vio
 # ---------------------------------------------------------------- append-only
 
 
+@CHECKLIST.judge(APPEND_ONLY)
 def append_only(transcript: Transcript, wire: HistorySource) -> list[Violation]:
     """Served requests only append to the history the previous served one sent.
 
@@ -233,9 +239,9 @@ def _difference(old: Any, new: Any, path: str) -> tuple[str, str, str]:
         for key in sorted(set(old) | set(new)):
             here = f"{path}.{key}" if path else key
             if key not in old:
-                return here, "(absent)", render.value(new[key])
+                return here, "(absent)", quote.value(new[key])
             if key not in new:
-                return here, render.value(old[key]), "(absent)"
+                return here, quote.value(old[key]), "(absent)"
             if _canonical(old[key]) != _canonical(new[key]):
                 return _difference(old[key], new[key], here)
     if isinstance(old, list) and isinstance(new, list):
@@ -243,7 +249,7 @@ def _difference(old: Any, new: Any, path: str) -> tuple[str, str, str]:
             if _canonical(a) != _canonical(b):
                 return _difference(a, b, f"{path}.{i}" if path else str(i))
         return path or "(item)", f"{len(old)} entries", f"{len(new)} entries"
-    return path or "(item)", render.value(old), render.value(new)
+    return path or "(item)", quote.value(old), quote.value(new)
 
 
 # ---------------------------------------------------------------- truncated calls
@@ -258,6 +264,7 @@ class _Suspect:
     result: str
 
 
+@CHECKLIST.judge(TRUNCATED_CALL_NOT_RUN)
 def truncated_call_not_run(transcript: Transcript, wire: object) -> list[Violation]:
     """A call from a truncated turn is answered with an error, or dropped, never run."""
     suspects: dict[str, _Suspect] = {}
@@ -308,13 +315,3 @@ def _suspects(transcript: Transcript, index: int) -> dict[str, _Suspect]:
             )
             found[block.id] = _Suspect(block, index, "should", why, tool.result)
     return found
-
-
-#: Every invariant of this module with the function that judges it, in report order.
-INVARIANTS: tuple[tuple[Check, Judge], ...] = (
-    (TOOL_PAIRING, tool_pairing),
-    (NO_EMPTY_MESSAGE, no_empty_message),
-    (NO_REASONING_IN_USER_INPUT, no_reasoning_in_user_input),
-    (APPEND_ONLY, append_only),
-    (TRUNCATED_CALL_NOT_RUN, truncated_call_not_run),
-)

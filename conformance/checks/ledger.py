@@ -22,8 +22,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from conformance.cases.schema import Case
-from conformance.checks import render
-from conformance.checks.check import Check
+from conformance.checks import quote
+from conformance.checks.check import Check, Checklist
 from conformance.checks.walk import Placed, placed
 from conformance.model import TRUNCATING_STOPS, Block, ToolCall, opaque_fields
 from conformance.transcript import Transcript
@@ -34,6 +34,8 @@ from conformance.wires.roles import Hinted
 
 #: Stops after which the provider accepts that the response is dropped from history.
 DROPPABLE_STOPS: frozenset[str] = TRUNCATING_STOPS | {"refusal"}
+
+CHECKLIST = Checklist()
 
 KNOWN = Check(
     id="invariant/ledger-known",
@@ -178,6 +180,7 @@ class _Book:
         return self.turns[min(response, len(self.turns) - 1)]
 
 
+@CHECKLIST.judge(*LEDGER_CHECKS)
 def ledger_violations(transcript: Transcript, wire: Hinted) -> list[Violation]:
     """Every ledger violation of every parsed request, grouped by check."""
     book = _Book.of(transcript.case)
@@ -200,7 +203,7 @@ def _token(block: Block, field: str, payload: str) -> str:
     """A payload named the way B12 names it: kind, id, field, length, hash."""
     ident = getattr(block, "id", None)
     named = f"{block.kind} {ident}" if ident else block.kind
-    return f"{named} {field} ({render.payload(payload)})"
+    return f"{named} {field} ({quote.payload(payload)})"
 
 
 def _sent(view: RequestView, hints: LedgerHints) -> list[_Sent]:
@@ -294,8 +297,8 @@ def _mispaired(number: int, item: _Sent, mint: Mint, hints: LedgerHints) -> Viol
         sent = hints.companion(block)
         minted = hints.companion(mint.block)
         why = (
-            f"was minted paired with {render.value(minted)} ({mint.source}) but is sent "
-            f"paired with {render.value(sent)}"
+            f"was minted paired with {quote.value(minted)} ({mint.source}) but is sent "
+            f"paired with {quote.value(sent)}"
         )
     return PAIRED.violation(
         f"{token} at {item.placed.place} {why}", request=number, at=item.placed.at
@@ -402,20 +405,20 @@ def diagnose(payload: str, minted: Sequence[str]) -> str:
         if value.startswith(payload):
             return (
                 f"a truncated copy (first {len(payload)} of {len(value)} chars) of the "
-                f"minted payload ({render.payload(value)})"
+                f"minted payload ({quote.payload(value)})"
             )
     parts = _concatenation(payload, values)
     if parts is not None:
         return "a concatenation of minted payloads " + " + ".join(
-            f"({render.payload(p)})" for p in parts
+            f"({quote.payload(p)})" for p in parts
         )
     for value in values:
         if payload.startswith(value):
             extra = len(payload) - len(value)
-            return f"the minted payload ({render.payload(value)}) with {extra} chars appended"
+            return f"the minted payload ({quote.payload(value)}) with {extra} chars appended"
     for value in values:
         if payload in value:
-            return f"a fragment of the minted payload ({render.payload(value)})"
+            return f"a fragment of the minted payload ({quote.payload(value)})"
     return "it matches no minted payload (fabricated, re-encoded, or minted elsewhere)"
 
 

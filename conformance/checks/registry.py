@@ -1,46 +1,53 @@
-"""Every check of the judge, and the one entry point that runs them on a transcript.
+"""Every check of the suite, and the one entry point that runs them on a transcript.
 
-Three sources of violations, always in this order: the provider rules the scripted
-provider recorded while it served the run, the case's expectations, then the universal
-invariants (the opaque-payload ledger first).  Same transcript, same list.
+The checklists are read in one fixed order, which is both the order ``all_checks`` lists
+the checks in and the order their violations appear in a report:
+
+1. ``recorded``: the provider rules, then each wire's rules (wires by name), which the
+   scripted provider enforced while it served the run;
+2. ``expectations``: the case's ``expect`` list;
+3. ``ledger``: the opaque-payload ledger;
+4. ``invariants``: the other universal invariants.
+
+Same transcript, same list.
 """
 
 from __future__ import annotations
 
-from conformance.checks.check import Check, Judge
-from conformance.checks.expectations import EXPECT, expectation_violations
-from conformance.checks.invariants import INVARIANTS
-from conformance.checks.ledger import LEDGER_CHECKS, ledger_violations
+from functools import cache
+
+from conformance.checks import expectations, invariants, ledger, recorded
+from conformance.checks.check import Check, Checklist, Judged
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
 from conformance.wires.roles import Wire
 
-__all__ = ["Check", "all_checks", "run_checks"]
+__all__ = ["CHECKLISTS", "Check", "Judged", "all_checks", "registered", "run_checks"]
 
-#: The invariant judges, in report order.
-_JUDGES: tuple[Judge, ...] = (ledger_violations, *(judge for _, judge in INVARIANTS))
-_CHECKS: tuple[Check, ...] = (EXPECT, *LEDGER_CHECKS, *(check for check, _ in INVARIANTS))
+#: The checklist of every module that judges checks, in report order.
+CHECKLISTS: tuple[Checklist, ...] = (
+    recorded.CHECKLIST,
+    expectations.CHECKLIST,
+    ledger.CHECKLIST,
+    invariants.CHECKLIST,
+)
 
 
+@cache
+def registered() -> tuple[Judged, ...]:
+    """Every judge with its checks, in report order."""
+    return tuple(judged for checklist in CHECKLISTS for judged in checklist.judged)
+
+
+@cache
 def all_checks() -> tuple[Check, ...]:
-    """Every check, in report order (wire rules are listed by their wires)."""
-    return _CHECKS
+    """Every check (rules, expectations, ledger, invariants), in report order."""
+    return tuple(check for judged in registered() for check in judged.checks)
 
 
 def run_checks(transcript: Transcript, wire: Wire) -> list[Violation]:
-    """Every violation of the run: provider rules, then expectations, then invariants."""
-    found = [
-        Violation(
-            check=violation.rule.id,
-            message=violation.message,
-            severity="must",
-            request=exchange.number,
-            at=violation.at,
-        )
-        for exchange in transcript.exchanges
-        for violation in exchange.violations
-    ]
-    found += expectation_violations(transcript)
-    for judge in _JUDGES:
-        found += judge(transcript, wire)
+    """Every violation of the run, judge by judge in report order."""
+    found: list[Violation] = []
+    for judged in registered():
+        found += judged.judge(transcript, wire)
     return found

@@ -11,22 +11,12 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from conformance.version import __version__
+from conformance.cases.load_error import LoadError
 from conformance.verdict import VERDICTS, Result
+from conformance.version import __version__
 
 #: Bumped on any incompatible change to the JSON shape.
 REPORT_VERSION = 1
-
-
-class LoadError(BaseModel):
-    """A case file that could not be loaded."""
-
-    model_config = ConfigDict(frozen=True)
-
-    file: str
-    line: int | None
-    field: str | None
-    message: str
 
 
 class Report(BaseModel):

@@ -61,13 +61,10 @@ def details(result: Result) -> list[str]:
     return lines
 
 
-def render(report: Report, console: Console) -> None:
+def print_report(report: Report, console: Console) -> None:
+    """The matrix, what went wrong in each cell, and the summary, on ``console``."""
     for error in report.load_errors:
-        location = error.file if error.line is None else f"{error.file}:{error.line}"
-        field = f"{error.field}: " if error.field else ""
-        console.print(
-            Text(f"case file error: {location}: {field}{error.message}", style="bold red")
-        )
+        console.print(Text(f"case file error: {error}", style="bold red"))
     if report.results:
         console.print(matrix(report))
     for result in report.results:

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from conformance.cases.loader import CaseSet, ParseCache, Vocabulary, load_dirs, load_text
+from conformance.cases.load_error import LoadError
+from conformance.cases.loader import CaseSet, load_dirs, load_text
+from conformance.cases.parse_cache import ParseCache
+from conformance.cases.validate import Vocabulary
+from conformance.cases.yamlfile import parse
 
 VOCABULARY = Vocabulary(frozenset({"truncation", "tool-pairing"}), {"anthropic-messages": ()})
 
@@ -56,11 +61,24 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
         (("features: [tool-pairing]", "features: [nope]"), 4, "features", "unknown feature 'nope'"),
         (("anthropic-messages:", "gemini-x:"), 5, "wires", "unknown wire 'gemini-x'"),
         (("provenance: [{rule: 13}]\n", ""), 1, "provenance", "Field required"),
-        (("name: read_file, arguments", "name: read_file, argumentz"), 13,
-         "given.turns[0].responses[0].blocks[0].argumentz", "Extra inputs are not permitted"),
-        (("blocks: [{kind: tool_result", "blocks: [{kind: tool_resultt"), 18,
-         "expect[0].blocks[0].kind", "Input should be"),
-        (("stop: end", "stop: finished"), 14, "given.turns[0].responses[1].stop", "Input should be"),
+        (
+            ("name: read_file, arguments", "name: read_file, argumentz"),
+            13,
+            "given.turns[0].responses[0].blocks[0].argumentz",
+            "Extra inputs are not permitted",
+        ),
+        (
+            ("blocks: [{kind: tool_result", "blocks: [{kind: tool_resultt"),
+            18,
+            "expect[0].blocks[0].kind",
+            "Input should be",
+        ),
+        (
+            ("stop: end", "stop: finished"),
+            14,
+            "given.turns[0].responses[1].stop",
+            "Input should be",
+        ),
     ],
 )
 def test_a_bad_file_names_file_line_and_field(
@@ -75,6 +93,7 @@ def test_a_bad_file_names_file_line_and_field(
     assert error.line == line
     assert error.field == field
     assert message in error.message
+    assert error.message.startswith(message)  # no pydantic prefix such as "Value error, "
     assert str(error).startswith(f"{bad}:{line}: {field}: ")
 
 
@@ -83,11 +102,12 @@ def test_yaml_syntax_and_duplicate_keys_are_located(tmp_path: Path) -> None:
     write(tmp_path, "dup", GOOD.format(id="dup") + "title: again\n")
     errors = {Path(e.file).stem: e for e in load(tmp_path).errors}
     assert errors["syntax"].line == 2
-    assert errors["dup"].line == 19 and "duplicate key 'title'" in errors["dup"].message
+    assert errors["dup"].line == 19
+    assert "duplicate key 'title'" in errors["dup"].message
 
 
 def test_file_name_must_be_the_id_and_ids_unique(tmp_path: Path) -> None:
-    write(tmp_path, "other-name", GOOD.format(id="paired"))
+    misnamed = write(tmp_path, "other-name", "# the id is on line 2\n" + GOOD.format(id="paired"))
     second = tmp_path / "second"
     write(second, "paired", GOOD.format(id="paired"))
     write(tmp_path, "paired", GOOD.format(id="paired"))
@@ -96,6 +116,8 @@ def test_file_name_must_be_the_id_and_ids_unique(tmp_path: Path) -> None:
     assert any("named 'other-name' but the case id is 'paired'" in m for m in messages)
     assert any("also used by" in m for m in messages)
     assert [c.case.id for c in cases.cases] == ["paired"]
+    (named,) = [e for e in cases.errors if e.file == str(misnamed)]
+    assert (named.line, named.field) == (2, "id")
 
 
 def test_the_parse_cache_is_keyed_by_content(tmp_path: Path) -> None:
@@ -105,11 +127,132 @@ def test_the_parse_cache_is_keyed_by_content(tmp_path: Path) -> None:
     assert load_dirs([source], VOCABULARY, cache).errors == ()
     assert list((tmp_path / "cache").iterdir())  # written
     # An edit changes the digest: the new text is parsed, not the cached document.
-    path.write_text(GOOD.format(id="paired").replace("stop: end", "stop: finished"), encoding="utf-8")
+    path.write_text(
+        GOOD.format(id="paired").replace("stop: end", "stop: finished"), encoding="utf-8"
+    )
     (error,) = load_dirs([source], VOCABULARY, cache).errors
     assert error.line == 14  # and the error is still located, from a fresh parse
 
 
 def test_load_text_without_vocabulary_accepts_any_names() -> None:
-    case, errors = load_text(GOOD.format(id="x").replace("tool-pairing", "anything"), "x.yaml", None)
-    assert errors == [] and case is not None and case.features == ("anything",)
+    case, errors = load_text(
+        GOOD.format(id="x").replace("tool-pairing", "anything"), "x.yaml", None
+    )
+    assert errors == []
+    assert case is not None
+    assert case.features == ("anything",)
+
+
+def test_a_file_that_is_not_a_mapping_or_not_utf8_is_one_error(tmp_path: Path) -> None:
+    write(tmp_path, "paired", GOOD.format(id="paired"))
+    listed = write(tmp_path, "listed", "- id: listed\n")
+    empty = write(tmp_path, "empty", "")
+    latin = write(tmp_path, "latin", "x")
+    latin.write_bytes("id: latin\ntitle: caf\u00e9\n".encode("latin-1"))
+    cases = load(tmp_path)
+    assert [c.case.id for c in cases.cases] == ["paired"]
+    assert sorted(cases.errors, key=lambda e: e.file) == [
+        LoadError(file=str(empty), line=1, field=None, message="a case file is a YAML mapping"),
+        LoadError(file=str(latin), line=None, field=None, message="a case file is UTF-8 text"),
+        LoadError(file=str(listed), line=1, field=None, message="a case file is a YAML mapping"),
+    ]
+
+
+def test_a_load_error_reads_file_line_field_message() -> None:
+    assert str(LoadError(file="a.yaml", line=3, field="id", message="bad")) == "a.yaml:3: id: bad"
+    assert str(LoadError(file="a.yaml", line=None, field=None, message="bad")) == "a.yaml: bad"
+
+
+class CountingParse:
+    """Stands in for the YAML parser and counts the texts it was asked to parse."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, text: str) -> Any:
+        self.calls += 1
+        return parse(text)
+
+
+def test_a_second_load_takes_every_document_from_the_parse_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = ParseCache(tmp_path / "cache")
+    source = tmp_path / "lib"
+    write(source, "paired", GOOD.format(id="paired"))
+    write(source, "other", GOOD.format(id="other"))
+    counting = CountingParse()
+    monkeypatch.setattr("conformance.cases.loader.parse", counting)
+    cold = load_dirs([source], VOCABULARY, cache)
+    assert counting.calls == 2  # a cold cache parses every file
+    (stored,) = (tmp_path / "cache").iterdir()
+    written = stored.stat().st_mtime_ns
+    warm = load_dirs([source], VOCABULARY, cache)
+    assert counting.calls == 2  # the warm load parsed nothing: every document was a hit
+    assert warm == cold  # and validating cached documents gives the very same cases
+    assert stored.stat().st_mtime_ns == written  # an unchanged cache is not rewritten
+
+
+def test_a_cached_document_that_fails_validation_is_parsed_again_for_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = ParseCache(tmp_path / "cache")
+    source = tmp_path / "lib"
+    write(source, "paired", GOOD.format(id="paired"))
+    assert load_dirs([source], VOCABULARY, cache).errors == ()
+    counting = CountingParse()
+    monkeypatch.setattr("conformance.cases.loader.parse", counting)
+    narrower = Vocabulary(frozenset({"truncation"}), {"anthropic-messages": ()})
+    (error,) = load_dirs([source], narrower, cache).errors
+    assert (error.line, error.field) == (4, "features")  # located, not line 1
+    assert counting.calls == 1  # the hit was validated first; only the failure re-parsed
+
+
+def test_a_deleted_file_leaves_the_parse_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = ParseCache(tmp_path / "cache")
+    source = tmp_path / "lib"
+    write(source, "paired", GOOD.format(id="paired"))
+    gone = write(source, "other", GOOD.format(id="other"))
+    load_dirs([source], VOCABULARY, cache)
+    gone.unlink()
+    load_dirs([source], VOCABULARY, cache)
+    assert list(cache.read(source)) == ["tool-pairing/paired.yaml"]
+
+
+def test_a_cache_that_cannot_be_read_or_written_only_costs_speed(tmp_path: Path) -> None:
+    source = tmp_path / "lib"
+    write(source, "paired", GOOD.format(id="paired"))
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache directory should be")
+    cache = ParseCache(blocked / "cache")
+    assert [c.case.id for c in load_dirs([source], VOCABULARY, cache).cases] == ["paired"]
+    corrupt = ParseCache(tmp_path / "cache")
+    load_dirs([source], VOCABULARY, corrupt)
+    (stored,) = (tmp_path / "cache").iterdir()
+    stored.write_text("{not json")
+    assert [c.case.id for c in load_dirs([source], VOCABULARY, corrupt).cases] == ["paired"]
+
+
+def test_the_default_parse_cache_is_under_xdg_cache_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("WIRE_CONFORMANCE_NO_CACHE", raising=False)
+    assert ParseCache.default_root() == tmp_path / "wire-conformance" / "parsed-v1"
+    monkeypatch.setenv("WIRE_CONFORMANCE_NO_CACHE", "1")
+    assert ParseCache.default_root() is None
+
+
+def test_tests_never_use_the_real_user_cache() -> None:
+    root = ParseCache.default_root()
+    assert root is None or not root.is_relative_to(Path.home() / ".cache")
+
+
+def test_load_text_validates_names_against_a_vocabulary() -> None:
+    text = GOOD.format(id="x").replace("features: [tool-pairing]", "features: [nope]")
+    case, errors = load_text(text, "x.yaml", VOCABULARY)
+    assert case is None
+    assert [(e.file, e.line, e.field) for e in errors] == [("x.yaml", 4, "features")]
+    assert errors[0].message.startswith("unknown feature 'nope'")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conformance.cases.schema import Case
 from conformance.checks.ledger import diagnose, ledger_violations
-from conformance.checks.render import digest
+from conformance.checks.quote import digest
 from conformance.model import Block, Reasoning, ToolCall
 from conformance.verdict import Violation
 from conformance.wires.base import RequestView
@@ -375,3 +375,36 @@ def test_a_wire_without_reasoning_between_calls_is_not_asked_where_it_sat() -> N
         case, think("B", SIG_B), think("A", SIG_A), call("alpha"), call("beta")
     )
     assert checks(judge(case, *swapped, wire=field_wire)) == ["invariant/ledger-order"]
+
+
+# ---------------------------------------------------------------- placeholders and order
+
+
+#: A wire with a documented placeholder in its payload fields, like Gemini's.
+SENTINEL_WIRE = HintsOnly(LedgerHints(sentinels=frozenset({"PLACEHOLDER"})))
+
+
+def test_a_wire_placeholder_is_not_a_payload() -> None:
+    case = interleaved()
+    views = ideal_views(case)
+    assistant = views[1].messages[1]
+    views[1] = replace_message(views[1], 1, *assistant.blocks, text("ok", signature="PLACEHOLDER"))
+    assert judge(case, *views, wire=SENTINEL_WIRE) == []
+    assert checks(judge(case, *views)) == ["invariant/ledger-known"]
+
+
+def test_ledger_violations_come_grouped_in_check_order() -> None:
+    """A repeated payload (ledger-once) sent before a fabricated one (ledger-known) is
+    still reported after it: violations are grouped by check, in the checks' order."""
+    case = interleaved()
+    views = second_request(
+        case,
+        think("A", SIG_A),
+        call("alpha"),
+        think("B", SIG_B),
+        call("beta"),
+        text("again", signature=SIG_A),
+        text("made up", signature="FABRICATED"),
+    )
+    found = checks(judge(case, *views))
+    assert found == ["invariant/ledger-known", "invariant/ledger-once"]

@@ -1,14 +1,34 @@
-"""The registry: every check is listed with provenance, and ``run_checks`` reports the
-three sources in a fixed order."""
+"""The registry: every check (rules, expectations, ledger, invariants) is listed once with
+provenance, and ``run_checks`` reports them in the same fixed order."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 
+import pytest
+
+import conformance.checks
 from conformance.cases.schema import Case
-from conformance.checks.registry import Check, all_checks, run_checks
-from conformance.provider.scripted import BEYOND_SCRIPT
-from conformance.wires.base import RuleViolation
+from conformance.checks.check import Checklist
+from conformance.checks.expectations import expectations
+from conformance.checks.invariants import (
+    append_only,
+    no_empty_message,
+    no_reasoning_in_user_input,
+    tool_pairing,
+    truncated_call_not_run,
+)
+from conformance.checks.ledger import ledger_violations
+from conformance.checks.recorded import recorded_violations
+from conformance.checks.registry import CHECKLISTS, Check, all_checks, registered, run_checks
+from conformance.provider.scripted import BEYOND_SCRIPT, PROVIDER_RULES
+from conformance.transcript import Transcript
+from conformance.verdict import Violation
+from conformance.wires.base import Rule, RuleViolation
+from conformance.wires.registry import get_wire, wire_names
+from conformance.wires.roles import Wire
 from tests.checks.kit import (
     call,
     fake_wire,
@@ -40,8 +60,19 @@ OTHERS = [
 ]
 
 
+def rule_checks() -> list[Check]:
+    """The checks bound to the provider's and the wires' rules, built independently."""
+    rules = [*PROVIDER_RULES, *(r for name in wire_names() for r in get_wire(name).rules)]
+    return [Check.bound_to(rule) for rule in rules]
+
+
+def judged_checks() -> list[Check]:
+    """The checks the suite judges itself (not bound to a provider or wire rule)."""
+    return [check for check in all_checks() if check.ref is None]
+
+
 def test_every_check_is_listed_once_with_provenance() -> None:
-    checks = all_checks()
+    checks = judged_checks()
     assert [c.id for c in checks] == ["expect", *LEDGER, *OTHERS]
     for check in checks:
         assert isinstance(check, Check)
@@ -51,8 +82,95 @@ def test_every_check_is_listed_once_with_provenance() -> None:
         assert re.search(r"wire-rules|seed|DESIGN", check.source), check.id
 
 
+def test_all_checks_lists_every_rule_first_then_the_judged_checks() -> None:
+    rules = rule_checks()
+    assert len(rules) > len(PROVIDER_RULES) + len(wire_names())  # every wire has rules
+    assert list(all_checks()) == [*rules, *judged_checks()]
+    ids = [c.id for c in all_checks()]
+    assert len(ids) == len(set(ids))
+    for check in rules:
+        assert check.ref, check.id
+        assert check.source, check.id
+        assert check.statement, check.id
+
+
+def test_each_registered_judge_reports_only_its_own_checks() -> None:
+    judged = registered()
+    assert [j.judge for j in judged] == [
+        recorded_violations,
+        expectations,
+        ledger_violations,
+        tool_pairing,
+        no_empty_message,
+        no_reasoning_in_user_input,
+        append_only,
+        truncated_call_not_run,
+    ]
+    assert [c for j in judged for c in j.checks] == list(all_checks())
+
+
+def test_every_module_that_declares_a_checklist_is_registered() -> None:
+    found = []
+    for module in pkgutil.iter_modules(conformance.checks.__path__):
+        imported = importlib.import_module(f"conformance.checks.{module.name}")
+        checklist = getattr(imported, "CHECKLIST", None)
+        if isinstance(checklist, Checklist):
+            found.append(checklist)
+    assert len(found) == len(CHECKLISTS)
+    assert all(any(c is r for r in CHECKLISTS) for c in found)
+
+
+def test_a_checklist_keeps_its_declaration_order_and_needs_a_check() -> None:
+    checklist = Checklist()
+    first, second = Check("a", "A.", "s"), Check("b", "B.", "s", "should")
+
+    @checklist.judge(second)
+    def later(transcript: Transcript, wire: Wire) -> list[Violation]:
+        return []
+
+    @checklist.judge(first)
+    def earlier(transcript: Transcript, wire: Wire) -> list[Violation]:
+        return []
+
+    assert [(j.judge, j.checks) for j in checklist.judged] == [
+        (later, (second,)),
+        (earlier, (first,)),
+    ]
+    with pytest.raises(ValueError, match="at least one check"):
+        checklist.judge()
+
+
+def test_rule_checks_are_read_when_listed_not_when_registered() -> None:
+    checklist = Checklist()
+    asked: list[int] = []
+
+    def rules() -> tuple[Rule, ...]:
+        asked.append(1)
+        return (BEYOND_SCRIPT,)
+
+    @checklist.judge_rules(rules)
+    def recorded(transcript: Transcript, wire: Wire) -> list[Violation]:
+        return []
+
+    assert asked == []
+    (judged,) = checklist.judged
+    assert judged.checks == (Check.bound_to(BEYOND_SCRIPT),)
+    assert asked == [1]
+
+
+def test_a_rule_bound_check_copies_its_rule() -> None:
+    check = Check.bound_to(BEYOND_SCRIPT)
+    assert (check.id, check.statement, check.source, check.ref, check.severity) == (
+        BEYOND_SCRIPT.id,
+        BEYOND_SCRIPT.statement,
+        BEYOND_SCRIPT.source,
+        BEYOND_SCRIPT.ref,
+        "must",
+    )
+
+
 def test_should_checks_are_the_costly_ones() -> None:
-    should = {c.id for c in all_checks() if c.severity == "should"}
+    should = {c.id for c in judged_checks() if c.severity == "should"}
     assert should == {"invariant/ledger-complete", "invariant/append-only"}
 
 

@@ -29,7 +29,7 @@ DEFAULT_FIELDS: dict[str, tuple[str, ...]] = {
     "media": ("mime",),
     "tool_result": ("call_id", "content", "is_error"),
 }
-#: Values a default rendering leaves out because they say nothing.
+#: Values a default quote leaves out because they say nothing.
 _QUIET: tuple[Any, ...] = (None, False)
 
 
@@ -41,7 +41,7 @@ def short(text: str, limit: int = LIMIT) -> str:
 
 
 def value(item: Any) -> str:
-    """A compact rendering of any field value."""
+    """A compact quote of any field value."""
     if isinstance(item, str):
         return short(item)
     if isinstance(item, tuple) and item and all(isinstance(e, BaseModel) for e in item):
@@ -71,7 +71,7 @@ def block(item: Block, fields: Iterable[str] | None = None) -> str:
 
 
 def blocks(items: Iterable[Block], fields: Iterable[str] | None = None) -> str:
-    """A list of blocks, rendered with ``block``."""
+    """A list of blocks, each quoted with ``block``."""
     chosen = None if fields is None else tuple(fields)
     return "[" + ", ".join(block(item, chosen) for item in items) + "]"
 
