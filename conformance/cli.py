@@ -86,7 +86,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--update-snapshots",
         action="store_true",
-        help="write new and changed snapshots (with --snapshots)",
+        help="write new and changed snapshots and delete stale ones (with --snapshots)",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
 
@@ -145,15 +145,19 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     # The library lives until exit: keep the collector from rescanning it on every run.
     gc.collect()
     gc.freeze()
-    options = RunOptions(
-        timeout=args.timeout,
-        strict=args.strict,
-        snapshots=SnapshotStore(args.snapshots, target.name, args.update_snapshots)
+    store = (
+        SnapshotStore(args.snapshots, target.name, args.update_snapshots)
         if args.snapshots
-        else None,
+        else None
     )
-    jobs = plan((c.case for c in library.cases), target, args.wire, args.case)
+    options = RunOptions(timeout=args.timeout, strict=args.strict, snapshots=store)
+    cases = [loaded.case for loaded in library.cases]
+    jobs = plan(cases, target, args.wire, args.case)
     results = run_jobs(target, jobs, options)
+    stale: list[Path] = []
+    if store is not None and not (args.wire or args.case or library.errors):
+        # Only a run of the whole plan may call a snapshot stale.
+        stale = store.sweep((j.column, j.case.id) for j in plan(cases, target) if j.skip is None)
     report = build_report(
         target.name,
         target.kind,
@@ -164,6 +168,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             for e in library.errors
         ],
     )
+    if stale:
+        report = report.model_copy(
+            update={
+                "unused_snapshots": tuple(p.relative_to(args.snapshots).as_posix() for p in stale)
+            }
+        )
     if args.json:
         args.json.write_text(to_json(report), encoding="utf-8")
     if args.junit:
@@ -174,7 +184,23 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         console.print(", ".join(f"{n} {v}" for v, n in report.summary.items() if n), markup=False)
     else:
         render(report, console)
+    if stale:
+        _print_stale(report.unused_snapshots, args.update_snapshots, args.quiet, console)
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _print_stale(unused: Sequence[str], deleted: bool, quiet: bool, console: Console) -> None:
+    noun = "snapshot" if len(unused) == 1 else "snapshots"
+    console.print(
+        f"{len(unused)} unused {noun} deleted"
+        if deleted
+        else f"{len(unused)} unused {noun} (--update-snapshots deletes them)",
+        markup=False,
+        highlight=False,
+    )
+    if not quiet:
+        for path in unused:
+            console.print(f"  {path}", markup=False, highlight=False)
 
 
 def _cases(args: argparse.Namespace, console: Console) -> int:

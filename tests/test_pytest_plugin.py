@@ -9,7 +9,7 @@ import pytest
 
 SUITE = """
 from conformance.reference.adapter import ReferenceAdapter
-from conformance.suite import ConformanceSuite
+from conformance.pytest.suite import ConformanceSuite
 
 
 class Plain(ReferenceAdapter):
@@ -136,7 +136,7 @@ def test_the_plugin_module_stays_import_light() -> None:
     import sys
 
     code = (
-        "import sys, conformance.pytest_plugin; "
+        "import sys, conformance.pytest.plugin; "
         "heavy = [m for m in ('pydantic', 'httpx', 'yaml', 'rich', 'conformance.runner') "
         "if m in sys.modules]; print(heavy)"
     )
