@@ -194,7 +194,7 @@ def _print_stale(unused: Sequence[str], deleted: bool, quiet: bool, console: Con
     console.print(
         f"{len(unused)} unused {noun} deleted"
         if deleted
-        else f"{len(unused)} unused {noun} (--update-snapshots deletes them)",
+        else f"{len(unused)} unused {noun} (delete with --update-snapshots)",
         markup=False,
         highlight=False,
     )
