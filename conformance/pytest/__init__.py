@@ -3,6 +3,6 @@ the ``ConformanceSuite`` base class (``suite``), the cells it parametrizes and j
 (``cells``), the stale-snapshot sweep (``sweep``) and a ready-made test module
 (``conformance_test``).
 
-Only ``plugin`` and ``suite`` are imported when pytest starts; the rest waits until a
-``ConformanceSuite`` subclass is collected.
+Only ``plugin`` is imported when pytest starts (and ``suite`` by the test modules that
+subclass it); the rest waits until a ``ConformanceSuite`` subclass is collected.
 """

@@ -141,7 +141,7 @@ def check_cell(cell: Cell | BrokenCaseFile, request: pytest.FixtureRequest) -> N
             stacklevel=1,
         )
     if cell.snapshot is not None and transcript is not None:
-        snapshot = request.getfixturevalue("snapshot")
-        assert emitted_bodies(transcript) == snapshot(extension_class=RequestBodies)
+        snapshot = request.getfixturevalue("snapshot").use_extension(RequestBodies)
+        assert emitted_bodies(transcript) == snapshot
     if result.verdict == "pinned":
         pytest.xfail(f"pinned limitation shown as documented: {result.reason}")

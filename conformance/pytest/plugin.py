@@ -76,7 +76,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     sweep = session.config.stash.get(SWEEP, None)
-    if sweep is not None:
+    if sweep is not None and not session.config.option.collectonly:
         sweep.find_stale(session.items)
 
 
