@@ -225,7 +225,8 @@ def test_stale_snapshots_are_reported_then_deleted_only_by_a_whole_update(
     )
     assert written(pytester.path / "snaps") == before
 
-    one = "test_mine.py::TestMine::test_conformance[xml-unknown-tool-left-untouched@anthropic-messages]"
+    cell = "xml-unknown-tool-left-untouched@anthropic-messages"
+    one = f"test_mine.py::TestMine::test_conformance[{cell}]"
     for filtered in (
         ["-k", "xml-unknown"],
         ["--conformance-case", "xml-unknown-*"],
