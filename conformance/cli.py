@@ -29,7 +29,10 @@ from rich.console import Console
 from conformance import __version__
 
 if TYPE_CHECKING:
+    from conformance.cases.schema import Case
     from conformance.model import ScriptedResponse
+    from conformance.snapshots import SnapshotStore
+    from conformance.targets.resolve import ResolvedTarget
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -154,10 +157,9 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     cases = [loaded.case for loaded in library.cases]
     jobs = plan(cases, target, args.wire, args.case)
     results = run_jobs(target, jobs, options)
-    stale: list[Path] = []
-    if store is not None and not (args.wire or args.case or library.errors):
-        # Only a run of the whole plan may call a snapshot stale.
-        stale = store.sweep((j.column, j.case.id) for j in plan(cases, target) if j.skip is None)
+    # Only a run of the whole plan may call a snapshot stale.
+    whole = not (args.wire or args.case or library.errors)
+    unused = _sweep(store, target, cases) if store is not None and whole else ()
     report = build_report(
         target.name,
         target.kind,
@@ -168,12 +170,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             for e in library.errors
         ],
     )
-    if stale:
-        report = report.model_copy(
-            update={
-                "unused_snapshots": tuple(p.relative_to(args.snapshots).as_posix() for p in stale)
-            }
-        )
+    if unused:
+        report = report.model_copy(update={"unused_snapshots": unused})
     if args.json:
         args.json.write_text(to_json(report), encoding="utf-8")
     if args.junit:
@@ -184,12 +182,21 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         console.print(", ".join(f"{n} {v}" for v, n in report.summary.items() if n), markup=False)
     else:
         render(report, console)
-    if stale:
-        _print_stale(report.unused_snapshots, args.update_snapshots, args.quiet, console)
+    if unused:
+        _print_unused(unused, args.update_snapshots, args.quiet, console)
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
-def _print_stale(unused: Sequence[str], deleted: bool, quiet: bool, console: Console) -> None:
+def _sweep(store: SnapshotStore, target: ResolvedTarget, cases: list[Case]) -> tuple[str, ...]:
+    """The stale snapshots of the target (deleted when updating), relative to the
+    snapshots directory."""
+    from conformance.runner import plan
+
+    planned = ((job.column, job.case.id) for job in plan(cases, target) if job.skip is None)
+    return tuple(path.relative_to(store.root).as_posix() for path in store.sweep(planned))
+
+
+def _print_unused(unused: Sequence[str], deleted: bool, quiet: bool, console: Console) -> None:
     noun = "snapshot" if len(unused) == 1 else "snapshots"
     console.print(
         f"{len(unused)} unused {noun} deleted"
