@@ -209,12 +209,14 @@ def test_stale_snapshots_are_reported_then_deleted_only_by_a_whole_update(
     pytester: pytest.Pytester,
 ) -> None:
     suite(pytester)
-    pytester.runpytest_subprocess("--snapshot-update").assert_outcomes(passed=8)
+    # A module of plain tests beside the suite: syrupy asks the extension about it too.
+    pytester.makepyfile(test_plain="def test_plain() -> None:\n    pass\n")
+    pytester.runpytest_subprocess("--snapshot-update").assert_outcomes(passed=9)
     other = add_snapshots(pytester)
     before = written(pytester.path / "snaps")
 
     reported = pytester.runpytest_subprocess(*NO_WARNINGS)
-    reported.assert_outcomes(passed=8)
+    reported.assert_outcomes(passed=9)
     assert reported.ret == 0  # syrupy does not count the suite's files as its own unused
     reported.stdout.fnmatch_lines(
         [
@@ -239,7 +241,7 @@ def test_stale_snapshots_are_reported_then_deleted_only_by_a_whole_update(
         assert written(pytester.path / "snaps") == before, filtered
 
     deleted = pytester.runpytest_subprocess("--snapshot-update", *NO_WARNINGS)
-    deleted.assert_outcomes(passed=8)
+    deleted.assert_outcomes(passed=9)
     deleted.stdout.fnmatch_lines(
         [
             "*2 unused snapshots deleted.",
