@@ -270,6 +270,11 @@ def test_updating_under_xdist_writes_new_snapshots_and_deletes_stale_ones_once(
     assert len(after) == 8 + 1
     assert other.exists()
     assert not any((pytester.path / SNAPS / stale).exists() for stale in STALE)
+    changed = next(p for p in after if p.parent.name == "anthropic-messages")
+    (pytester.path / "snaps" / changed).write_text("[]\n")
+    updated = pytester.runpytest_subprocess("-n", "2", "--snapshot-update", *NO_WARNINGS)
+    updated.assert_outcomes(passed=8)
+    assert "1 snapshot updated." in updated.stdout.str()
     again = pytester.runpytest_subprocess("-n", "2", *NO_WARNINGS)
     again.assert_outcomes(passed=8)
     assert "unused" not in again.stdout.str()
