@@ -28,7 +28,10 @@ from rich.console import Console
 from conformance.version import __version__
 
 if TYPE_CHECKING:
+    from conformance.cases.schema import Case
     from conformance.model import ScriptedResponse
+    from conformance.snapshots import SnapshotStore
+    from conformance.targets.resolve import ResolvedTarget
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -85,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--update-snapshots",
         action="store_true",
-        help="write new and changed snapshots (with --snapshots)",
+        help="write new and changed snapshots and delete stale ones (with --snapshots)",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
 
@@ -144,15 +147,18 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         console.print("wire-conformance: --update-snapshots needs --snapshots DIR", markup=False)
         return EXIT_USAGE
     library = load_library(args.cases)
-    options = RunOptions(
-        timeout=args.timeout,
-        strict=args.strict,
-        snapshots=SnapshotStore(args.snapshots, target.name, args.update_snapshots)
+    store = (
+        SnapshotStore(args.snapshots, target.name, args.update_snapshots)
         if args.snapshots
-        else None,
+        else None
     )
-    jobs = plan((c.case for c in library.cases), target, args.wire, args.case)
+    options = RunOptions(timeout=args.timeout, strict=args.strict, snapshots=store)
+    cases = [loaded.case for loaded in library.cases]
+    jobs = plan(cases, target, args.wire, args.case)
     results = run_jobs(target, jobs, options)
+    # Only a run of the whole plan may call a snapshot stale.
+    whole = not (args.wire or args.case or library.errors)
+    unused = _sweep(store, target, cases) if store is not None and whole else ()
     report = build_report(
         target.name,
         target.kind.name,
@@ -160,6 +166,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         args.strict,
         library.errors,
     )
+    if unused:
+        report = report.model_copy(update={"unused_snapshots": unused})
     if args.json:
         args.json.write_text(to_json(report), encoding="utf-8")
     if args.junit:
@@ -170,7 +178,32 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         console.print(", ".join(f"{n} {v}" for v, n in report.summary.items() if n), markup=False)
     else:
         print_report(report, console)
+    if unused:
+        _print_unused(unused, args.update_snapshots, args.quiet, console)
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _sweep(store: SnapshotStore, target: ResolvedTarget, cases: list[Case]) -> tuple[str, ...]:
+    """The stale snapshots of the target (deleted when updating), relative to the
+    snapshots directory."""
+    from conformance.runner import plan
+
+    planned = ((job.column, job.case.id) for job in plan(cases, target) if job.skip is None)
+    return tuple(path.relative_to(store.root).as_posix() for path in store.sweep(planned))
+
+
+def _print_unused(unused: Sequence[str], deleted: bool, quiet: bool, console: Console) -> None:
+    noun = "snapshot" if len(unused) == 1 else "snapshots"
+    console.print(
+        f"{len(unused)} unused {noun} deleted"
+        if deleted
+        else f"{len(unused)} unused {noun} (delete with --update-snapshots)",
+        markup=False,
+        highlight=False,
+    )
+    if not quiet:
+        for path in unused:
+            console.print(f"  {path}", markup=False, highlight=False)
 
 
 def _cases(args: argparse.Namespace, console: Console) -> int:

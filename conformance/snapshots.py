@@ -1,20 +1,125 @@
 """Snapshots of emitted request bodies: a regression net, never the verdict.
 
-One file per case × column at ``<root>/<target>/<column>/<case>.json``, serialized by
-syrupy's JSON extension, so the pytest plugin (through syrupy) and the command line
-(``--snapshots``) read and write the very same bytes.  Key order is kept as the target
-emitted it: it is part of what a prompt cache sees.
+One engine for both faces: ``RequestBodies``, a syrupy JSON extension, names, reads,
+compares and writes every snapshot, whether the pytest plugin asserts a cell through
+syrupy's ``snapshot`` fixture or the command line checks one with ``--snapshots``; so
+both read and write the very same bytes.  One file per cell at
+``<root>/<target>/<column>/<case>.json``.  Key order is kept as the target emitted it:
+it is part of what a prompt cache sees.
+
+A snapshot is stale when no cell of the target's unfiltered plan owns it any more (the
+case was deleted, the wire dropped, the target stopped speaking it, the cell became
+n/a); ``stale_snapshots`` finds them in one directory walk and one set difference.
 """
 
 from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from conformance.transcript import Transcript
-from conformance.verdict import SnapshotState
+from syrupy.data import Snapshot, SnapshotCollection, SnapshotCollections
+from syrupy.extensions.json import JSONSnapshotExtension
+
+if TYPE_CHECKING:
+    from syrupy.location import PyTestLocation
+
+    from conformance.transcript import Transcript
+    from conformance.verdict import SnapshotState
+
+#: The parametrized argument of ``ConformanceSuite`` tests; its value carries the cell's
+#: ``SnapshotSlot`` as ``.snapshot``.
+CELL_PARAMETER = "wire_conformance_case"
+
+
+@dataclass(frozen=True)
+class SnapshotSlot:
+    """Where one cell's snapshot lives: ``<root>/<target>/<column>/<case>.json``."""
+
+    root: Path
+    target: str
+    column: str
+    case: str
+
+    @property
+    def directory(self) -> Path:
+        """A dialect column's ``:`` becomes ``+`` (``openai-chat+deepseek``), so the path
+        is valid on every file system."""
+        return self.root / self.target / self.column.replace(":", "+")
+
+    @property
+    def path(self) -> Path:
+        return self.directory / f"{self.case}.{RequestBodies.file_extension}"
+
+
+def slot_of(item: object) -> SnapshotSlot | None:
+    """The snapshot slot of a pytest item's cell, if it is a cell with one."""
+    callspec = getattr(item, "callspec", None)
+    cell = callspec.params.get(CELL_PARAMETER) if callspec is not None else None
+    slot = getattr(cell, "snapshot", None)
+    return slot if isinstance(slot, SnapshotSlot) else None
+
+
+class RequestBodies(JSONSnapshotExtension):
+    """The one snapshot extension of the suite.
+
+    Under pytest, syrupy hands it a test location; the cell comes from that test's
+    ``wire_conformance_case`` parameter, so one class serves every test.  Syrupy keeps
+    its own name for the snapshot (the test's), which it can relate to the test; only
+    the file is the cell's.  The command line calls ``recall``/``store`` with a slot.
+
+    Syrupy's own unused-snapshot discovery is switched off for these files: it relates
+    files to test modules, and a cell's file lives under the snapshot root, not beside
+    its test.  The suite finds stale files against the plan instead (``stale_snapshots``).
+    """
+
+    @staticmethod
+    def slot(test_location: PyTestLocation) -> SnapshotSlot:
+        slot = slot_of(test_location.item)
+        if slot is None:
+            raise LookupError(f"{test_location.nodeid} is not a wire-conformance cell")
+        return slot
+
+    @classmethod
+    def dirname(cls, *, test_location: PyTestLocation) -> str:
+        return str(cls.slot(test_location).directory)
+
+    @classmethod
+    def get_file_basename(cls, *, test_location: PyTestLocation, index: Any) -> str:
+        return cls.slot(test_location).case
+
+    @classmethod
+    def matches_test_location(
+        cls, *, test_location: PyTestLocation, snapshot_location: str
+    ) -> bool:
+        """The file belongs to the test whose cell names it."""
+        return Path(snapshot_location) == cls.slot(test_location).path
+
+    @classmethod
+    def discovery_dirname(cls, *, test_location: PyTestLocation) -> str:
+        # Asked for every collected test module, cell or not; nothing is discovered there.
+        return str(Path(test_location.filepath).parent)
+
+    def discover_snapshots(
+        self, *, test_location: PyTestLocation, ignore_extensions: list[str] | None = None
+    ) -> SnapshotCollections:
+        return SnapshotCollections()
+
+    def recall(self, slot: SnapshotSlot) -> str | None:
+        """The stored text of the slot's snapshot, ``None`` when there is none."""
+        data = self.read_snapshot_data_from_location(
+            snapshot_location=str(slot.path), snapshot_name=slot.case, session_id=""
+        )
+        return None if data is None else str(data)
+
+    def store(self, slot: SnapshotSlot, serialized: str) -> None:
+        collection = SnapshotCollection(location=str(slot.path))
+        collection.add(Snapshot(name=slot.case, data=serialized))
+        slot.directory.mkdir(parents=True, exist_ok=True)
+        self.write_snapshot_collection(snapshot_collection=collection)
 
 
 def emitted_bodies(transcript: Transcript) -> list[Any]:
@@ -29,42 +134,58 @@ def emitted_bodies(transcript: Transcript) -> list[Any]:
     return bodies
 
 
-def serialize(data: Any) -> str:
-    """The snapshot text of ``data`` (syrupy's JSON serialization)."""
-    from syrupy.extensions.json import JSONSnapshotExtension
+def stale_snapshots(root: Path, target: str, planned: Iterable[tuple[str, str]]) -> list[Path]:
+    """The snapshot files under ``<root>/<target>/`` that no planned ``(column, case)``
+    owns, sorted: one directory walk and one set difference."""
+    owned = {SnapshotSlot(root, target, column, case).path for column, case in planned}
+    found = (root / target).rglob(f"*.{RequestBodies.file_extension}")
+    return sorted(path for path in found if path not in owned and path.is_file())
 
-    return str(JSONSnapshotExtension().serialize(data))
 
-
-def snapshot_path(root: Path, target: str, column: str, case_id: str) -> Path:
-    """``<root>/<target>/<column>/<case>.json``; a dialect column's ``:`` becomes ``+``
-    (``openai-chat+deepseek``) so the path is valid on every file system."""
-    return root / target / column.replace(":", "+") / f"{case_id}.json"
+def remove_snapshots(root: Path, target: str, paths: Iterable[Path]) -> None:
+    """Delete the files, then the column directories they leave empty."""
+    emptied: set[Path] = set()
+    for path in paths:
+        path.unlink(missing_ok=True)
+        emptied.add(path.parent)
+    for directory in sorted(emptied, reverse=True):
+        if directory != root / target and not any(directory.iterdir()):
+            directory.rmdir()
 
 
 class SnapshotStore:
-    """Compare (and optionally update) snapshots under ``root`` for one target."""
+    """The command line's face of ``RequestBodies``: compare (and optionally update) the
+    snapshots under ``root`` for one target."""
 
     def __init__(self, root: Path, target: str, update: bool = False) -> None:
         self.root = root
         self.target = target
         self.update = update
+        self.extension = RequestBodies()
 
     def check(self, wire: str, case_id: str, transcript: Transcript) -> SnapshotState:
-        """Compare the emitted bodies with the stored snapshot (order-sensitive: the
-        stored JSON is read back with its key order, and OrderedDicts compare in order);
-        write it when updating and it differs."""
-        path = snapshot_path(self.root, self.target, wire, case_id)
-        bodies = emitted_bodies(transcript)
+        """Compare the emitted bodies, serialized, with the stored snapshot text (as the
+        plugin's syrupy assertion does); write it when updating and it differs."""
+        slot = SnapshotSlot(self.root, self.target, wire, case_id)
+        serialized = str(self.extension.serialize(emitted_bodies(transcript)))
         try:
-            stored: Any = json.loads(path.read_bytes(), object_pairs_hook=OrderedDict)
-        except FileNotFoundError:
-            state: SnapshotState = "new"
-        except ValueError:
-            state = "changed"
+            stored = self.extension.recall(slot)
+        except ValueError:  # not text: a changed snapshot, rewritten when updating
+            stored = ""
+        state: SnapshotState
+        if stored is None:
+            state = "new"
+        elif self.extension.matches(serialized_data=serialized, snapshot_data=stored):
+            state = "match"
         else:
-            state = "match" if stored == bodies else "changed"
+            state = "changed"
         if self.update and state != "match":
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(serialize(bodies), encoding="utf-8")
+            self.extension.store(slot, serialized)
         return state
+
+    def sweep(self, planned: Iterable[tuple[str, str]]) -> list[Path]:
+        """The stale snapshots of the target, removed when updating."""
+        stale = stale_snapshots(self.root, self.target, planned)
+        if self.update:
+            remove_snapshots(self.root, self.target, stale)
+        return stale

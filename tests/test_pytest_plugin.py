@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
+from conformance.cases.library import bundled_snapshots_dir
+from conformance.cli import main
+from conformance.pytest import plugin
+from conformance.pytest.suite import ConformanceSuite
+from conformance.snapshots import CELL_PARAMETER
+
 SUITE = """
 from conformance.reference.adapter import ReferenceAdapter
-from conformance.suite import ConformanceSuite
+from conformance.pytest.suite import ConformanceSuite
 
 
 class Plain(ReferenceAdapter):
@@ -41,6 +49,7 @@ def suite(
     )
 
 
+@pytest.mark.slow
 def test_cells_pass_and_snapshots_are_written_then_checked(pytester: pytest.Pytester) -> None:
     suite(pytester)
     first = pytester.runpytest_subprocess("--snapshot-update")
@@ -58,6 +67,7 @@ def test_cells_pass_and_snapshots_are_written_then_checked(pytester: pytest.Pyte
     result.stdout.fnmatch_lines(["*snapshot*"])
 
 
+@pytest.mark.slow
 def test_parametrized_ids_name_case_and_wire(pytester: pytest.Pytester) -> None:
     suite(pytester, snapshots=None)
     result = pytester.runpytest_subprocess("--collect-only", "-q")
@@ -66,6 +76,7 @@ def test_parametrized_ids_name_case_and_wire(pytester: pytest.Pytester) -> None:
     )
 
 
+@pytest.mark.slow
 def test_missing_capability_is_skipped_with_the_reason(pytester: pytest.Pytester) -> None:
     suite(pytester, target="Plain", patterns=("xml-*", "empty-terminal-output-*"), snapshots=None)
     result = pytester.runpytest_subprocess("-rs")
@@ -74,6 +85,7 @@ def test_missing_capability_is_skipped_with_the_reason(pytester: pytest.Pytester
     result.stdout.fnmatch_lines(["*n/a: needs capability output-selection*"])
 
 
+@pytest.mark.slow
 def test_pins_are_strict_xfails(pytester: pytest.Pytester) -> None:
     pins = {
         "truncation-max-tokens-empty-content": "a failing pin",
@@ -97,6 +109,7 @@ class Broken(ReferenceAdapter):
     result.stdout.fnmatch_lines(["*unexpected pass: remove the pin (a pin that no longer fails)*"])
 
 
+@pytest.mark.slow
 def test_option_selects_the_target_of_suites_that_name_none(pytester: pytest.Pytester) -> None:
     suite(pytester, target="None", snapshots=None, patterns=("xml-unknown-*",))
     pytester.makepyfile(
@@ -111,6 +124,7 @@ class Named(ReferenceAdapter):
     result.assert_outcomes(passed=1)
 
 
+@pytest.mark.slow
 def test_a_broken_case_file_fails_alone(pytester: pytest.Pytester, tmp_path: Path) -> None:
     extra = tmp_path / "mine" / "truncation"
     extra.mkdir(parents=True)
@@ -123,6 +137,7 @@ def test_a_broken_case_file_fails_alone(pytester: pytest.Pytester, tmp_path: Pat
     )
 
 
+@pytest.mark.slow
 def test_runs_under_xdist(pytester: pytest.Pytester) -> None:
     suite(pytester, snapshots=None, patterns=("*",))
     result = pytester.runpytest_subprocess("-n", "2")
@@ -131,14 +146,136 @@ def test_runs_under_xdist(pytester: pytest.Pytester) -> None:
     assert outcomes["passed"] >= 40
 
 
+@pytest.mark.slow
 def test_the_plugin_module_stays_import_light() -> None:
     import subprocess
     import sys
 
     code = (
-        "import sys, conformance.pytest_plugin; "
+        "import sys, conformance.pytest.plugin; "
         "heavy = [m for m in ('pydantic', 'httpx', 'yaml', 'rich', 'conformance.runner') "
         "if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_cell_parameter_is_the_one_the_suite_takes_and_the_plugin_parametrizes() -> None:
+    assert plugin.FIXTURE == CELL_PARAMETER
+    assert CELL_PARAMETER in inspect.signature(ConformanceSuite.test_conformance).parameters
+
+
+#: Turns syrupy's warnings (e.g. "Can not relate snapshot location") into failures.
+NO_WARNINGS = ("-W", "error::UserWarning")
+SNAPS = Path("snaps", "reference")
+STALE = ("anthropic-messages/deleted-case.json", "dropped-wire/a-case.json")
+
+
+def written(root: Path) -> dict[Path, bytes]:
+    return {p.relative_to(root): p.read_bytes() for p in sorted(root.rglob("*.json"))}
+
+
+def add_snapshots(pytester: pytest.Pytester) -> Path:
+    """The two stale files, and the snapshot of a real cell the suite does not run (its
+    class selects Anthropic's xml cases only): never stale, never deleted."""
+    root = pytester.path / SNAPS
+    for stale in STALE:
+        (root / stale).parent.mkdir(parents=True, exist_ok=True)
+        (root / stale).write_text("[]\n")
+    other = next((bundled_snapshots_dir() / "reference" / "gemini").glob("*.json"))
+    (root / "gemini").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(other, root / "gemini" / other.name)
+    return root / "gemini" / other.name
+
+
+@pytest.mark.slow
+def test_the_plugin_and_the_command_line_write_the_same_bytes(
+    pytester: pytest.Pytester, tmp_path: Path
+) -> None:
+    suite(pytester)
+    result = pytester.runpytest_subprocess("--snapshot-update", *NO_WARNINGS)
+    result.assert_outcomes(passed=8)
+    assert "Can not relate" not in result.stdout.str()
+    cli = tmp_path / "cli"
+    args = ["--case", "xml-*", "--wire", "anthropic-messages", "--update-snapshots"]
+    assert main(["run", "-q", "--snapshots", str(cli), *args]) == 0
+    from_pytest = written(pytester.path / "snaps")
+    assert len(from_pytest) == 8
+    assert written(cli) == from_pytest
+
+
+@pytest.mark.slow
+def test_stale_snapshots_are_reported_then_deleted_only_by_a_whole_update(
+    pytester: pytest.Pytester,
+) -> None:
+    suite(pytester)
+    # A module of plain tests beside the suite: syrupy asks the extension about it too.
+    pytester.makepyfile(test_plain="def test_plain() -> None:\n    pass\n")
+    pytester.runpytest_subprocess("--snapshot-update").assert_outcomes(passed=9)
+    other = add_snapshots(pytester)
+    before = written(pytester.path / "snaps")
+
+    reported = pytester.runpytest_subprocess(*NO_WARNINGS)
+    reported.assert_outcomes(passed=9)
+    assert reported.ret == 0  # syrupy does not count the suite's files as its own unused
+    reported.stdout.fnmatch_lines(
+        [
+            "*2 unused snapshots: re-run with --snapshot-update to delete them.",
+            f"Unused {SNAPS / STALE[0]}",
+            f"Unused {SNAPS / STALE[1]}",
+        ]
+    )
+    assert written(pytester.path / "snaps") == before
+
+    cell = "xml-unknown-tool-left-untouched@anthropic-messages"
+    one = f"test_mine.py::TestMine::test_conformance[{cell}]"
+    for filtered in (
+        ["-k", "xml-unknown"],
+        ["--conformance-case", "xml-unknown-*"],
+        ["--conformance-wire", "anthropic-messages"],
+        [one],
+    ):
+        result = pytester.runpytest_subprocess("--snapshot-update", *NO_WARNINGS, *filtered)
+        assert result.ret == 0, filtered
+        assert "unused" not in result.stdout.str(), filtered
+        assert written(pytester.path / "snaps") == before, filtered
+
+    deleted = pytester.runpytest_subprocess("--snapshot-update", *NO_WARNINGS)
+    deleted.assert_outcomes(passed=9)
+    deleted.stdout.fnmatch_lines(
+        [
+            "*2 unused snapshots deleted.",
+            f"Deleted {SNAPS / STALE[0]}",
+            f"Deleted {SNAPS / STALE[1]}",
+        ]
+    )
+    after = written(pytester.path / "snaps")
+    assert set(before) - set(after) == {SNAPS.relative_to("snaps") / stale for stale in STALE}
+    assert other.exists()
+    assert not (pytester.path / SNAPS / "dropped-wire").exists()
+
+
+@pytest.mark.slow
+def test_updating_under_xdist_writes_new_snapshots_and_deletes_stale_ones_once(
+    pytester: pytest.Pytester,
+) -> None:
+    suite(pytester)
+    other = add_snapshots(pytester)
+    result = pytester.runpytest_subprocess("-n", "2", "--snapshot-update", *NO_WARNINGS)
+    result.assert_outcomes(passed=8)
+    out = result.stdout.str()
+    assert out.count("2 unused snapshots deleted.") == 1
+    assert out.count(f"Deleted {SNAPS / STALE[0]}") == 1
+    after = written(pytester.path / "snaps")
+    assert len(after) == 8 + 1
+    assert other.exists()
+    assert not any((pytester.path / SNAPS / stale).exists() for stale in STALE)
+    changed = next(p for p in after if p.parent.name == "anthropic-messages")
+    (pytester.path / "snaps" / changed).write_text("[]\n")
+    updated = pytester.runpytest_subprocess("-n", "2", "--snapshot-update", *NO_WARNINGS)
+    updated.assert_outcomes(passed=8)
+    assert "1 snapshot updated." in updated.stdout.str()
+    again = pytester.runpytest_subprocess("-n", "2", *NO_WARNINGS)
+    again.assert_outcomes(passed=8)
+    assert "unused" not in again.stdout.str()
+    assert written(pytester.path / "snaps") == after

@@ -30,6 +30,9 @@ class Report(BaseModel):
     results: tuple[Result, ...]
     summary: dict[str, int]
     load_errors: tuple[LoadError, ...] = ()
+    #: Snapshot files no cell of the plan owns (``--snapshots``, whole runs); only in
+    #: the JSON when there are some.
+    unused_snapshots: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -62,4 +65,5 @@ def build_report(
 
 
 def to_json(report: Report) -> str:
-    return report.model_dump_json(indent=2) + "\n"
+    unset = set() if report.unused_snapshots else {"unused_snapshots"}
+    return report.model_dump_json(indent=2, exclude=unset) + "\n"

@@ -1,6 +1,6 @@
 """``ConformanceSuite``: the base class users subclass in their own tests.
 
-    from conformance.suite import ConformanceSuite
+    from conformance.pytest.suite import ConformanceSuite
 
     class TestMyAdapter(ConformanceSuite):
         target = "my_package.adapter:MyAdapter"     # or the class, or an instance
@@ -8,7 +8,8 @@
 Configured by class attributes, like langchain-tests: pytest runs every case × wire
 the target can run; what it cannot run is skipped with the reason, known failures the
 target pins are strict xfails, and after the normative checks the emitted request
-bodies are compared with syrupy snapshots under ``snapshot_dir/<target>/<wire>/``.
+bodies are compared with syrupy snapshots under ``snapshot_dir/<target>/<wire>/``
+(``pytest --snapshot-update`` writes new and changed ones and deletes stale ones).
 """
 
 from __future__ import annotations
@@ -37,6 +38,6 @@ class ConformanceSuite:
     snapshot_dir: ClassVar[str | Path | None] = "snapshots"
 
     def test_conformance(self, wire_conformance_case: Any, request: Any) -> None:
-        from conformance._pytest import check_cell
+        from conformance.pytest.cells import check_cell
 
-        check_cell(self, wire_conformance_case, request)
+        check_cell(wire_conformance_case, request)

@@ -1,7 +1,7 @@
-"""The pytest side of ``ConformanceSuite``: parametrize cells, judge them, snapshot them.
+"""The cells of a ``ConformanceSuite``: parametrize them, judge them, snapshot them.
 
-Kept out of ``pytest_plugin`` so that installing the suite costs other test sessions
-nothing until a ``ConformanceSuite`` subclass is collected.
+Kept out of ``plugin`` so that installing the suite costs other test sessions nothing
+until a ``ConformanceSuite`` subclass is collected.
 """
 
 from __future__ import annotations
@@ -16,10 +16,13 @@ import pytest
 from conformance.cases.library import load_library
 from conformance.cases.load_error import LoadError
 from conformance.cases.loader import CaseSet
+from conformance.cases.schema import Case
+from conformance.pytest.plugin import SWEEP
+from conformance.pytest.suite import ConformanceSuite
+from conformance.pytest.sweep import Sweep
 from conformance.report.terminal import details
 from conformance.runner import Job, RunOptions, plan, run_job
-from conformance.snapshots import emitted_bodies, snapshot_path
-from conformance.suite import ConformanceSuite
+from conformance.snapshots import CELL_PARAMETER, RequestBodies, SnapshotSlot, emitted_bodies
 from conformance.targets.resolve import ResolvedTarget, resolve_target, target_from_object
 
 _LIBRARY = pytest.StashKey[dict[tuple[Path, ...], CaseSet]]()
@@ -31,11 +34,13 @@ class ConformanceWarning(UserWarning):
 
 @dataclass(frozen=True)
 class Cell:
-    """One parametrized case × wire for one target."""
+    """One parametrized case × wire for one target; ``snapshot`` is where its request
+    bodies are kept (``None``: snapshots are off, or the cell is n/a)."""
 
     job: Job
     target: ResolvedTarget
     options: RunOptions
+    snapshot: SnapshotSlot | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,7 @@ def _library(config: pytest.Config, extra: tuple[Path, ...]) -> CaseSet:
 
 
 def parametrize(metafunc: pytest.Metafunc) -> None:
+    """One test per case × wire of the suite's target, and one per broken case file."""
     cls = metafunc.cls
     if cls is None or not issubclass(cls, ConformanceSuite):
         raise pytest.UsageError(
@@ -87,32 +93,40 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
     patterns = list(cls.case_patterns) + list(config.getoption("--conformance-case"))
     values: list[Any] = [BrokenCaseFile(error) for error in library.errors]
     ids = [f"case-file-error-{i}" for i in range(len(values))]
-    for job in plan((c.case for c in library.cases), target, wires, patterns):
-        values.append(Cell(job, target, options))
+    snapshots = None if cls.snapshot_dir is None else root / Path(cls.snapshot_dir)
+    cases = [loaded.case for loaded in library.cases]
+    for job in plan(cases, target, wires, patterns):
+        slot = None
+        if snapshots is not None and job.skip is None:
+            slot = SnapshotSlot(snapshots, target.name, job.column, job.case.id)
+        values.append(Cell(job, target, options, slot))
         ids.append(f"{job.case.id}@{job.column}")
-    metafunc.parametrize("wire_conformance_case", values, ids=ids)
+    metafunc.parametrize(CELL_PARAMETER, values, ids=ids)
+    if snapshots is not None:
+        _add_to_sweep(config, snapshots, target, cases, values, whole=not library.errors)
 
 
-def _snapshot_extension(root: Path, target: str, column: str, case_id: str) -> type[Any]:
-    from syrupy.extensions.json import JSONSnapshotExtension
-
-    directory = str(snapshot_path(root, target, column, case_id).parent)
-
-    class RequestBodies(JSONSnapshotExtension):
-        @classmethod
-        def dirname(cls, *, test_location: Any) -> str:
-            return directory
-
-        @classmethod
-        def get_snapshot_name(cls, *, test_location: Any, index: Any = 0) -> str:
-            return case_id
-
-    return RequestBodies
-
-
-def check_cell(
-    suite: ConformanceSuite, cell: Cell | BrokenCaseFile, request: pytest.FixtureRequest
+def _add_to_sweep(
+    config: pytest.Config,
+    snapshots: Path,
+    target: ResolvedTarget,
+    cases: list[Case],
+    values: list[Any],
+    whole: bool,
 ) -> None:
+    """Tell the session's sweep which cells own snapshots under ``snapshots/<target>``:
+    every applicable cell of the target's unfiltered plan."""
+    filtered = config.getoption("--conformance-wire") or config.getoption("--conformance-case")
+    config.stash.setdefault(SWEEP, Sweep()).add_suite(
+        snapshots,
+        target.name,
+        ((job.column, job.case.id) for job in plan(cases, target) if job.skip is None),
+        cells=sum(isinstance(v, Cell) and v.snapshot is not None for v in values),
+        whole=whole and not filtered,
+    )
+
+
+def check_cell(cell: Cell | BrokenCaseFile, request: pytest.FixtureRequest) -> None:
     if isinstance(cell, BrokenCaseFile):
         pytest.fail(f"case file error: {cell.error}", pytrace=False)
     result, transcript = run_job(cell.target, cell.job, cell.options)
@@ -127,13 +141,8 @@ def check_cell(
             ConformanceWarning(f"{result.case}@{result.wire}: {warning.check}: {warning.message}"),
             stacklevel=1,
         )
-    if suite.snapshot_dir is not None and transcript is not None:
-        root = Path(str(request.config.rootpath)) / suite.snapshot_dir
-        snapshot = request.getfixturevalue("snapshot")
-        extension = _snapshot_extension(root, cell.target.name, cell.job.column, cell.job.case.id)
-        with warnings.catch_warnings():
-            # Our layout (<dir>/<target>/<wire>/<case>.json) is deliberate, not misplaced.
-            warnings.filterwarnings("ignore", message=r"\s*Can not relate snapshot")
-            assert emitted_bodies(transcript) == snapshot(extension_class=extension)
+    if cell.snapshot is not None and transcript is not None:
+        snapshot = request.getfixturevalue("snapshot").use_extension(RequestBodies)
+        assert emitted_bodies(transcript) == snapshot
     if result.verdict == "pinned":
         pytest.xfail(f"pinned limitation shown as documented: {result.reason}")

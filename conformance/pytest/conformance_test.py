@@ -1,9 +1,9 @@
 """The suite as a ready-made test module, for a target chosen on the command line:
 
-pytest --pyargs conformance.conformance_test --conformance-target my_pkg.adapter:MyAdapter
+pytest --pyargs conformance.pytest.conformance_test --conformance-target my_pkg.adapter:MyAdapter
 """
 
-from conformance.suite import ConformanceSuite
+from conformance.pytest.suite import ConformanceSuite
 
 
 class TestConformance(ConformanceSuite):

@@ -1,0 +1,117 @@
+"""The pytest plugin (``pytest11`` entry point ``wire_conformance``).
+
+Import-light on purpose, like hypothesis's plugin: it declares options and a few hooks
+that do nothing until a ``ConformanceSuite`` subclass is collected; the suite itself
+is imported then.
+
+The stale-snapshot sweep runs where collection happens (the process, or each
+pytest-xdist worker); workers hand what they found to the controller through
+``config.workeroutput``, and the controller alone deletes and reports.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from conformance.pytest.sweep import Sweep
+
+FIXTURE = "wire_conformance_case"
+#: The ``workeroutput`` key under which an xdist worker hands its stale files over.
+WORKER_OUTPUT = "wire_conformance_stale_snapshots"
+SWEEP: pytest.StashKey[Sweep] = pytest.StashKey()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("wire-conformance")
+    group.addoption(
+        "--conformance-target",
+        default=None,
+        metavar="SPEC",
+        help="target for ConformanceSuite classes that name none: reference (default), "
+        "module:attr or 'cmd:<shell command>'",
+    )
+    group.addoption(
+        "--conformance-cases",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="add a directory of case files to the bundled library (repeatable)",
+    )
+    group.addoption(
+        "--conformance-wire",
+        action="append",
+        default=[],
+        metavar="WIRE",
+        help="run only this wire (repeatable)",
+    )
+    group.addoption(
+        "--conformance-case",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="run only cases whose id matches (repeatable)",
+    )
+    group.addoption(
+        "--conformance-timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds a case may take on the target",
+    )
+    group.addoption(
+        "--conformance-strict", action="store_true", help="fail on `should` violations too"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if FIXTURE not in metafunc.fixturenames:
+        return
+    from conformance.pytest.cells import parametrize
+
+    parametrize(metafunc)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    sweep = session.config.stash.get(SWEEP, None)
+    if sweep is not None and not session.config.option.collectonly:
+        sweep.find_stale(session.items)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    sweep = config.stash.get(SWEEP, None)
+    if sweep is None:
+        return
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput[WORKER_OUTPUT] = sweep.found()
+    else:
+        sweep.finish(update=bool(config.getoption("update_snapshots", False)))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """On the xdist controller: take a finished worker's stale files."""
+    found = getattr(node, "workeroutput", {}).get(WORKER_OUTPUT)
+    if found is None:
+        return
+    from conformance.pytest.sweep import Sweep
+
+    config: pytest.Config = node.config
+    config.stash.setdefault(SWEEP, Sweep()).take(found)
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    sweep = config.stash.get(SWEEP, None)
+    if sweep is None or hasattr(config, "workerinput"):
+        return
+    lines = sweep.summary(config.rootpath)
+    if lines:
+        terminalreporter.write_sep("-", "wire-conformance snapshots")
+        for line in lines:
+            terminalreporter.write_line(line)
