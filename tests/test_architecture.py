@@ -34,8 +34,8 @@ LAYERS: dict[str, int] = {
     "report": 8,
     "pytest": 9,
     "cli": 9,
-    "__init__": 9,
-    "__main__": 9,
+    "__init__": 10,
+    "__main__": 10,
 }
 
 
@@ -111,7 +111,7 @@ def test_the_scan_catches_an_upward_and_a_sideways_import() -> None:
         "targets -> runner (conformance.runner)",
         "targets -> checks (conformance.checks.ledger)",
     ]
-    assert upward_imports("from ..cli import main\n", "conformance.wires.gemini.parse") == [
+    assert upward_imports("from ...cli import main\n", "conformance.wires.gemini.parse") == [
         "wires -> cli (conformance.cli)"
     ]
 

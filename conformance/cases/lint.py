@@ -62,8 +62,9 @@ def lint_case(case: Case, file: str) -> list[str]:
         for r, response in enumerate(turn.responses[:-1]):
             if response.stop not in CONTINUING_STOPS and "xml-recovery" not in case.needs:
                 problems.append(
-                    f"turns[{t}].responses[{r}] stops with {response.stop!r} but the turn goes on: "
-                    "only a target that recovers an XML tool call asks again (requires: [xml-recovery])"
+                    f"turns[{t}].responses[{r}] stops with {response.stop!r} but the turn goes "
+                    "on: only a target that recovers an XML tool call asks again "
+                    "(requires: [xml-recovery])"
                 )
     scripted = len(case.given.responses)
     for number in _requests(case.expect):

@@ -11,8 +11,6 @@ import re
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Discriminator,
     Field,
     PositiveInt,

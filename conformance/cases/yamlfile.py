@@ -13,6 +13,8 @@ from typing import Any, cast
 
 import yaml
 
+from conformance.errors import ConformanceError
+
 try:  # libyaml is bundled with PyYAML's wheels; the pure-Python loader is the fallback
     _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
 except AttributeError:  # pragma: no cover - only without libyaml
@@ -22,7 +24,7 @@ except AttributeError:  # pragma: no cover - only without libyaml
 KeyPath = tuple[str | int, ...]
 
 
-class YamlError(ValueError):
+class YamlError(ConformanceError, ValueError):
     """The file is not the YAML a case needs; ``line`` is 1-based when known."""
 
     def __init__(self, message: str, line: int | None = None, field: str | None = None):

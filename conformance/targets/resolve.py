@@ -12,6 +12,7 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from conformance.errors import ConformanceError
 from conformance.targets.adapter import AdapterKind
 from conformance.targets.base import Adapter, Client, TargetBase
 from conformance.targets.client import ClientKind
@@ -19,7 +20,7 @@ from conformance.targets.command import CommandKind, parse_command_spec
 from conformance.targets.kind import TargetKind
 
 
-class TargetError(ValueError):
+class TargetError(ConformanceError, ValueError):
     """The target spec names nothing the suite can run."""
 
 

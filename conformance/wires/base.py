@@ -13,11 +13,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from conformance.errors import ConformanceError
 from conformance.model import Message, Options, ScriptedResponse, ThinkingConfig
 from conformance.verdict import Severity
 
 
-class RequestParseError(ValueError):
+class RequestParseError(ConformanceError, ValueError):
     """The body is not a request this wire understands (not JSON, wrong shape)."""
 
     def __init__(self, message: str, at: str | None = None) -> None:
@@ -26,7 +27,7 @@ class RequestParseError(ValueError):
         self.at = at
 
 
-class ResponseReadError(ValueError):
+class ResponseReadError(ConformanceError, ValueError):
     """A recorded provider response that cannot be read back: not JSON, a known event
     without a field it needs, a delta for a block never started, or the provider's own
     error (an ``error`` event mid-stream, an error body).  ``at`` says where, the way a

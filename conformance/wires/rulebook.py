@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
+from conformance.errors import ConformanceError
 from conformance.wires.base import Rule, RuleViolation
 
 #: What a wire's checks read: its own view of one request under validation.
@@ -22,7 +23,7 @@ Subject = TypeVar("Subject")
 CheckFn = Callable[[Subject], Iterable[RuleViolation]]
 
 
-class RuleBookError(ValueError):
+class RuleBookError(ConformanceError, ValueError):
     """A check that names no rule, or one that reports a rule it did not register: the
     book and its checks disagree."""
 
