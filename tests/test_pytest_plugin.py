@@ -15,6 +15,16 @@ from conformance.pytest import plugin
 from conformance.pytest.suite import ConformanceSuite
 from conformance.snapshots import CELL_PARAMETER
 
+
+@pytest.fixture(autouse=True)
+def _not_inside_an_xdist_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pytest runs these tests start are sessions of their own: when this test file
+    itself runs under xdist, the worker's variables would make them look like workers
+    (syrupy, for one, then keeps its report for a controller that does not exist)."""
+    for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(name, raising=False)
+
+
 SUITE = """
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.pytest.suite import ConformanceSuite
