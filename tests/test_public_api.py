@@ -30,6 +30,7 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         _ = conformance.Nonexistent
 
 
+@pytest.mark.slow
 def test_importing_the_package_loads_nothing_but_the_version() -> None:
     probe = (
         "import sys, conformance; "

@@ -92,6 +92,7 @@ REPLAY_SPEC = "tests.harness.test_agents:ReplayAdapter"
 # ---------------------------------------------------------------- adapter agent
 
 
+@pytest.mark.slow
 def test_the_adapter_agent_holds_the_conversation() -> None:
     scripted = provider()
     result = CommandTarget(agent(REPLAY_SPEC), timeout=60).run(SESSION, scripted.handle)
@@ -99,6 +100,7 @@ def test_the_adapter_agent_holds_the_conversation() -> None:
     assert_conversation_held(scripted)
 
 
+@pytest.mark.slow
 def test_the_adapter_agent_sends_what_the_adapter_sends_in_process() -> None:
     in_process = provider()
     run = drive_adapter(ReplayAdapter(), SESSION, in_process, "/v1/messages", False)
@@ -112,6 +114,7 @@ def test_the_adapter_agent_sends_what_the_adapter_sends_in_process() -> None:
     assert [e.request.path for e in as_command.exchanges] == ["/v1/messages"] * 3
 
 
+@pytest.mark.slow
 def test_an_http_error_stops_the_adapter_agent_with_exit_1() -> None:
     def refuse(request: HttpRequest) -> HttpResponse:
         return json_response(400, {"type": "error", "error": {"message": "no thanks"}})
@@ -122,6 +125,7 @@ def test_an_http_error_stops_the_adapter_agent_with_exit_1() -> None:
     assert "no thanks" in result.stderr_tail
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
@@ -219,6 +223,7 @@ def test_gemini_streams_on_its_sse_endpoint() -> None:
 # ---------------------------------------------------------------- Node agent
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
 def test_the_node_agent_holds_the_conversation() -> None:
     scripted = provider()
@@ -229,6 +234,7 @@ def test_the_node_agent_holds_the_conversation() -> None:
     assert bodies(scripted)[0]["thinking"] == {"type": "enabled", "budget_tokens": 1024}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
 def test_the_node_agent_refuses_another_wire() -> None:
     other = Session("c", "gemini", None, "m", None, ("p",), (), SESSION.thinking, 8)

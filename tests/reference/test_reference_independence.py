@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import conformance.reference
 
 SOURCE = Path(conformance.reference.__file__).parent
@@ -47,6 +49,7 @@ def test_the_import_scan_catches_a_judge_import() -> None:
     }
 
 
+@pytest.mark.slow
 def test_importing_the_reference_loads_no_judge_module() -> None:
     probe = (
         "import sys, conformance.reference; "
