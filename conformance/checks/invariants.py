@@ -42,7 +42,8 @@ NO_REASONING_IN_USER_INPUT = Check(
 APPEND_ONLY = Check(
     id="invariant/append-only",
     statement="Each served request's history starts with the previous served request's "
-    "history, JSON-identical except for cache_control breakpoints.",
+    "history, JSON-identical except for cache_control breakpoints, key order and a "
+    "one-text-part content list written as its plain string (or back).",
     source="wire-rules 19, 53; seed §91, §103; seed Appendix B14",
     severity="should",
 )
@@ -195,7 +196,7 @@ def append_only(transcript: Transcript, wire: HistorySource) -> list[Violation]:
     for exchange in transcript.exchanges:
         if exchange.view is None or exchange.served is None:
             continue
-        items = [_without_cache_control(item) for item in wire.history_items(exchange.view)]
+        items = [_plain(_without_cache_control(item)) for item in wire.history_items(exchange.view)]
         if previous is not None and previous[2] != "refusal":
             change = _first_change(previous[1], items, previous[0])
             if change is not None:
@@ -216,6 +217,33 @@ def _without_cache_control(item: Any) -> Any:
     if isinstance(item, list):
         return [_without_cache_control(v) for v in item]
     return item
+
+
+#: Part types whose one-part content list is the same content as the plain string.
+_TEXT_PARTS = frozenset({"text", "input_text"})
+
+
+def _plain(item: Any) -> Any:
+    """A JSON value with every ``content`` that is one text part written as its string.
+
+    The wires accept both spellings of the same text, and a library rewrites an older
+    message from one to the other when a ``cache_control`` breakpoint moves off it."""
+    if isinstance(item, list):
+        return [_plain(v) for v in item]
+    if not isinstance(item, dict):
+        return item
+    plain = {k: _plain(v) for k, v in item.items()}
+    content = plain.get("content")
+    if isinstance(content, list) and len(content) == 1:
+        (part,) = content
+        if (
+            isinstance(part, dict)
+            and set(part) == {"type", "text"}
+            and part["type"] in _TEXT_PARTS
+            and isinstance(part["text"], str)
+        ):
+            plain["content"] = part["text"]
+    return plain
 
 
 def _canonical(item: Any) -> str:

@@ -13,6 +13,10 @@ from conformance.wires.gemini._fields import get, nonempty_text
 
 #: The placeholder the thought-signatures doc allows when a real signature is unavailable.
 SENTINEL = "skip_thought_signature_validator"
+#: The same placeholder base64-encoded, as some libraries send it: which form the live API
+#: honours is not documented either way, so both are accepted.
+SENTINEL_BASE64 = base64.b64encode(SENTINEL.encode()).decode()
+SENTINELS: frozenset[str] = frozenset({SENTINEL, SENTINEL_BASE64})
 
 
 def part_signature(part: Mapping[str, Any]) -> str | None:
@@ -37,3 +41,24 @@ def standard_base64(value: str) -> bool:
     except (binascii.Error, ValueError):
         return False
     return bool(value) and base64.b64encode(decoded).decode() == value
+
+
+def canonical(value: str) -> str:
+    """The bytes a thoughtSignature stands for, as canonical standard base64.
+
+    The field is protobuf ``bytes``: the API decodes the standard and the URL-safe
+    alphabet, padded or not, to the same bytes, so two spellings of them are one
+    signature.  A value that does not decode stays as it is (it matches only itself)."""
+    if not value or not decodes(value):
+        return value
+    body = value.rstrip("=").replace("-", "+").replace("_", "/")
+    try:
+        raw = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return value
+    return base64.b64encode(raw).decode()
+
+
+def is_sentinel(value: str) -> bool:
+    """Whether ``value`` is the documented placeholder, as the literal or its base64."""
+    return value == SENTINEL or canonical(value) == SENTINEL_BASE64

@@ -15,7 +15,7 @@ from conformance.wires import values
 from conformance.wires.base import Rule, RuleViolation
 from conformance.wires.gemini._checked import CheckedRequest
 from conformance.wires.gemini._fields import get
-from conformance.wires.gemini._signatures import SENTINEL, decodes, part_signature
+from conformance.wires.gemini._signatures import canonical, decodes, is_sentinel, part_signature
 from conformance.wires.gemini._view import NAME
 from conformance.wires.rulebook import RuleBook
 
@@ -159,8 +159,8 @@ SIGNATURE_MINTED = Rule(
     id="gemini/signature-corrupted",
     ref="wire-rules §D46, §C38, F7",
     statement=(
-        "A thoughtSignature on a functionCall part is one this provider minted, byte for byte "
-        "(the sentinel aside).  Signatures on text and thought parts are not enforced (F7)."
+        "A thoughtSignature on a functionCall part decodes to the bytes of one this provider "
+        "minted (either base64 alphabet, padded or not; the sentinel, literal or base64, aside).  Signatures on text and thought parts are not enforced (F7)."
     ),
     source=(
         "wire-rules rules 38, 46 and F7: anomalyco/opencode#4832, mastra-ai/mastra#23433, "
@@ -265,11 +265,13 @@ def _signature_required(check: CheckedRequest) -> Iterator[RuleViolation]:
 
 @BOOK.checks(SIGNATURE_MINTED)
 def _signature_minted(check: CheckedRequest) -> Iterator[RuleViolation]:
-    minted = check.minted()
+    """The field is bytes: a signature re-spelled in the other base64 alphabet, or without
+    padding, is the minted one."""
+    minted = {canonical(payload) for payload in check.minted()}
     for content in check.contents:
         for j, part in content.calls:
             value = part_signature(part)
-            if value is not None and value != SENTINEL and value not in minted:
+            if value is not None and not is_sentinel(value) and canonical(value) not in minted:
                 yield SIGNATURE_MINTED.violated(f"contents[{content.index}].parts[{j}]")
 
 

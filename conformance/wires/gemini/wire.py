@@ -3,12 +3,12 @@ that say how strongly each signature must come back: signatures on functionCall 
 are enforced (rules 40, 41), on text and thought parts they only keep reasoning
 continuity (rule 44, F7).  A call's signature stays with its call id; a text or thought
 signature may come back on the text it concluded, merged or not (rule 43), so it has no
-companion."""
+companion.  The field is protobuf ``bytes``, so the ledger compares decoded bytes."""
 
 from __future__ import annotations
 
 from conformance.wires.gemini import parse, read, realism, render, route, rules
-from conformance.wires.gemini._signatures import SENTINEL
+from conformance.wires.gemini._signatures import SENTINELS, canonical
 from conformance.wires.gemini._view import NAME
 from conformance.wires.gemini.validate import validate
 from conformance.wires.hints import LedgerHints
@@ -27,10 +27,11 @@ WIRE = Wire(
     read=read.read,
     history_items=parse.history_items,
     hints=LedgerHints(
-        sentinels=frozenset({SENTINEL}),
+        sentinels=SENTINELS,
         strength="should",
         strengths={"tool_call": "must"},
         companions={"tool_call": "id"},
+        payload_key=canonical,
     ),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
 )

@@ -17,9 +17,13 @@ SYSTEM_ROLES = frozenset({"system", "developer"})
 def message_reasoning(raw: dict[str, Any], at: str, dialect: str | None) -> list[tuple[Block, str]]:
     """An assistant message's reasoning, as the dialect's provider reads it."""
     if dialect == DEEPSEEK:
+        # Empty and absent are the same there: "" is what a message without reasoning
+        # carries to satisfy the key rule (``deepseek/reasoning-content``), not an episode.
         value = raw.get("reasoning_content")
         return (
-            [(Reasoning(text=value), f"{at}.reasoning_content")] if isinstance(value, str) else []
+            [(Reasoning(text=value), f"{at}.reasoning_content")]
+            if isinstance(value, str) and value
+            else []
         )
     if dialect != OPENROUTER:
         return []
