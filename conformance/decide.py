@@ -3,7 +3,8 @@
 * ``error`` — the run could not be judged: the target crashed or hung, sent a request
   the script has no answer for, or stopped before the script ended with nothing that
   explains why.
-* ``fail`` — a ``must`` violation (``should`` ones too when the run is strict).
+* ``fail`` — a ``must`` violation (``should`` ones too when the run is strict); a request
+  beyond the script after broken expectations fails on those, and is named in the reason.
 * ``pinned`` — a pinned case whose documented limitation showed as the case asserts.
 * ``xfail`` — a failure the target pinned; an unexpected pass of a pin fails.
 * ``n/a`` is decided before running (see the runner).
@@ -61,6 +62,10 @@ def _judged(
     if transcript.error:
         return "error", transcript.error
     if found.unexpected and not found.causes:
+        if found.expect:
+            # What was sent is judged first: the extra request must not hide the
+            # expectations it already broke; it is reported beside them.
+            return "fail", f"also: {found.unexpected[0].message}"
         return "error", found.unexpected[0].message
     unexplained = not found.causes and not _rejected(transcript)
     if (transcript.stopped or served < scripted) and unexplained:

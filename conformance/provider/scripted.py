@@ -46,9 +46,9 @@ BEYOND_SCRIPT = Rule(
     ref="DESIGN: a request beyond the script is a failure, not a hang",
     statement="The target sends no request after the scripted conversation has ended.",
     source="DESIGN.md, scripted provider",
-    error="conformance: request {number} is beyond the script ({scripted} responses, all served)",
-    status=500,
-    error_type="api_error",
+    # A 400, not a 5xx: SDKs retry server errors until their timeout, which turned a
+    # clear verdict into an `error`; a client error ends the target's loop at once.
+    error="conformance: request {number} is beyond the script ({count})",
 )
 PROVIDER_RULES = (UNKNOWN_ENDPOINT, MALFORMED_REQUEST, BEYOND_SCRIPT)
 
@@ -102,6 +102,18 @@ class ScriptedProvider:
             ),
         )
 
+    def _count(self) -> str:
+        """What was served, for the beyond-the-script message: rejected requests consume
+        no scripted response, so the count is of served responses, not of requests."""
+        scripted = len(self.script)
+        if self._served >= scripted:
+            return f"{scripted} scripted responses, all served"
+        rejected = sum(1 for e in self.exchanges if e.served is None)
+        return (
+            f"{self._served} of {scripted} scripted responses served; {rejected} rejected "
+            f"requests used up the retry allowance"
+        )
+
     def _error(self, rule: Rule, **fields: object) -> tuple[HttpResponse, RuleViolation]:
         violation = RuleViolation(rule, rule.error.format(**fields))
         return self.wire.render_error(violation), violation
@@ -120,9 +132,7 @@ class ScriptedProvider:
             violation = RuleViolation(MALFORMED_REQUEST, error.message, error.at)
             return self.wire.render_error(violation), None, None, [violation], error.message
         if self._served >= len(self.script) or self.exhausted:
-            response, violation = self._error(
-                BEYOND_SCRIPT, number=number, scripted=len(self.script)
-            )
+            response, violation = self._error(BEYOND_SCRIPT, number=number, count=self._count())
             return response, view, None, [violation], violation.message
         violations = self.wire.validate(view, self._context(number))
         if violations:
