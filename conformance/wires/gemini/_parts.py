@@ -11,7 +11,7 @@ from conformance.model import ContentBlock, Media, Reasoning, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.base import ValidationContext
 from conformance.wires.gemini._fields import get, nonempty_text
-from conformance.wires.gemini._signatures import part_signature
+from conformance.wires.gemini._signatures import signature_bytes
 
 
 @dataclass
@@ -67,8 +67,9 @@ def content_block(part: Mapping[str, Any], at: str, ids: CallIds) -> ContentBloc
     """A part other than functionResponse in neutral form (None: no neutral form).
 
     Only ``thought: true`` makes a part reasoning (rule 39); a signature alone, with no
-    text, is kept as an empty text so its token stays visible."""
-    signature = part_signature(part)
+    text, is kept as an empty text so its token stays visible.  A signature is carried as
+    its bytes in the minted spelling (the field is protobuf ``bytes``)."""
+    signature = signature_bytes(part)
     call = get(part, "functionCall")
     if isinstance(call, dict):
         name = values.text(get(call, "name"))

@@ -20,8 +20,16 @@ SENTINELS: frozenset[str] = frozenset({SENTINEL, SENTINEL_BASE64})
 
 
 def part_signature(part: Mapping[str, Any]) -> str | None:
-    """The part-level thoughtSignature of a part (never one nested in functionCall)."""
+    """The part-level thoughtSignature of a part (never one nested in functionCall), as
+    sent."""
     return nonempty_text(get(part, "thoughtSignature"))
+
+
+def signature_bytes(part: Mapping[str, Any]) -> str | None:
+    """A part's thoughtSignature as the neutral view carries it: its bytes in canonical
+    standard base64 (the form Gemini mints), whichever spelling was sent."""
+    value = part_signature(part)
+    return None if value is None else canonical(value)
 
 
 def decodes(value: str) -> bool:
@@ -56,9 +64,10 @@ def canonical(value: str) -> str:
         raw = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
     except (binascii.Error, ValueError):
         return value
-    return base64.b64encode(raw).decode()
+    spelled = base64.b64encode(raw).decode()
+    return SENTINEL if spelled == SENTINEL_BASE64 else spelled
 
 
 def is_sentinel(value: str) -> bool:
     """Whether ``value`` is the documented placeholder, as the literal or its base64."""
-    return value == SENTINEL or canonical(value) == SENTINEL_BASE64
+    return canonical(value) == SENTINEL

@@ -1,0 +1,32 @@
+"""Accepted-variant adapters: the reference with one spelling the provider accepts changed.
+
+Each differs from the reference in one way a widely used library differs and the real
+provider accepts; the suite must give every one of them no ``fail`` and no ``error``
+(``tests/harness/test_accepted.py``), the mirror image of ``harness.broken``.
+"""
+
+from __future__ import annotations
+
+from harness.accepted.anthropic import MovingBreakpointAdapter, VerbatimOrderAdapter
+from harness.accepted.deepseek import EmptyReasoningContentAdapter
+from harness.accepted.gemini import ReturnValueAdapter, UrlSafeSignatureAdapter
+from harness.accepted.unflagged import NoErrorFlagAdapter
+
+ACCEPTED_ADAPTERS = (
+    UrlSafeSignatureAdapter,
+    ReturnValueAdapter,
+    EmptyReasoningContentAdapter,
+    MovingBreakpointAdapter,
+    VerbatimOrderAdapter,
+    NoErrorFlagAdapter,
+)
+
+__all__ = [
+    "ACCEPTED_ADAPTERS",
+    "EmptyReasoningContentAdapter",
+    "MovingBreakpointAdapter",
+    "NoErrorFlagAdapter",
+    "ReturnValueAdapter",
+    "UrlSafeSignatureAdapter",
+    "VerbatimOrderAdapter",
+]

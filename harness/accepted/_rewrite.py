@@ -1,0 +1,27 @@
+"""The seam every accepted variant uses: the reference's request body, rewritten.
+
+A variant changes only how a request is spelled, never what the reference decided to
+send, so each one isolates a single spelling the provider accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from conformance.model import Message
+from conformance.reference.codec import WireCodec
+from conformance.targets.base import WireRequest
+
+
+class Rewriting(WireCodec):
+    """Mixin: ``rewrite`` gets each request body (a JSON object) and returns the new one."""
+
+    def rewrite(self, body: dict[str, Any]) -> dict[str, Any]:
+        return body
+
+    def request(self, history: Sequence[Message]) -> WireRequest:
+        sent = super().request(history)
+        if not isinstance(sent.body, Mapping):
+            return sent
+        return WireRequest(body=self.rewrite(dict(sent.body)), headers=sent.headers, path=sent.path)
