@@ -3,6 +3,7 @@
     wire-conformance run    [--target reference|module:attr|cmd:<command>] [--wire W]
                             [--case GLOB] [--cases DIR] [--json PATH] [--junit PATH]
                             [--markdown PATH] [--timeout S] [--strict]
+                            [--evidence documented|observed|any]
                             [--snapshots DIR [--update-snapshots]]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
@@ -25,6 +26,11 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from conformance.verdict import (
+    DEFAULT_EVIDENCE_THRESHOLD,
+    DEFAULT_TIMEOUT,
+    EVIDENCE_THRESHOLDS,
+)
 from conformance.version import __version__
 
 if TYPE_CHECKING:
@@ -44,6 +50,17 @@ def _add_case_dirs(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="DIR",
         help="add a directory of case files to the bundled library (repeatable)",
+    )
+
+
+def _add_evidence(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--evidence",
+        choices=EVIDENCE_THRESHOLDS,
+        default=DEFAULT_EVIDENCE_THRESHOLD,
+        help="the weakest evidence that may fail a cell: documented, observed (default) or "
+        "any; a violation resting on weaker evidence (inferred, design) is a warning, "
+        "even with --strict",
     )
 
 
@@ -74,11 +91,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--timeout",
         type=float,
-        default=10.0,
+        default=DEFAULT_TIMEOUT,
         metavar="S",
-        help="seconds a case may take on the target (default 10)",
+        help=f"seconds a case may take on the target (default {DEFAULT_TIMEOUT:g})",
     )
     run.add_argument("--strict", action="store_true", help="`should` violations fail too")
+    _add_evidence(run)
     run.add_argument(
         "--snapshots",
         type=Path,
@@ -152,7 +170,9 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         if args.snapshots
         else None
     )
-    options = RunOptions(timeout=args.timeout, strict=args.strict, snapshots=store)
+    options = RunOptions(
+        timeout=args.timeout, strict=args.strict, snapshots=store, evidence=args.evidence
+    )
     cases = [loaded.case for loaded in library.cases]
     jobs = plan(cases, target, args.wire, args.case)
     results = run_jobs(target, jobs, options)
@@ -255,7 +275,7 @@ def _checks(args: argparse.Namespace, console: Console) -> int:
     for check in all_checks():
         source = check.source if check.ref is None else f"{check.ref}; {check.source}"
         console.print(
-            f"{check.id}  [{check.severity}]  {check.statement}  ({source})",
+            f"{check.id}  [{check.severity}, {check.evidence}]  {check.statement}  ({source})",
             markup=False,
             highlight=False,
         )

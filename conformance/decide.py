@@ -8,6 +8,10 @@
 * ``pinned`` — a pinned case whose documented limitation showed as the case asserts.
 * ``xfail`` — a failure the target pinned; an unexpected pass of a pin fails.
 * ``n/a`` is decided before running (see the runner).
+
+A violation whose evidence is weaker than the run's threshold (default ``observed``) is
+a warning, never a failure, even when strict: a rule or a shape that rests only on a
+design document never fails a run by default.
 """
 
 from __future__ import annotations
@@ -16,7 +20,14 @@ from dataclasses import dataclass
 
 from conformance.cases.schema import Case
 from conformance.transcript import Transcript
-from conformance.verdict import Result, Verdict, Violation
+from conformance.verdict import (
+    DEFAULT_EVIDENCE_THRESHOLD,
+    EvidenceThreshold,
+    Result,
+    Verdict,
+    Violation,
+    meets,
+)
 
 UNEXPECTED_REQUEST = frozenset({"provider/beyond-script", "provider/unknown-endpoint"})
 
@@ -27,6 +38,15 @@ def _rejected(transcript: Transcript) -> bool:
         e.served is None and any(v.rule.id not in UNEXPECTED_REQUEST for v in e.violations)
         for e in transcript.exchanges
     )
+
+
+def _counts(violation: Violation, strict: bool, evidence: EvidenceThreshold) -> bool:
+    """Whether a violation may fail the run.  Evidence first: one resting on weaker
+    evidence than the threshold is a warning, ``must`` or not, strict or not (only
+    ``--evidence any`` lets it count); then severity: ``should`` counts when strict."""
+    if not meets(violation.evidence, evidence):
+        return False
+    return violation.severity == "must" or strict
 
 
 @dataclass(frozen=True)
@@ -40,11 +60,11 @@ class _Sorted:
     causes: list[Violation]  # rules and invariants: what explains an early stop
 
     @classmethod
-    def of(cls, violations: list[Violation], strict: bool) -> _Sorted:
-        counted = [v for v in violations if v.severity == "must" or strict]
+    def of(cls, violations: list[Violation], strict: bool, evidence: EvidenceThreshold) -> _Sorted:
+        counted = [v for v in violations if _counts(v, strict, evidence)]
         return cls(
             counted=counted,
-            warnings=tuple(v for v in violations if v.severity == "should" and not strict),
+            warnings=tuple(v for v in violations if not _counts(v, strict, evidence)),
             expect=[v for v in counted if v.check == "expect"],
             unexpected=[v for v in counted if v.check in UNEXPECTED_REQUEST],
             causes=[
@@ -106,10 +126,12 @@ def decide(
     transcript: Transcript,
     violations: list[Violation],
     strict: bool,
+    evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD,
 ) -> Result:
     """The verdict of one run, with the violations that justify it; ``pin`` is the
-    reason the target gave for a known failure of this cell, if it pinned one."""
-    found = _Sorted.of(violations, strict)
+    reason the target gave for a known failure of this cell, if it pinned one;
+    ``evidence`` the weakest evidence that may fail it."""
+    found = _Sorted.of(violations, strict, evidence)
     # A pinned case asserts its limitation with expectations: they never fail it.
     counted = found.counted
     if case.status == "pinned":

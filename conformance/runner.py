@@ -20,11 +20,14 @@ from conformance.targets.base import Session, ToolDef
 from conformance.targets.kind import Outcome, Stage
 from conformance.targets.resolve import ResolvedTarget
 from conformance.transcript import Transcript
-from conformance.verdict import Result
+from conformance.verdict import (
+    DEFAULT_EVIDENCE_THRESHOLD,
+    DEFAULT_TIMEOUT,
+    EvidenceThreshold,
+    Result,
+)
 from conformance.wires.registry import get_wire, split_column
 from conformance.wires.roles import Wire
-
-DEFAULT_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ class RunOptions:
     timeout: float = DEFAULT_TIMEOUT
     strict: bool = False
     snapshots: SnapshotStore | None = None
+    #: The weakest evidence that may fail a cell (``conformance.verdict.meets``).
+    evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD
 
 
 def plan(
@@ -136,7 +141,9 @@ def run_job(
     _record(transcript, outcome, provider)
     violations = run_checks(transcript, wire)
     pin = target.pin_for(job.case.id, job.column)
-    result = decide(job.case, job.column, pin, transcript, violations, options.strict)
+    result = decide(
+        job.case, job.column, pin, transcript, violations, options.strict, options.evidence
+    )
     if options.snapshots is not None:
         state = options.snapshots.check(job.column, job.case.id, transcript)
         result = result.model_copy(update={"snapshot": state})

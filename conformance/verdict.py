@@ -13,6 +13,24 @@ VERDICTS: tuple[Verdict, ...] = ("pass", "fail", "pinned", "xfail", "n/a", "erro
 #: reasoning); a warning unless the run is strict.
 Severity: TypeAlias = Literal["must", "should"]
 SnapshotState: TypeAlias = Literal["match", "changed", "new"]
+#: What a rule, check or expectation rests on: ``documented`` (the provider's own
+#: documentation), ``observed`` (real error texts, public reports), ``inferred`` (derived
+#: from those, never seen as such), ``design`` (asserted only by a design document).
+Evidence: TypeAlias = Literal["documented", "observed", "inferred", "design"]
+EVIDENCE: tuple[Evidence, ...] = ("documented", "observed", "inferred", "design")
+#: The weakest evidence that may fail a run: ``any`` lets every level count.
+EvidenceThreshold: TypeAlias = Literal["documented", "observed", "any"]
+EVIDENCE_THRESHOLDS: tuple[EvidenceThreshold, ...] = ("documented", "observed", "any")
+DEFAULT_EVIDENCE_THRESHOLD: EvidenceThreshold = "observed"
+#: Seconds one cell may take before its verdict is ``error``: a heavy library takes 8-20 s
+#: per cell on a busy machine, so the default leaves it room.
+DEFAULT_TIMEOUT = 60.0
+_STRENGTH: dict[str, int] = {"documented": 3, "observed": 2, "inferred": 1, "design": 0, "any": 0}
+
+
+def meets(evidence: Evidence, threshold: EvidenceThreshold) -> bool:
+    """Whether a violation resting on ``evidence`` may fail a run at ``threshold``."""
+    return _STRENGTH[evidence] >= _STRENGTH[threshold]
 
 
 class Violation(BaseModel):
@@ -20,7 +38,9 @@ class Violation(BaseModel):
 
     ``check`` is a stable id (``expect``, ``invariant/<slug>``, ``<wire>/<slug>``,
     ``provider/<slug>``); ``severity`` ``must`` fails the run, ``should`` is a warning
-    unless the run is strict; ``request`` is the 1-based request it is about.
+    unless the run is strict; ``evidence`` is what the broken rule rests on (a violation
+    weaker than the run's evidence threshold is a warning, whatever its severity);
+    ``request`` is the 1-based request it is about.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -28,6 +48,7 @@ class Violation(BaseModel):
     check: str
     message: str
     severity: Severity = "must"
+    evidence: Evidence = "observed"
     request: int | None = None
     at: str | None = None
 

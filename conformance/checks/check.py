@@ -17,14 +17,15 @@ from dataclasses import dataclass
 from typing import TypeAlias, TypeVar
 
 from conformance.transcript import Transcript
-from conformance.verdict import Severity, Violation
+from conformance.verdict import Evidence, Severity, Violation
 from conformance.wires.base import Rule
 from conformance.wires.roles import Wire
 
 
 @dataclass(frozen=True)
 class Check:
-    """One check of the judge.  ``severity`` is the default of its violations."""
+    """One check of the judge.  ``severity`` and ``evidence`` are the defaults of its
+    violations."""
 
     id: str
     statement: str
@@ -32,12 +33,13 @@ class Check:
     severity: Severity = "must"
     #: The ``wire-rules`` entry a provider or wire rule encodes; ``None`` for the rest.
     ref: str | None = None
+    evidence: Evidence = "observed"
 
     @classmethod
     def bound_to(cls, rule: Rule) -> Check:
-        """The check of a provider or wire rule: same id, statement, source and ref."""
+        """The check of a provider or wire rule: same id, statement, source, ref, evidence."""
         severity: Severity = getattr(rule, "severity", "must")
-        return cls(rule.id, rule.statement, rule.source, severity, rule.ref)
+        return cls(rule.id, rule.statement, rule.source, severity, rule.ref, rule.evidence)
 
     def violation(
         self,
@@ -46,12 +48,14 @@ class Check:
         request: int | None = None,
         at: str | None = None,
         severity: Severity | None = None,
+        evidence: Evidence | None = None,
     ) -> Violation:
-        """A violation of this check (``severity`` overrides the default)."""
+        """A violation of this check (``severity`` and ``evidence`` override the defaults)."""
         return Violation(
             check=self.id,
             message=message,
             severity=severity or self.severity,
+            evidence=evidence or self.evidence,
             request=request,
             at=at,
         )

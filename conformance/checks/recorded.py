@@ -27,13 +27,15 @@ def rules() -> tuple[Rule, ...]:
 def recorded_violations(transcript: Transcript, wire: Wire) -> list[Violation]:
     """The rule violations the provider recorded, request by request, in recorded order.
 
-    A recorded violation is a request the provider rejected, so it is always ``must``.
+    A recorded violation is a request the provider rejected (or, on evidence too weak to
+    reject it, served), so it is always ``must``; it carries the evidence it rests on.
     """
     return [
         Violation(
             check=violation.rule.id,
             message=violation.message,
             severity="must",
+            evidence=violation.evidence,
             request=exchange.number,
             at=violation.at,
         )

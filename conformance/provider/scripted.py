@@ -4,6 +4,8 @@ It answers every request the way the real provider would: a request that breaks 
 the wire's rules gets that provider's status and error text (and does not consume a
 scripted response, so a target may repair and retry), a request past the end of the
 script gets an error instead of a hang, and every request is recorded byte for byte.
+A rule violation that rests only on a design document is recorded but served: the real
+provider was never seen rejecting it.
 It is transport-free: respx routes and the loopback server both call ``handle``.
 """
 
@@ -135,8 +137,9 @@ class ScriptedProvider:
             response, violation = self._error(BEYOND_SCRIPT, number=number, count=self._count())
             return response, view, None, [violation], violation.message
         violations = self.wire.validate(view, self._context(number))
-        if violations:
-            return self.wire.render_error(violations[0]), view, None, violations, None
+        rejecting = [v for v in violations if v.rejects]
+        if rejecting:
+            return self.wire.render_error(rejecting[0]), view, None, violations, None
         index = self._served
         context = RenderContext(
             index=index,
@@ -148,4 +151,6 @@ class ScriptedProvider:
         )
         response = self.wire.render(self.script[index], context)
         self._served += 1
-        return response, view, index, [], None
+        # A violation too weakly evidenced to reject (``RuleViolation.rejects``) is
+        # recorded beside the response the real provider would most likely have sent.
+        return response, view, index, violations, None

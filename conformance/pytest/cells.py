@@ -87,7 +87,9 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
     library = _library(config, extra)
     timeout = config.getoption("--conformance-timeout") or cls.timeout
     options = RunOptions(
-        timeout=timeout, strict=cls.strict or config.getoption("--conformance-strict")
+        timeout=timeout,
+        strict=cls.strict or config.getoption("--conformance-strict"),
+        evidence=config.getoption("--conformance-evidence") or cls.evidence,
     )
     wires = set(cls.wires) | set(config.getoption("--conformance-wire"))
     patterns = list(cls.case_patterns) + list(config.getoption("--conformance-case"))

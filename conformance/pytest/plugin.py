@@ -64,6 +64,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--conformance-strict", action="store_true", help="fail on `should` violations too"
     )
+    group.addoption(
+        "--conformance-evidence",
+        choices=("documented", "observed", "any"),
+        default=None,
+        help="the weakest evidence that may fail a cell (default: the suite's, observed)",
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

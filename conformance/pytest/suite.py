@@ -17,6 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, DEFAULT_TIMEOUT, EvidenceThreshold
+
 
 class ConformanceSuite:
     #: ``"reference"``, ``"module:attr"``, ``"cmd:<shell command>"``, an Adapter or
@@ -32,8 +34,10 @@ class ConformanceSuite:
     case_dirs: ClassVar[tuple[str | Path, ...]] = ()
     #: ``should`` violations fail too.
     strict: ClassVar[bool] = False
-    #: Seconds one case may take.
-    timeout: ClassVar[float] = 10.0
+    #: Seconds one case may take (a heavy library needs 8-20 s on a busy machine).
+    timeout: ClassVar[float] = DEFAULT_TIMEOUT
+    #: The weakest evidence that may fail a cell (``documented``, ``observed``, ``any``).
+    evidence: ClassVar[EvidenceThreshold] = DEFAULT_EVIDENCE_THRESHOLD
     #: Where snapshots live, relative to pytest's rootdir; ``None`` disables them.
     snapshot_dir: ClassVar[str | Path | None] = "snapshots"
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from conformance.errors import ConformanceError
 from conformance.model import Message, Options, ScriptedResponse, ThinkingConfig
-from conformance.verdict import Severity
+from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, Evidence, Severity, meets
 
 
 class RequestParseError(ConformanceError, ValueError):
@@ -78,6 +78,10 @@ class Rule:
     ``reference/wire-rules.md`` it encodes; ``error`` is the provider's real error text,
     with ``{placeholders}`` the validator fills in.  ``severity`` lets a rule be listed
     beside the checks; a provider rejects what breaks one, so every rule is a ``must``.
+    ``evidence`` is what the rule rests on (``conformance.verdict.Evidence``): most rules
+    quote an error text seen in public reports (``observed``).  A violation may rest on
+    weaker evidence than its rule (``RuleViolation.evidence``): the provider serves such a
+    request instead of rejecting it, since that rejection was never seen live.
     """
 
     id: str
@@ -88,10 +92,14 @@ class Rule:
     status: int = 400
     error_type: str = "invalid_request_error"
     severity: Severity = "must"
+    evidence: Evidence = "observed"
 
-    def violated(self, at: str | None = None, /, **fields: object) -> RuleViolation:
-        """This rule broken at ``at``, its error text filled in with ``fields``."""
-        return RuleViolation(self, self.error.format(**fields), at)
+    def violated(
+        self, at: str | None = None, /, *, evidence: Evidence | None = None, **fields: object
+    ) -> RuleViolation:
+        """This rule broken at ``at``, its error text filled in with ``fields``;
+        ``evidence``: what this violation rests on, when weaker than the rule's."""
+        return RuleViolation(self, self.error.format(**fields), at, evidence)
 
 
 @dataclass(frozen=True)
@@ -101,6 +109,18 @@ class RuleViolation:
     rule: Rule
     message: str
     at: str | None = None
+    #: What this violation rests on, when weaker than its rule's evidence.
+    evidence_override: Evidence | None = None
+
+    @property
+    def evidence(self) -> Evidence:
+        return self.evidence_override or self.rule.evidence
+
+    @property
+    def rejects(self) -> bool:
+        """Whether the provider answers it with its error: only a rejection that was
+        documented or seen live is played; a weaker one is recorded, and served."""
+        return meets(self.evidence, DEFAULT_EVIDENCE_THRESHOLD)
 
 
 @dataclass(frozen=True)

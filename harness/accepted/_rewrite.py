@@ -15,13 +15,14 @@ from conformance.targets.base import WireRequest
 
 
 class Rewriting(WireCodec):
-    """Mixin: ``rewrite`` gets each request body (a JSON object) and returns the new one."""
+    """Mixin: ``rewrite`` gets each request body (a JSON object) and returns the new one.
+    Put it before a concrete codec, whose ``request`` it wraps."""
 
     def rewrite(self, body: dict[str, Any]) -> dict[str, Any]:
         return body
 
     def request(self, history: Sequence[Message]) -> WireRequest:
-        sent = super().request(history)
+        sent = super().request(history)  # type: ignore[safe-super]
         if not isinstance(sent.body, Mapping):
             return sent
         return WireRequest(body=self.rewrite(dict(sent.body)), headers=sent.headers, path=sent.path)

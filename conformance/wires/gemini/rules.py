@@ -160,7 +160,8 @@ SIGNATURE_MINTED = Rule(
     ref="wire-rules §D46, §C38, F7",
     statement=(
         "A thoughtSignature on a functionCall part decodes to the bytes of one this provider "
-        "minted (either base64 alphabet, padded or not; the sentinel, literal or base64, aside).  Signatures on text and thought parts are not enforced (F7)."
+        "minted (either base64 alphabet, padded or not; the sentinel, literal or base64, "
+        "aside).  Signatures on text and thought parts are not enforced (F7)."
     ),
     source=(
         "wire-rules rules 38, 46 and F7: anomalyco/opencode#4832, mastra-ai/mastra#23433, "
