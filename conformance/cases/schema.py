@@ -32,7 +32,7 @@ from conformance.model import (
     ToolCall,
     ToolSpec,
 )
-from conformance.verdict import Severity
+from conformance.verdict import Evidence, Severity
 
 CASE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 ISSUE_REF = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+#[0-9]+$")
@@ -202,6 +202,9 @@ class ExpectBlocks(StrictModel):
     blocks: tuple[BlockPattern, ...]
     why: str | None = None
     severity: Severity = "must"
+    #: What the expectation rests on; unset: ``design`` when the case cites only the
+    #: seed behaviours (a design document), else ``observed`` (``Case.evidence``).
+    evidence: Evidence | None = None
 
     @model_validator(mode="after")
     def _one_message(self) -> ExpectBlocks:
@@ -217,6 +220,9 @@ class ExpectContains(StrictModel):
     contains: tuple[BlockPattern, ...] = Field(min_length=1)
     why: str | None = None
     severity: Severity = "must"
+    #: What the expectation rests on; unset: ``design`` when the case cites only the
+    #: seed behaviours (a design document), else ``observed`` (``Case.evidence``).
+    evidence: Evidence | None = None
 
 
 class ExpectNone(StrictModel):
@@ -226,6 +232,9 @@ class ExpectNone(StrictModel):
     none: BlockPattern
     why: str | None = None
     severity: Severity = "must"
+    #: What the expectation rests on; unset: ``design`` when the case cites only the
+    #: seed behaviours (a design document), else ``observed`` (``Case.evidence``).
+    evidence: Evidence | None = None
 
 
 class ExpectNoMessage(StrictModel):
@@ -235,6 +244,9 @@ class ExpectNoMessage(StrictModel):
     no_message: Literal["empty"]
     why: str | None = None
     severity: Severity = "must"
+    #: What the expectation rests on; unset: ``design`` when the case cites only the
+    #: seed behaviours (a design document), else ``observed`` (``Case.evidence``).
+    evidence: Evidence | None = None
 
 
 class ExpectRequests(StrictModel):
@@ -243,6 +255,9 @@ class ExpectRequests(StrictModel):
     requests: PositiveInt
     why: str | None = None
     severity: Severity = "must"
+    #: What the expectation rests on; unset: ``design`` when the case cites only the
+    #: seed behaviours (a design document), else ``observed`` (``Case.evidence``).
+    evidence: Evidence | None = None
 
 
 class OutputPattern(StrictModel):
@@ -257,6 +272,9 @@ class ExpectOutput(StrictModel):
     output: OutputPattern
     why: str | None = None
     severity: Severity = "must"
+    #: What the expectation rests on; unset: ``design`` when the case cites only the
+    #: seed behaviours (a design document), else ``observed`` (``Case.evidence``).
+    evidence: Evidence | None = None
 
 
 class ExpectAnyOf(StrictModel):
@@ -265,6 +283,9 @@ class ExpectAnyOf(StrictModel):
     any_of: tuple[Expectation, ...] = Field(min_length=2)
     why: str | None = None
     severity: Severity = "must"
+    #: What the expectation rests on; unset: ``design`` when the case cites only the
+    #: seed behaviours (a design document), else ``observed`` (``Case.evidence``).
+    evidence: Evidence | None = None
 
 
 def _expectation_tag(value: Any) -> str | None:
@@ -381,3 +402,11 @@ class Case(StrictModel):
         if any(isinstance(e, ExpectOutput) for e in self.expect):
             needs.add("output-selection")
         return frozenset(needs)
+
+    @property
+    def evidence(self) -> Evidence:
+        """What the case's expectations rest on unless one says otherwise: ``design`` when
+        every citation is a seed behaviour (a design document), else ``observed``."""
+        if all(isinstance(p, SeedRef) for p in self.provenance):
+            return "design"
+        return "observed"

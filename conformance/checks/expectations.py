@@ -85,6 +85,7 @@ def expectation_violations(transcript: Transcript) -> list[Violation]:
                     request=finding.request,
                     at=finding.at,
                     severity=expectation.severity,
+                    evidence=expectation.evidence or transcript.case.evidence,
                 )
             )
     return found

@@ -209,7 +209,9 @@ LEADING_THINKING = Rule(
     ),
     source=(
         "wire-rules rule 6: epam/ai-dial-adapter-bedrock PR#290 (full text); vercel/ai#8865; "
-        "BerriAI/litellm#15601; seed §93 (a tool turn without thinking is left alone)"
+        "BerriAI/litellm#15601; seed §93 (a tool turn without thinking is left alone).  "
+        "Observed when the turn's thinking was dropped; a turn that keeps its thinking "
+        "after a text rests on the design documents only (evidence: design)"
     ),
     error=_LEADING_THINKING_TEXT,
 )
@@ -426,8 +428,15 @@ def _leading_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
     if not in_loop or turn.first_kind in REASONING_TYPES:
         return
     dropped = any(_replayable(b) for blocks in check.origin_of(turn) for b in blocks)
-    if turn.of_type(*REASONING_TYPES) or dropped:
-        at = f"messages.{turn.index}.content.0"
+    at = f"messages.{turn.index}.content.0"
+    if turn.of_type(*REASONING_TYPES):
+        # Thinking kept but not first (``[text, thinking, tool_use]`` replayed as
+        # streamed): only the design documents assert this rejection; it was never seen
+        # live, so the provider serves it and the violation rests on ``design``.
+        yield LEADING_THINKING.violated(
+            at, evidence="design", i=turn.index, found=turn.first_kind
+        )
+    elif dropped:
         yield LEADING_THINKING.violated(at, i=turn.index, found=turn.first_kind)
 
 
