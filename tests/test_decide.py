@@ -178,3 +178,59 @@ def test_decide_takes_the_pin_and_knows_no_target_code() -> None:
     imported = imported_modules(decide_module)
     assert imported, "the scan found no imports at all"
     assert not [m for m in imported if m.startswith(("conformance.targets", "conformance.runner"))]
+
+
+def test_a_request_beyond_the_script_does_not_hide_broken_expectations() -> None:
+    """Issue 15: after a truncated turn the target sent one more request; what it sent
+    before breaks an expectation, so the cell fails on it (it was an `error` naming only
+    the extra request), and the extra request is reported beside it."""
+    c = case()
+    beyond = Violation(check=BEYOND_SCRIPT.id, message="request 3 is beyond the script")
+    result = decide(
+        c, "anthropic-messages", None, transcript(c, *FULL), [EXPECT, beyond], strict=False
+    )
+    assert result.verdict == "fail"
+    assert result.violations == (EXPECT, beyond)
+    assert result.reason == "also: request 3 is beyond the script"
+
+
+DESIGN = Violation(check="expect", message="expect[0]: design shape", evidence="design")
+INFERRED = Violation(check="invariant/x", message="inferred", evidence="inferred")
+DOCUMENTED_SHOULD = Violation(
+    check="invariant/y", message="doc", severity="should", evidence="documented"
+)
+
+
+def test_a_violation_resting_on_a_design_document_is_a_warning_by_default() -> None:
+    c = case()
+    result = decide(c, "anthropic-messages", None, transcript(c, *FULL), [DESIGN], strict=False)
+    assert result.verdict == "pass"
+    assert result.warnings == (DESIGN,)
+
+
+def test_strict_does_not_promote_weak_evidence_only_the_any_threshold_does() -> None:
+    c = case()
+    found = [DESIGN, INFERRED]
+    strict = decide(c, "anthropic-messages", None, transcript(c, *FULL), found, strict=True)
+    assert strict.verdict == "pass" and strict.warnings == (DESIGN, INFERRED)
+    every = decide(
+        c, "anthropic-messages", None, transcript(c, *FULL), found, strict=False, evidence="any"
+    )
+    assert every.verdict == "fail" and every.violations == (DESIGN, INFERRED)
+
+
+def test_the_documented_threshold_demotes_observed_violations() -> None:
+    c = case()
+    found = [MUST, DOCUMENTED_SHOULD]
+    documented = decide(
+        c,
+        "anthropic-messages",
+        None,
+        transcript(c, *FULL),
+        found,
+        strict=True,
+        evidence="documented",
+    )
+    assert documented.verdict == "fail"
+    assert documented.violations == (DOCUMENTED_SHOULD,)
+    assert documented.warnings == (MUST,)

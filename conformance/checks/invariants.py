@@ -196,7 +196,7 @@ def append_only(transcript: Transcript, wire: HistorySource) -> list[Violation]:
     for exchange in transcript.exchanges:
         if exchange.view is None or exchange.served is None:
             continue
-        items = [_plain(_without_cache_control(item)) for item in wire.history_items(exchange.view)]
+        items = [_without_cache_control(item) for item in wire.history_items(exchange.view)]
         if previous is not None and previous[2] != "refusal":
             change = _first_change(previous[1], items, previous[0])
             if change is not None:
@@ -247,8 +247,9 @@ def _plain(item: Any) -> Any:
 
 
 def _canonical(item: Any) -> str:
-    """JSON equality without key order, yet telling ``true`` from ``1``."""
-    return json.dumps(item, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    """JSON equality without key order, yet telling ``true`` from ``1``, and with a
+    one-text-part content the same as its string (``_plain``)."""
+    return json.dumps(_plain(item), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def _first_change(old: list[Any], new: list[Any], before: int) -> str | None:

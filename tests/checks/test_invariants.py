@@ -262,3 +262,29 @@ def test_complete_call_answered_with_its_result_holds() -> None:
     case = truncated("tool_calls", {"path": "alpha.txt"})
     views = broken(case, 2, 2, result("cut", RESULT))
     assert judge(truncated_call_not_run, case, views) == []
+
+
+def test_one_text_part_rewritten_as_its_string_holds() -> None:
+    """Issue 15: a library moves the breakpoint and sends the older user message as a
+    plain string; both spellings are the same content on the wire (was: a `should`)."""
+    first = cached(raw("user", "p1"))
+    plain = {"role": "user", "content": "p1"}
+    second = cached(plain, raw("assistant", "a1"), raw("user", "p2"))
+    assert judge(append_only, loop(), [first, second]) == []
+    back = cached(raw("user", "p1"), raw("assistant", "a1"), raw("user", "p2"))
+    assert judge(append_only, loop(), [view(user("p"), raw={"messages": [plain]}), back]) == []
+
+
+def test_key_order_holds_but_a_real_change_beside_the_rewrite_still_fails() -> None:
+    first = cached(raw("user", "p1"))
+    reordered = {"content": [{"text": "p1", "type": "text"}], "role": "user"}
+    assert judge(append_only, loop(), [first, cached(reordered, raw("user", "p2"))]) == []
+    edited = {"role": "user", "content": "p1 (edited)"}
+    [found] = judge(append_only, loop(), [first, cached(edited, raw("user", "p2"))])
+    assert "history item 0 changed at content" in found.message
+    two_parts = {
+        "role": "user",
+        "content": [{"type": "text", "text": "p"}, {"type": "text", "text": "1"}],
+    }
+    [split] = judge(append_only, loop(), [first, cached(two_parts, raw("user", "p2"))])
+    assert split.check == "invariant/append-only"

@@ -408,3 +408,45 @@ def test_ledger_violations_come_grouped_in_check_order() -> None:
     )
     found = checks(judge(case, *views))
     assert found == ["invariant/ledger-known", "invariant/ledger-once"]
+
+
+# ---------------------------------------------------------------- payload spellings
+
+
+def _urlsafe(payload: str) -> str:
+    return payload.replace("+", "-").replace("/", "_").rstrip("=")
+
+
+#: Like Gemini: the field is bytes, so any base64 spelling of the minted bytes is it.
+BYTES = HintsOnly(
+    LedgerHints(payload_key=lambda p: p.replace("-", "+").replace("_", "/").rstrip("="))
+)
+
+
+def test_a_payload_spelled_otherwise_is_the_minted_one_where_the_field_is_bytes() -> None:
+    """Issue 15: the ledger compared strings, so a URL-safe signature was 'never minted'."""
+    sig = "SIG+/A=="
+    case = make_case(
+        [
+            respond("tool_calls", think("A", sig), call("alpha")),
+            respond("end", text("done")),
+        ]
+    )
+    views = second_request(case, think("A", _urlsafe(sig)), call("alpha"))
+    assert judge(case, *views, wire=BYTES) == []
+    strings = judge(case, *views)
+    assert checks(strings)[0] == "invariant/ledger-known"  # a string field: not the same
+
+
+def test_a_respelled_payload_is_reported_by_its_minted_form() -> None:
+    sig = "SIG+/A=="
+    case = make_case(
+        [
+            respond("tool_calls", think("A", sig), call("alpha")),
+            respond("end", text("done")),
+        ]
+    )
+    views = second_request(case, call("alpha"), think("A", _urlsafe(sig)))
+    found = judge(case, *views, wire=BYTES)
+    assert found and all(digest(sig) in v.message for v in found)
+    assert not any(digest(_urlsafe(sig)) in v.message for v in found)

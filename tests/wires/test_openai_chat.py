@@ -677,7 +677,8 @@ def test_deepseek_reasoning_content_is_the_first_block() -> None:
     assert view.where(1, 0) == "messages.1.reasoning_content"
     assert view.thinking == ThinkingConfig(mode="adaptive")
     placeholder = parse(body(user("a"), assistant("x", reasoning_content="")), "deepseek")
-    assert placeholder.messages[1].blocks == (Reasoning(text=""), Text(text="x"))
+    # Issue 15: an empty reasoning_content is the same as none (it was a Reasoning block).
+    assert placeholder.messages[1].blocks == (Text(text="x"),)
     absent = parse(body(user("a"), assistant("x", reasoning_content=None)), "deepseek")
     assert absent.messages[1].blocks == (Text(text="x"),)
 

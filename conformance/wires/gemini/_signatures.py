@@ -56,7 +56,11 @@ def canonical(value: str) -> str:
 
     The field is protobuf ``bytes``: the API decodes the standard and the URL-safe
     alphabet, padded or not, to the same bytes, so two spellings of them are one
-    signature.  A value that does not decode stays as it is (it matches only itself)."""
+    signature.  A value that does not decode stays as it is (it matches only itself);
+    the sentinel, as the literal or in any base64 spelling, is the literal (a placeholder,
+    not bytes)."""
+    if value == SENTINEL:
+        return SENTINEL
     if not value or not decodes(value):
         return value
     body = value.rstrip("=").replace("-", "+").replace("_", "/")

@@ -1,0 +1,58 @@
+"""Each accepted-variant adapter gets no ``fail`` and no ``error`` on any cell.
+
+The mirror image of ``test_broken``: each variant is the reference with one spelling a
+widely used library sends and the provider accepts (issue 15).  Where the class was a
+``should``, the run is strict, so a warning would show too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.reference.adapter import ReferenceAdapter
+from conformance.targets.base import Adapter
+from harness.accepted import (
+    ACCEPTED_ADAPTERS,
+    EmptyReasoningContentAdapter,
+    MovingBreakpointAdapter,
+    NoErrorFlagAdapter,
+    ReturnValueAdapter,
+    UrlSafeSignatureAdapter,
+    VerbatimOrderAdapter,
+)
+from tests.support import failing, run_library
+
+#: Whether each variant runs strict: its class must not even warn.  The error flag stays
+#: a ``should`` (a warning), and the verbatim order rests on design evidence (a warning
+#: under any strictness: only ``--evidence any`` counts it).
+STRICT: dict[type[Adapter], bool] = {
+    UrlSafeSignatureAdapter: True,
+    ReturnValueAdapter: True,
+    EmptyReasoningContentAdapter: True,
+    MovingBreakpointAdapter: True,
+    VerbatimOrderAdapter: True,
+    NoErrorFlagAdapter: False,
+}
+
+
+def test_every_variant_is_listed() -> None:
+    assert set(STRICT) == set(ACCEPTED_ADAPTERS)
+
+
+@pytest.mark.parametrize("adapter", ACCEPTED_ADAPTERS, ids=lambda a: a.name)
+def test_an_accepted_variant_has_no_fail_and_no_error(adapter: type[Adapter]) -> None:
+    results = run_library(adapter(), strict=STRICT[adapter])
+    ran = [r for r in results.values() if r.verdict != "n/a"]
+    assert ran, "the variant ran no cell"
+    assert failing(results) == set()
+
+
+def test_the_no_error_flag_variant_is_warned_about_where_the_flag_is_owed() -> None:
+    results = run_library(NoErrorFlagAdapter(), strict=True)
+    assert ("truncation-max-tokens-dangling-episode-after-tool-call", "anthropic-messages") in (
+        failing(results)
+    )
+
+
+def test_the_reference_passes_strict() -> None:
+    assert failing(run_library(ReferenceAdapter(), strict=True)) == set()
