@@ -185,6 +185,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         results,
         args.strict,
         library.errors,
+        args.evidence,
     )
     if unused:
         report = report.model_copy(update={"unused_snapshots": unused})

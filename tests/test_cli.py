@@ -171,7 +171,10 @@ def test_checks_lists_every_id_with_its_source(capsys: pytest.CaptureFixture[str
     assert len(lines) == len(checks)
     for line, check in zip(lines, checks, strict=True):
         source = check.source if check.ref is None else f"{check.ref}; {check.source}"
-        assert line == f"{check.id}  [{check.severity}]  {check.statement}  ({source})"
+        assert (
+            line
+            == f"{check.id}  [{check.severity}, {check.evidence}]  {check.statement}  ({source})"
+        )
     rules = [*PROVIDER_RULES, *(r for name in wire_names() for r in get_wire(name).rules)]
     listed = {line.split("  ", 1)[0]: line for line in lines}
     for rule in rules:  # every rule, with its ref and source, read from the rule itself
@@ -188,6 +191,7 @@ def test_checks_json_lists_every_check(capsys: pytest.CaptureFixture[str]) -> No
             "source": c.source,
             "severity": c.severity,
             "ref": c.ref,
+            "evidence": c.evidence,
         }
         for c in all_checks()
     ]
@@ -351,7 +355,7 @@ def test_the_json_report_lists_load_errors_field_for_field() -> None:
         {"file": "bad.yaml", "line": 3, "field": "wat", "message": "Extra inputs"}
     ]
     assert to_json(a_report()) == to_json(a_report())
-    assert to_json(a_report()).startswith('{\n  "report_version": 1,\n  "suite_version": ')
+    assert to_json(a_report()).startswith('{\n  "report_version": 2,\n  "suite_version": ')
     assert to_json(a_report()).endswith("\n}\n")
 
 
@@ -366,7 +370,7 @@ def test_junit_and_markdown_name_load_errors_and_failures() -> None:
     assert "| `a-case` | pass |  |" in markdown
     assert "| `b-case` |  | fail |" in markdown
     assert "bad.yaml:3: wat: Extra inputs" in markdown
-    assert "  - expect (request 2, contents): expect[0] no" in markdown
+    assert "  - expect [must, observed] (request 2, contents): expect[0] no" in markdown
 
 
 def test_the_terminal_report_prints_load_errors_details_and_summary() -> None:
@@ -376,9 +380,38 @@ def test_the_terminal_report_prints_load_errors_details_and_summary() -> None:
     assert out[0] == "case file error: bad.yaml:3: wat: Extra inputs"
     assert "b-case [gemini]: fail" in out
     assert "  reason: 1 violation" in out
-    assert "  - expect (request 2, contents): expect[0] no" in out
-    assert "  - invariant/append-only [should]: changed" in out
+    assert "  - expect [must, observed] (request 2, contents): expect[0] no" in out
+    assert "  - invariant/append-only [should, observed]: changed" in out
     assert out[-2:] == [
         "1 pass, 1 fail",
         "* = passed with `should` warnings (fail them with --strict)",
     ]
+
+
+def test_checks_list_each_checks_evidence(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 15: evidence levels; a check that rests only on the design says so."""
+    assert main(["checks"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(
+        line.startswith("invariant/no-reasoning-in-user-input  [must, design]") for line in lines
+    )
+    assert any(line.startswith("provider/beyond-script  [must, documented]") for line in lines)
+
+
+def test_run_takes_an_evidence_threshold(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "r.json"
+    args = [
+        "run",
+        "-q",
+        "--case",
+        "leading-thinking-manual-text-first-response",
+        "--json",
+        str(out),
+    ]
+    assert main([*args, "--evidence", "any"]) == 0
+    assert json.loads(out.read_text())["evidence"] == "any"
+    with pytest.raises(SystemExit) as usage:
+        main([*args, "--evidence", "nonsense"])
+    assert usage.value.code == 2

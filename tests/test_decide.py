@@ -212,11 +212,13 @@ def test_strict_does_not_promote_weak_evidence_only_the_any_threshold_does() -> 
     c = case()
     found = [DESIGN, INFERRED]
     strict = decide(c, "anthropic-messages", None, transcript(c, *FULL), found, strict=True)
-    assert strict.verdict == "pass" and strict.warnings == (DESIGN, INFERRED)
+    assert strict.verdict == "pass"
+    assert strict.warnings == (DESIGN, INFERRED)
     every = decide(
         c, "anthropic-messages", None, transcript(c, *FULL), found, strict=False, evidence="any"
     )
-    assert every.verdict == "fail" and every.violations == (DESIGN, INFERRED)
+    assert every.verdict == "fail"
+    assert every.violations == (DESIGN, INFERRED)
 
 
 def test_the_documented_threshold_demotes_observed_violations() -> None:

@@ -43,7 +43,9 @@ CHECKLIST = Checklist()
 
 EXPECT = Check(
     id="expect",
-    statement="Every expectation the case writes holds for the captured requests and output.",
+    statement="Every expectation the case writes holds for the captured requests and output "
+    "(each with its own evidence: `evidence:`, else `design` for a case citing only seed "
+    "behaviours, else `observed`).",
     source="DESIGN.md, Case files (expect is normative); conformance/cases/schema.py",
 )
 

@@ -38,6 +38,7 @@ NO_REASONING_IN_USER_INPUT = Check(
     statement="No reasoning or tool-call block is sent in user or tool messages, nor inside "
     "a tool result's content.",
     source="seed §1, §2, §3, §6, §10; DESIGN.md (no reasoning in user input)",
+    evidence="design",  # only the seed behaviours and the design assert it
 )
 APPEND_ONLY = Check(
     id="invariant/append-only",

@@ -35,6 +35,7 @@ UNKNOWN_ENDPOINT = Rule(
     error="conformance: {method} {path} is not an endpoint of {wire}",
     status=404,
     error_type="not_found_error",
+    evidence="documented",
 )
 MALFORMED_REQUEST = Rule(
     id="provider/malformed-request",
@@ -42,6 +43,7 @@ MALFORMED_REQUEST = Rule(
     statement="A request body is a JSON document of the wire's request shape.",
     source="DESIGN.md, scripted provider",
     error="{message}",
+    evidence="documented",
 )
 BEYOND_SCRIPT = Rule(
     id="provider/beyond-script",
@@ -51,6 +53,7 @@ BEYOND_SCRIPT = Rule(
     # A 400, not a 5xx: SDKs retry server errors until their timeout, which turned a
     # clear verdict into an `error`; a client error ends the target's loop at once.
     error="conformance: request {number} is beyond the script ({count})",
+    evidence="documented",  # the suite's own contract: the script is the conversation
 )
 PROVIDER_RULES = (UNKNOWN_ENDPOINT, MALFORMED_REQUEST, BEYOND_SCRIPT)
 

@@ -12,11 +12,17 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ConfigDict
 
 from conformance.cases.load_error import LoadError
-from conformance.verdict import VERDICTS, Result
+from conformance.verdict import (
+    DEFAULT_EVIDENCE_THRESHOLD,
+    VERDICTS,
+    EvidenceThreshold,
+    Result,
+)
 from conformance.version import __version__
 
-#: Bumped on any incompatible change to the JSON shape.
-REPORT_VERSION = 1
+#: Bumped on any incompatible change to the JSON shape (2: evidence on every violation,
+#: and the run's evidence threshold).
+REPORT_VERSION = 2
 
 
 class Report(BaseModel):
@@ -27,6 +33,7 @@ class Report(BaseModel):
     target: str
     target_kind: str
     strict: bool = False
+    evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD
     results: tuple[Result, ...]
     summary: dict[str, int]
     load_errors: tuple[LoadError, ...] = ()
@@ -52,12 +59,14 @@ def build_report(
     results: Iterable[Result],
     strict: bool = False,
     load_errors: Iterable[LoadError] = (),
+    evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD,
 ) -> Report:
     ordered = tuple(sorted(results, key=lambda r: r.key))
     return Report(
         target=target,
         target_kind=target_kind,
         strict=strict,
+        evidence=evidence,
         results=ordered,
         summary=summarize(ordered),
         load_errors=tuple(load_errors),

@@ -52,7 +52,7 @@ def details(result: Result) -> list[str]:
             if violation.request
             else ""
         )
-        tag = "" if violation.severity == "must" else " [should]"
+        tag = f" [{violation.severity}, {violation.evidence}]"
         lines.append(f"  - {violation.check}{tag}{where}: {violation.message}")
     for name, tail in (("stdout", result.stdout_tail), ("stderr", result.stderr_tail)):
         if tail and result.verdict in ("fail", "error"):

@@ -448,5 +448,6 @@ def test_a_respelled_payload_is_reported_by_its_minted_form() -> None:
     )
     views = second_request(case, call("alpha"), think("A", _urlsafe(sig)))
     found = judge(case, *views, wire=BYTES)
-    assert found and all(digest(sig) in v.message for v in found)
+    assert found
+    assert all(digest(sig) in v.message for v in found)
     assert not any(digest(_urlsafe(sig)) in v.message for v in found)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.cases.library import load_library
 from conformance.reference.adapter import ReferenceAdapter
+from conformance.runner import RunOptions, plan, run_jobs
+from conformance.targets.resolve import target_from_object
 from conformance.targets.base import Adapter
 from harness.accepted import (
     ACCEPTED_ADAPTERS,
@@ -56,3 +59,16 @@ def test_the_no_error_flag_variant_is_warned_about_where_the_flag_is_owed() -> N
 
 def test_the_reference_passes_strict() -> None:
     assert failing(run_library(ReferenceAdapter(), strict=True)) == set()
+
+
+def test_the_verbatim_order_fails_only_when_design_evidence_counts() -> None:
+    """The three design-only leading-thinking cells: warnings by default, failures under
+    ``--evidence any`` (they failed by default before issue 15)."""
+    resolved = target_from_object(VerbatimOrderAdapter())
+    jobs = plan((c.case for c in load_library().cases), resolved)
+    results = run_jobs(resolved, jobs, RunOptions(strict=False, evidence="any"))
+    assert {r.case for r in results if r.verdict in ("fail", "error")} == {
+        "leading-thinking-every-tool-turn-stable",
+        "leading-thinking-manual-first-run-only",
+        "leading-thinking-manual-text-first-response",
+    }

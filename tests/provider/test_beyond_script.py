@@ -4,6 +4,7 @@ shape, and its message counts the served responses, rejected requests aside."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from conformance.cases.library import load_library
 from conformance.http import HttpRequest
@@ -18,7 +19,7 @@ def provider() -> ScriptedProvider:
     return ScriptedProvider(case, get_wire("openai-chat"))
 
 
-def chat(*messages: dict[str, object]) -> HttpRequest:
+def chat(*messages: Mapping[str, object]) -> HttpRequest:
     body = {"model": "m", "messages": list(messages), "stream": True}
     return HttpRequest(
         "POST",

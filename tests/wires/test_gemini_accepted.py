@@ -42,7 +42,8 @@ def urlsafe(signature: str, padded: bool = False) -> str:
 
 def test_the_minted_signatures_hold_both_alphabets_characters() -> None:
     """The regression needs a signature whose two spellings differ."""
-    assert urlsafe(SIG_A) != SIG_A and urlsafe(SIG_A, padded=True) != SIG_A
+    assert urlsafe(SIG_A) != SIG_A
+    assert urlsafe(SIG_A, padded=True) != SIG_A
 
 
 @pytest.mark.parametrize("padded", [False, True])
@@ -74,7 +75,8 @@ def test_the_sentinel_is_accepted_in_both_encodings(spelled: str) -> None:
     sentinel = model(
         call("read", {"p": "a"}, "call_a", spelled), call("read", {"p": "b"}, "call_b")
     )
-    assert is_sentinel(spelled) and canonical(spelled) == SENTINEL
+    assert is_sentinel(spelled)
+    assert canonical(spelled) == SENTINEL
     assert errors(loop(sentinel, PARALLEL_ANSWERS), served=[PARALLEL]) == []
 
 
@@ -110,5 +112,6 @@ def test_an_error_alone_is_still_an_error_result() -> None:
         )
     )
     (block,) = view.messages[2].blocks
-    assert isinstance(block, ToolResult) and block.is_error
+    assert isinstance(block, ToolResult)
+    assert block.is_error
     assert not isinstance(block, Text)
