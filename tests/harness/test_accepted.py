@@ -12,8 +12,8 @@ import pytest
 from conformance.cases.library import load_library
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.runner import RunOptions, plan, run_jobs
-from conformance.targets.resolve import target_from_object
 from conformance.targets.base import Adapter
+from conformance.targets.resolve import target_from_object
 from harness.accepted import (
     ACCEPTED_ADAPTERS,
     EmptyReasoningContentAdapter,
