@@ -11,6 +11,7 @@ import fnmatch
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 
+from conformance.cases.model_name import session_model
 from conformance.cases.schema import Case, ExpectOutput
 from conformance.checks.registry import run_checks
 from conformance.decide import decide
@@ -88,7 +89,7 @@ def session_for(case: Case, wire: str, dialect: str | None) -> Session:
         case=case.id,
         wire=wire,
         dialect=dialect,
-        model=given.options.model,
+        model=session_model(case, get_wire(wire), dialect),
         system=given.system,
         prompts=tuple(turn.user for turn in given.turns),
         tools=tuple(ToolDef(t.name, t.description, t.parameters, t.result) for t in given.tools),

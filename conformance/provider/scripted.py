@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 
+from conformance.cases.model_name import session_model
 from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
 from conformance.transcript import Exchange
@@ -147,7 +148,7 @@ class ScriptedProvider:
         context = RenderContext(
             index=index,
             case_id=self.case.id,
-            model=view.model or self.case.given.options.model,
+            model=view.model or session_model(self.case, self.wire, self.dialect),
             stream=self.wire.wants_stream(request, view),
             dialect=self.dialect,
             request=view,

@@ -15,8 +15,8 @@ registry (``conformance.wires.registry.get_wire``) hands it out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from conformance.http import HttpRequest, HttpResponse
@@ -43,6 +43,10 @@ class Server(Protocol):
 
     def wants_stream(self, request: HttpRequest, view: RequestView) -> bool:
         """Whether the client asked for a streamed answer."""
+        ...
+
+    def default_model(self, dialect: str | None = None) -> str:
+        """The model a session names when the case sets none."""
         ...
 
     def parse(self, request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
@@ -173,3 +177,12 @@ class Wire:
     hints: LedgerHints
     realism: Realism
     dialects: tuple[str, ...] = ()
+    #: A realistic model name per dialect (``""``: the wire itself), used when a case
+    #: sets none: libraries key behaviour on the model name.  Chosen so no verdict
+    #: depends on it (a DeepSeek model that is not a ``reasoner``; an ``anthropic/``
+    #: OpenRouter route).
+    models: Mapping[str, str] = field(default_factory=dict)
+
+    def default_model(self, dialect: str | None = None) -> str:
+        """The model a session on this wire (and dialect) names when the case sets none."""
+        return self.models.get(dialect or "", self.models.get("", "model-under-test"))

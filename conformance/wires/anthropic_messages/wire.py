@@ -24,4 +24,5 @@ WIRE = Wire(
     history_items=parse.history_items,
     hints=LedgerHints(),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
+    models={"": "claude-sonnet-4-5"},
 )

@@ -34,4 +34,5 @@ WIRE = Wire(
         payload_key=canonical,
     ),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
+    models={"": "gemini-2.5-flash"},
 )

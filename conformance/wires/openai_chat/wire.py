@@ -26,4 +26,5 @@ WIRE = Wire(
     hints=LedgerHints(reasoning_between_calls=False),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
     dialects=(DEEPSEEK, OPENROUTER),
+    models={"": "gpt-4.1", DEEPSEEK: "deepseek-chat", OPENROUTER: "anthropic/claude-sonnet-4.5"},
 )

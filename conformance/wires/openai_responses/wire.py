@@ -26,4 +26,5 @@ WIRE = Wire(
     history_items=parse.history_items,
     hints=LedgerHints(companions={**DEFAULT_COMPANIONS, "reasoning": "id"}),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
+    models={"": "gpt-5"},
 )
