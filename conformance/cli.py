@@ -3,7 +3,7 @@
     wire-conformance run    [--target reference|module:attr|cmd:<command>] [--wire W]
                             [--case GLOB] [--cases DIR] [--json PATH] [--junit PATH]
                             [--markdown PATH] [--timeout S] [--strict]
-                            [--evidence documented|observed|any]
+                            [--evidence documented|observed|any] [--save-exchanges DIR]
                             [--snapshots DIR [--update-snapshots]]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
@@ -98,6 +98,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--strict", action="store_true", help="`should` violations fail too")
     _add_evidence(run)
     run.add_argument(
+        "--save-exchanges",
+        type=Path,
+        metavar="DIR",
+        help="write every request and response of every cell to DIR/<target>/<wire>/<case>.json",
+    )
+    run.add_argument(
         "--snapshots",
         type=Path,
         metavar="DIR",
@@ -171,7 +177,11 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         else None
     )
     options = RunOptions(
-        timeout=args.timeout, strict=args.strict, snapshots=store, evidence=args.evidence
+        timeout=args.timeout,
+        strict=args.strict,
+        snapshots=store,
+        evidence=args.evidence,
+        save_exchanges=args.save_exchanges,
     )
     cases = [loaded.case for loaded in library.cases]
     jobs = plan(cases, target, args.wire, args.case)

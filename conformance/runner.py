@@ -10,11 +10,13 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from conformance.cases.model_name import session_model
 from conformance.cases.schema import Case, ExpectOutput
 from conformance.checks.registry import run_checks
 from conformance.decide import decide
+from conformance.exchanges import save_exchanges
 from conformance.provider.scripted import ScriptedProvider
 from conformance.snapshots import SnapshotStore
 from conformance.targets.base import Session, ToolDef
@@ -56,6 +58,8 @@ class RunOptions:
     snapshots: SnapshotStore | None = None
     #: The weakest evidence that may fail a cell (``conformance.verdict.meets``).
     evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD
+    #: Where every cell's requests and responses are written (``conformance.exchanges``).
+    save_exchanges: Path | None = None
 
 
 def plan(
@@ -148,6 +152,8 @@ def run_job(
     if options.snapshots is not None:
         state = options.snapshots.check(job.column, job.case.id, transcript)
         result = result.model_copy(update={"snapshot": state})
+    if options.save_exchanges is not None:
+        save_exchanges(options.save_exchanges, target.name, transcript, result)
     return result, transcript
 
 

@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "checks": 5,
     "decide": 6,
     "snapshots": 6,
+    "exchanges": 6,
     "reference": 6,
     "runner": 7,
     "report": 8,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -216,7 +217,7 @@ def test_snapshot_drift_is_reported_not_judged(tmp_path: Path) -> None:
     )
     assert json.loads(first.read_text())["results"][0]["snapshot"] == "new"
     (stored,) = (tmp_path / "s").rglob("*.json")
-    stored.write_text(stored.read_text().replace("model-under-test", "x"))
+    stored.write_text(stored.read_text().replace('"model": "', '"model": "x-', 1))
     second = tmp_path / "second.json"
     assert (
         run("--case", "xml-unknown-*", "--snapshots", str(tmp_path / "s"), "--json", str(second))
@@ -415,3 +416,45 @@ def test_run_takes_an_evidence_threshold(
     with pytest.raises(SystemExit) as usage:
         main([*args, "--evidence", "nonsense"])
     assert usage.value.code == 2
+
+
+def test_save_exchanges_writes_every_request_and_response_of_a_cell(tmp_path: Path) -> None:
+    """Issue 15: the JSON report carries no bodies; --save-exchanges keeps them."""
+    args = ["run", "-q", "--case", "chat-length-cut-call-not-run", "--wire", "openai-chat"]
+    assert main([*args, "--save-exchanges", str(tmp_path / "a")]) == 0
+    path = tmp_path / "a" / "reference" / "openai-chat" / "chat-length-cut-call-not-run.json"
+    saved = json.loads(path.read_text())
+    assert saved["verdict"] == "pass"
+    first = saved["exchanges"][0]
+    assert first["request"]["method"] == "POST"
+    assert first["request"]["path"] == "/v1/chat/completions"
+    assert first["request"]["body"]["messages"][0]["role"] == "user"
+    assert first["response"]["status"] == 200
+    assert "finish_reason" in first["response"]["body"]
+    assert len(saved["exchanges"]) == saved_requests(saved)
+    assert main([*args, "--save-exchanges", str(tmp_path / "b")]) == 0
+    again = tmp_path / "b" / "reference" / "openai-chat" / "chat-length-cut-call-not-run.json"
+    assert again.read_bytes() == path.read_bytes()  # deterministic
+
+
+def saved_requests(saved: dict[str, object]) -> int:
+    exchanges = saved["exchanges"]
+    assert isinstance(exchanges, list)
+    return len({e["number"] for e in exchanges})
+
+
+def test_the_default_timeout_fits_a_heavy_library() -> None:
+    """Issue 15: 10 s errored most cells of libraries that take 8-20 s per cell."""
+    from conformance.pytest.suite import ConformanceSuite
+    from conformance.runner import RunOptions
+
+    run = _parser_defaults()
+    assert run.timeout == 60.0
+    assert RunOptions().timeout == 60.0
+    assert ConformanceSuite.timeout == 60.0
+
+
+def _parser_defaults() -> argparse.Namespace:
+    from conformance.cli import _parser
+
+    return _parser().parse_args(["run"])

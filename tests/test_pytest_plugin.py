@@ -68,10 +68,10 @@ def test_cells_pass_and_snapshots_are_written_then_checked(pytester: pytest.Pyte
     assert len(written) == 8
     body = json.loads(written[0].read_text())
     assert isinstance(body, list)
-    assert body[0]["model"] == "model-under-test"
+    assert body[0]["model"] == "claude-sonnet-4-5"
     pytester.runpytest_subprocess().assert_outcomes(passed=8)
     # A changed snapshot is a regression the net catches, after the normative checks passed.
-    written[0].write_text(written[0].read_text().replace("model-under-test", "other-model"))
+    written[0].write_text(written[0].read_text().replace("claude-sonnet-4-5", "other-model"))
     result = pytester.runpytest_subprocess()
     result.assert_outcomes(passed=7, failed=1)
     result.stdout.fnmatch_lines(["*snapshot*"])

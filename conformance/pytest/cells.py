@@ -90,6 +90,7 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
         timeout=timeout,
         strict=cls.strict or config.getoption("--conformance-strict"),
         evidence=config.getoption("--conformance-evidence") or cls.evidence,
+        save_exchanges=_exchanges_dir(config),
     )
     wires = set(cls.wires) | set(config.getoption("--conformance-wire"))
     patterns = list(cls.case_patterns) + list(config.getoption("--conformance-case"))
@@ -148,3 +149,9 @@ def check_cell(cell: Cell | BrokenCaseFile, request: pytest.FixtureRequest) -> N
         assert emitted_bodies(transcript) == snapshot
     if result.verdict == "pinned":
         pytest.xfail(f"pinned limitation shown as documented: {result.reason}")
+
+
+def _exchanges_dir(config: pytest.Config) -> Path | None:
+    """``--conformance-save-exchanges``, relative to where pytest was started."""
+    value = config.getoption("--conformance-save-exchanges")
+    return None if value is None else Path(str(config.invocation_params.dir)) / value

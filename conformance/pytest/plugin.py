@@ -70,6 +70,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help="the weakest evidence that may fail a cell (default: the suite's, observed)",
     )
+    group.addoption(
+        "--conformance-save-exchanges",
+        default=None,
+        metavar="DIR",
+        help="write every request and response of every cell to DIR/<target>/<wire>/<case>.json",
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

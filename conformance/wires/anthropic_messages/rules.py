@@ -433,9 +433,7 @@ def _leading_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
         # Thinking kept but not first (``[text, thinking, tool_use]`` replayed as
         # streamed): only the design documents assert this rejection; it was never seen
         # live, so the provider serves it and the violation rests on ``design``.
-        yield LEADING_THINKING.violated(
-            at, evidence="design", i=turn.index, found=turn.first_kind
-        )
+        yield LEADING_THINKING.violated(at, evidence="design", i=turn.index, found=turn.first_kind)
     elif dropped:
         yield LEADING_THINKING.violated(at, i=turn.index, found=turn.first_kind)
 
