@@ -289,3 +289,16 @@ def test_updating_under_xdist_writes_new_snapshots_and_deletes_stale_ones_once(
     again.assert_outcomes(passed=8)
     assert "unused" not in again.stdout.str()
     assert written(pytester.path / "snaps") == after
+
+
+@pytest.mark.slow
+def test_save_exchanges_writes_one_file_per_cell(pytester: pytest.Pytester) -> None:
+    """Issue 15: ``--conformance-save-exchanges DIR`` keeps every request and response."""
+    suite(pytester, snapshots=None)
+    result = pytester.runpytest_subprocess("--conformance-save-exchanges", "ex")
+    result.assert_outcomes(passed=8)
+    saved = sorted((pytester.path / "ex" / "reference" / "anthropic-messages").glob("*.json"))
+    assert len(saved) == 8
+    first = json.loads(saved[0].read_text())
+    assert first["verdict"] == "pass"
+    assert first["exchanges"][0]["request"]["path"] == "/v1/messages"

@@ -165,7 +165,10 @@ SIGNATURE_MINTED = Rule(
     ),
     source=(
         "wire-rules rules 38, 46 and F7: anomalyco/opencode#4832, mastra-ai/mastra#23433, "
-        "google-gemini/gemini-cli#13467"
+        "google-gemini/gemini-cli#13467.  The field is bytes (Part reference), so any base64 "
+        "spelling of the minted bytes is accepted.  The sentinel is accepted as the documented "
+        "literal and, on inferred evidence only, as its base64 (neither form is documented "
+        "as the one the live API honours)"
     ),
     error="Corrupted thought signature.",
     error_type="INVALID_ARGUMENT",
