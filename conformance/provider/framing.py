@@ -12,12 +12,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Protocol
 
 #: Bytes read from the socket at a time while hashing a body that is not kept.
 _BLOCK = 1 << 16
 #: The longest chunk-size line read (a hex size and extensions).
 _LINE = 4096
+
+
+class _Stream(Protocol):
+    def read(self, size: int = -1, /) -> bytes: ...
+    def readline(self, size: int = -1, /) -> bytes: ...
 
 
 class FramingError(Exception):
@@ -55,7 +60,7 @@ class _Sink:
         return Body(b"".join(self.kept))
 
 
-def _read_exactly(stream: BinaryIO, length: int, sink: _Sink) -> None:
+def _read_exactly(stream: _Stream, length: int, sink: _Sink) -> None:
     while length > 0:
         data = stream.read(min(length, _BLOCK))
         if not data:
@@ -84,7 +89,7 @@ def _chunk_size(line: bytes) -> int:
     return size
 
 
-def _chunked(stream: BinaryIO, sink: _Sink) -> None:
+def _chunked(stream: _Stream, sink: _Sink) -> None:
     while size := _chunk_size(stream.readline(_LINE)):
         _read_exactly(stream, size, sink)
         stream.readline(_LINE)
@@ -92,7 +97,7 @@ def _chunked(stream: BinaryIO, sink: _Sink) -> None:
         pass
 
 
-def read_body(stream: BinaryIO, headers: Mapping[str, str], cap: int) -> Body:
+def read_body(stream: _Stream, headers: Mapping[str, str], cap: int) -> Body:
     """The body that follows ``headers`` on ``stream``; raises ``FramingError``."""
     lowered = {name.lower(): value for name, value in headers.items()}
     sink = _Sink(cap)
