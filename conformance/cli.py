@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from conformance.interrupt import Interrupted, ending_signals_raise
 from conformance.version import __version__
 
 if TYPE_CHECKING:
@@ -173,7 +174,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     store = _store(args, target)
     options = RunOptions(timeout=args.timeout, strict=args.strict, snapshots=store)
     cases = [loaded.case for loaded in library.cases]
-    results = run_jobs(target, plan(cases, target, args.wire, args.case), options)
+    results: list[Result] = []
+    try:
+        with ending_signals_raise():
+            run_jobs(target, plan(cases, target, args.wire, args.case), options, results.append)
+    except Interrupted as interruption:
+        return _interrupted(args, target, results, library.errors, interruption, console)
     # Only a run of the whole plan may call a snapshot stale.
     whole = not (args.wire or args.case or library.errors)
     unused = _sweep(store, target, cases) if store is not None and whole else ()
@@ -181,6 +187,26 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     _write_reports(args, report)
     _print_summary(args, report, unused, console)
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _interrupted(
+    args: argparse.Namespace,
+    target: ResolvedTarget,
+    results: list[Result],
+    load_errors: Sequence[LoadError],
+    interruption: Interrupted,
+    console: Console,
+) -> int:
+    """A run ended by a signal: the reports of the cells that finished, one line, and
+    the conventional exit status (the targets were ended on the way out)."""
+    report = _report(target, results, args.strict, load_errors, ())
+    _write_reports(args, report)
+    console.print(
+        f"wire-conformance: {interruption}; reports hold the {len(results)} cells that finished",
+        markup=False,
+        highlight=False,
+    )
+    return interruption.exit_status
 
 
 def _report_paths(args: argparse.Namespace) -> list[Path]:
