@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import pytest
+from typing_extensions import Buffer
 
 from conformance.cases.loader import CaseSet, load_dirs
 from conformance.cases.parse_cache import ParseCache
@@ -279,11 +280,11 @@ def test_the_loopback_sets_tcp_nodelay_and_writes_each_event_apart(
         options.append(handler.connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
         real_write = handler.wfile.write
 
-        def write(data: bytes) -> int:
+        def write(data: Buffer) -> int:
             writes.append(bytes(data))
             return real_write(data)
 
-        handler.wfile.write = write  # type: ignore[method-assign]
+        monkeypatch.setattr(handler.wfile, "write", write)
         real_handle(handler)
 
     monkeypatch.setattr(loopback._RequestHandler, "handle", spy)
