@@ -83,9 +83,8 @@ class _Walk:
                 ".".join(map(str, path)) or None,
             )
         if len(path) > MAX_DEPTH:
-            raise YamlError(
-                f"values nest deeper than {MAX_DEPTH} levels", line, ".".join(map(str, path))
-            )
+            field = ".".join(map(str, path[:6])) + ".…"
+            raise YamlError(f"values nest deeper than {MAX_DEPTH} levels", line, field)
         self.positions.lines[path] = line
         # Dispatch on the node's kind name, not its class: libyaml builds nodes from the
         # classes it saw at import, which a re-imported `yaml` (pytester) no longer shares.
