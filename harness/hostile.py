@@ -121,8 +121,11 @@ def main() -> None:
         command = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(agent))}"
         step(
             "hostile command target",
-            [*suite, "run", "-q", "--target", command, "--wire", "anthropic-messages"]
-            + ["--case", "xml-*", "--timeout", "20", "--json", str(folder / "r" / "r.json")],
+            [
+                *suite,
+                *("run", "-q", "--target", command, "--wire", "anthropic-messages"),
+                *("--case", "xml-*", "--timeout", "20", "--json", str(folder / "r" / "r.json")),
+            ],
         )
         stream = huge_stream_cases(folder)
         step(
