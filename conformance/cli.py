@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from conformance.interrupt import Interrupted, ending_signals_raise
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
     DEFAULT_TIMEOUT,
@@ -34,12 +35,17 @@ from conformance.verdict import (
 from conformance.version import __version__
 
 if TYPE_CHECKING:
+    from conformance.cases.load_error import LoadError
     from conformance.cases.schema import Case
     from conformance.model import ScriptedResponse
+    from conformance.report.model import Report
     from conformance.snapshots import SnapshotStore
     from conformance.targets.resolve import ResolvedTarget
+    from conformance.verdict import Result
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+#: The longest ``--timeout`` accepted: a day.  More is a typo, not a plan.
+MAX_TIMEOUT = 86_400.0
 
 
 def _add_case_dirs(parser: argparse.ArgumentParser) -> None:
@@ -90,10 +96,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--markdown", type=Path, metavar="PATH", help="write a Markdown report")
     run.add_argument(
         "--timeout",
-        type=float,
+        type=_timeout,
         default=DEFAULT_TIMEOUT,
         metavar="S",
-        help=f"seconds a case may take on the target (default {DEFAULT_TIMEOUT:g})",
+        help=f"seconds a case may take on the target (default {DEFAULT_TIMEOUT:g}, at most a day)",
     )
     run.add_argument("--strict", action="store_true", help="`should` violations fail too")
     _add_evidence(run)
@@ -143,39 +149,53 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _run(args: argparse.Namespace, console: Console) -> int:
-    from conformance.cases.library import load_library
-    from conformance.report.junit import to_junit
-    from conformance.report.markdown import to_markdown
-    from conformance.report.model import build_report, to_json
-    from conformance.report.terminal import print_report
-    from conformance.runner import RunOptions, plan, run_jobs
-    from conformance.snapshots import SnapshotStore
+class _UsageError(Exception):
+    """A bad argument found before the run: one line, exit 2."""
+
+
+def _timeout(text: str) -> float:
+    """``--timeout``: a finite number of seconds above 0 and at most a day."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (0 < seconds <= MAX_TIMEOUT):  # also false for nan
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give seconds above 0 and at most {MAX_TIMEOUT:g} (a day)"
+        )
+    return seconds
+
+
+def _resolve(args: argparse.Namespace) -> ResolvedTarget:
+    """The target and the checked arguments of ``run``; raises ``_UsageError``."""
     from conformance.targets.resolve import TargetError, resolve_target
-    from conformance.wires.registry import wire_names
+    from conformance.wires.registry import columns
 
     try:
         target = resolve_target(args.target, args.target_name)
     except TargetError as error:
+        raise _UsageError(str(error)) from None
+    unknown = sorted(set(args.wire) - set(columns()))
+    if unknown:
+        raise _UsageError(f"unknown wire {', '.join(unknown)}; known: {', '.join(columns())}")
+    if args.update_snapshots and not args.snapshots:
+        raise _UsageError("--update-snapshots needs --snapshots DIR")
+    return target
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    from conformance.cases.library import load_library
+    from conformance.report.paths import OutputPathError, prepare_outputs
+    from conformance.runner import RunOptions, plan, run_jobs
+
+    try:
+        prepare_outputs(_report_paths(args), args.snapshots)
+        target = _resolve(args)
+    except (_UsageError, OutputPathError) as error:
         console.print(f"wire-conformance: {error}", markup=False)
         return EXIT_USAGE
-    unknown = sorted(set(args.wire) - set(wire_names()))
-    if unknown:
-        console.print(
-            f"wire-conformance: unknown wire {', '.join(unknown)}; known: "
-            f"{', '.join(wire_names())}",
-            markup=False,
-        )
-        return EXIT_USAGE
-    if args.update_snapshots and not args.snapshots:
-        console.print("wire-conformance: --update-snapshots needs --snapshots DIR", markup=False)
-        return EXIT_USAGE
     library = load_library(args.cases)
-    store = (
-        SnapshotStore(args.snapshots, target.name, args.update_snapshots)
-        if args.snapshots
-        else None
-    )
+    store = _store(args, target)
     options = RunOptions(
         timeout=args.timeout,
         strict=args.strict,
@@ -184,34 +204,99 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         save_exchanges=args.save_exchanges,
     )
     cases = [loaded.case for loaded in library.cases]
-    jobs = plan(cases, target, args.wire, args.case)
-    results = run_jobs(target, jobs, options)
+    results: list[Result] = []
+    try:
+        with ending_signals_raise():
+            run_jobs(target, plan(cases, target, args.wire, args.case), options, results.append)
+    except Interrupted as interruption:
+        return _interrupted(args, target, results, library.errors, interruption, console)
     # Only a run of the whole plan may call a snapshot stale.
     whole = not (args.wire or args.case or library.errors)
     unused = _sweep(store, target, cases) if store is not None and whole else ()
+    report = _report(target, results, args, library.errors, unused)
+    _write_reports(args, report)
+    _print_summary(args, report, unused, console)
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _interrupted(
+    args: argparse.Namespace,
+    target: ResolvedTarget,
+    results: list[Result],
+    load_errors: Sequence[LoadError],
+    interruption: Interrupted,
+    console: Console,
+) -> int:
+    """A run ended by a signal: the reports of the cells that finished, one line, and
+    the conventional exit status (the targets were ended on the way out)."""
+    report = _report(target, results, args, load_errors, ())
+    _write_reports(args, report)
+    console.print(
+        f"wire-conformance: {interruption}; reports hold the {len(results)} cells that finished",
+        markup=False,
+        highlight=False,
+    )
+    return interruption.exit_status
+
+
+def _report_paths(args: argparse.Namespace) -> list[Path]:
+    return [path for path in (args.json, args.junit, args.markdown) if path is not None]
+
+
+def _store(args: argparse.Namespace, target: ResolvedTarget) -> SnapshotStore | None:
+    from conformance.snapshots import SnapshotStore
+
+    if not args.snapshots:
+        return None
+    return SnapshotStore(args.snapshots, target.name, args.update_snapshots)
+
+
+def _report(
+    target: ResolvedTarget,
+    results: Sequence[Result],
+    args: argparse.Namespace,
+    load_errors: Sequence[LoadError],
+    unused: tuple[str, ...],
+) -> Report:
+    from conformance.report.model import build_report
+
     report = build_report(
         target.name,
         target.kind.name,
-        results,
+        list(results),
         args.strict,
-        library.errors,
+        load_errors,
         args.evidence,
     )
     if unused:
         report = report.model_copy(update={"unused_snapshots": unused})
+    return report
+
+
+def _write_reports(args: argparse.Namespace, report: Report) -> None:
+    from conformance.report.junit import to_junit
+    from conformance.report.markdown import to_markdown
+    from conformance.report.model import to_json
+
     if args.json:
         args.json.write_text(to_json(report), encoding="utf-8")
     if args.junit:
         args.junit.write_text(to_junit(report), encoding="utf-8")
     if args.markdown:
         args.markdown.write_text(to_markdown(report), encoding="utf-8")
+
+
+def _print_summary(
+    args: argparse.Namespace, report: Report, unused: Sequence[str], console: Console
+) -> None:
+    from conformance.report.terminal import print_report
+
     if args.quiet:
         console.print(", ".join(f"{n} {v}" for v, n in report.summary.items() if n), markup=False)
     else:
         print_report(report, console)
     if unused:
         _print_unused(unused, args.update_snapshots, args.quiet, console)
-    return EXIT_OK if report.ok else EXIT_FAILED
 
 
 def _sweep(store: SnapshotStore, target: ResolvedTarget, cases: list[Case]) -> tuple[str, ...]:

@@ -10,13 +10,20 @@ from typing import Any
 
 @dataclass(frozen=True)
 class HttpRequest:
-    """One request exactly as it arrived: method, path, raw query, headers, body bytes."""
+    """One request exactly as it arrived: method, path, raw query, headers, body bytes.
+
+    A transport that could not keep the body says why: ``dropped`` is the ``(size,
+    sha256)`` of a body above the provider's cap, read but not kept; ``framing`` is why
+    the body could not be read at all (a bad ``Content-Length``, a bad chunk size).
+    """
 
     method: str
     path: str
     body: bytes = b""
     query: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
+    dropped: tuple[int, str] | None = None
+    framing: str | None = None
 
     def header(self, name: str) -> str | None:
         lowered = name.lower()

@@ -6,6 +6,7 @@
   copied ``--scale`` times under fresh ids;
 * in-process case-runs per second on the reference adapter, without snapshots and with
   them (ms per case, compared against stored snapshot files);
+* a streamed response over a keep-alive loopback connection (ms each);
 * per wire: render and parse throughput of the wire module, and case-runs per second.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import http.client
 import re
 import shutil
 import tempfile
@@ -23,14 +25,16 @@ from pathlib import Path
 from conformance.cases.library import bundled_cases_dir, case_dirs, vocabulary
 from conformance.cases.loader import load_dirs
 from conformance.cases.parse_cache import ParseCache
-from conformance.http import HttpRequest
+from conformance.http import HttpRequest, HttpResponse
 from conformance.model import ScriptedResponse
+from conformance.provider.loopback import LoopbackServer
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.runner import Job, RunOptions, plan, run_job, run_jobs
 from conformance.snapshots import SnapshotStore
 from conformance.targets.resolve import target_from_object
 from conformance.wires.base import RenderContext, ValidationContext
 from conformance.wires.registry import get_wire, split_column
+from conformance.wires.sse import format_event
 
 
 def rate(task: Callable[[], int], seconds: float) -> float:
@@ -120,11 +124,33 @@ def bench_wire(column: str, jobs: list[Job], target: object, seconds: float) -> 
     )
 
 
+def _streamed(request: HttpRequest) -> HttpResponse:
+    events = tuple(format_event("content_block_delta", {"n": n}) for n in range(8))
+    return HttpResponse(200, b"".join(events), (("content-type", "text/event-stream"),), events)
+
+
+def bench_loopback(seconds: float) -> None:
+    """Streamed responses (8 SSE events, one write each) per second over one keep-alive
+    loopback connection: Nagle's algorithm would hold each event for the last one's ACK."""
+    with LoopbackServer(_streamed) as server:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+
+        def one() -> int:
+            connection.request("POST", "/v1/messages", body=b"{}")
+            connection.getresponse().read()
+            return 1
+
+        per_second = rate(one, seconds)
+        connection.close()
+    print(f"loopback: streamed response (8 events, keep-alive)  {1000 / per_second:8.3f} ms each")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--scale", type=int, default=20, help="copies of the library to load")
     args = parser.parse_args()
+    bench_loopback(args.seconds)
     bench_loading(args.seconds, args.scale)
     bench_runs(args.seconds)
 

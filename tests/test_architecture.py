@@ -21,6 +21,7 @@ LAYERS: dict[str, int] = {
     "model": 0,
     "http": 0,
     "verdict": 0,
+    "interrupt": 0,
     "wires": 1,
     "cases": 2,
     "transcript": 3,

@@ -9,12 +9,15 @@ from the parse cache or decode and parse it (``parse_cache``, ``yamlfile``), val
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from conformance.cases import file_checks
+from conformance.cases.discover import case_files
 from conformance.cases.load_error import LoadError
 from conformance.cases.parse_cache import DirectoryCache, ParseCache
 from conformance.cases.schema import Case
@@ -72,7 +75,9 @@ def load_dirs(
     errors: list[LoadError] = []
     for directory in directories:
         documents = cache.directory(directory)
-        for path in _case_files(directory):
+        found = case_files(directory)
+        errors.extend(found.errors)
+        for path in found.files:
             try:
                 case = _load_file(path, directory, documents, vocabulary, loaded)
             except _Rejected as rejected:
@@ -81,10 +86,6 @@ def load_dirs(
             loaded[case.id] = LoadedCase(case, str(path))
         documents.save()
     return CaseSet(tuple(loaded[key] for key in sorted(loaded)), tuple(errors))
-
-
-def _case_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*.yaml") if p.is_file())
 
 
 def _load_file(
@@ -121,8 +122,16 @@ def _load_file(
 
 
 def _read(path: Path) -> bytes:
+    """The file's bytes; opened without blocking, so a FIFO put in place of a file since
+    it was found is refused, never waited on."""
     try:
-        return path.read_bytes()
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(descriptor, "rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                raise _Rejected(
+                    LoadError(file=str(path), line=None, field=None, message="not a regular file")
+                )
+            return stream.read()
     except OSError as error:
         raise _Rejected(
             LoadError(

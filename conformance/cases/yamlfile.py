@@ -57,36 +57,59 @@ def _scalar(node: yaml.ScalarNode, constructor: yaml.constructor.SafeConstructor
     return node.value  # dates, binary: keep the text the author wrote
 
 
-def _walk(
-    node: yaml.Node,
-    path: KeyPath,
-    positions: Positions,
-    constructor: yaml.constructor.SafeConstructor,
-) -> Any:
-    positions.lines[path] = node.start_mark.line + 1
-    # Dispatch on the node's kind name, not its class: libyaml builds nodes from the
-    # classes it saw at import, which a re-imported `yaml` (pytester) no longer shares.
-    kind: str = getattr(node, "id", "")
-    if kind == "mapping":
+#: The most nodes a document may expand to, aliases counted each time they are used: a
+#: case has a few hundred; an alias bomb ("billion laughs") has billions.  Counted while
+#: walking the composed graph, whose aliases are still shared, so nothing is built first.
+NODE_BUDGET = 100_000
+#: The deepest a value may nest: a case nests a dozen levels; the walk is recursive.
+MAX_DEPTH = 100
+
+
+class _Walk:
+    """Turns the composed node graph into plain data within the node and depth budgets."""
+
+    def __init__(self, positions: Positions) -> None:
+        self.positions = positions
+        self.constructor = yaml.constructor.SafeConstructor()
+        self.nodes = 0
+
+    def value(self, node: yaml.Node, path: KeyPath) -> Any:
+        line = node.start_mark.line + 1
+        self.nodes += 1
+        if self.nodes > NODE_BUDGET:
+            raise YamlError(
+                f"the document expands to more than {NODE_BUDGET} values (an alias bomb?)",
+                line,
+                ".".join(map(str, path)) or None,
+            )
+        if len(path) > MAX_DEPTH:
+            field = ".".join(map(str, path[:6])) + ".…"
+            raise YamlError(f"values nest deeper than {MAX_DEPTH} levels", line, field)
+        self.positions.lines[path] = line
+        # Dispatch on the node's kind name, not its class: libyaml builds nodes from the
+        # classes it saw at import, which a re-imported `yaml` (pytester) no longer shares.
+        kind: str = getattr(node, "id", "")
+        if kind == "mapping":
+            return self.mapping(node, path)
+        if kind == "sequence":
+            return [self.value(item, (*path, i)) for i, item in enumerate(node.value)]
+        return _scalar(cast(yaml.ScalarNode, node), self.constructor)
+
+    def mapping(self, node: yaml.Node, path: KeyPath) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             if getattr(key_node, "id", "") != "scalar":
                 raise YamlError("mapping keys must be plain words", key_node.start_mark.line + 1)
-            key = str(_scalar(key_node, constructor))
+            key = str(_scalar(key_node, self.constructor))
             if key in result:
                 raise YamlError(
                     f"duplicate key {key!r}",
                     key_node.start_mark.line + 1,
                     ".".join(map(str, (*path, key))),
                 )
-            result[key] = _walk(value_node, (*path, key), positions, constructor)
-            positions.lines[(*path, key)] = key_node.start_mark.line + 1
+            result[key] = self.value(value_node, (*path, key))
+            self.positions.lines[(*path, key)] = key_node.start_mark.line + 1
         return result
-    if kind == "sequence":
-        return [
-            _walk(item, (*path, i), positions, constructor) for i, item in enumerate(node.value)
-        ]
-    return _scalar(cast(yaml.ScalarNode, node), constructor)
 
 
 def parse(text: str) -> tuple[Any, Positions]:
@@ -108,4 +131,4 @@ def parse(text: str) -> tuple[Any, Positions]:
     positions = Positions()
     if node is None:
         return None, positions
-    return _walk(node, (), positions, yaml.constructor.SafeConstructor()), positions
+    return _Walk(positions).value(node, ()), positions

@@ -18,6 +18,8 @@ from types import TracebackType
 from typing import Any
 
 from conformance.http import HttpRequest, HttpResponse, json_response
+from conformance.provider.framing import FramingError, read_body
+from conformance.provider.limits import MAX_BODY_BYTES
 
 Handler = Callable[[HttpRequest], HttpResponse]
 
@@ -50,33 +52,34 @@ class _RequestHandler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Silent: the suite's output is its report, not an access log."""
 
-    def _read_body(self) -> bytes:
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            parts: list[bytes] = []
-            while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
-                parts.append(self.rfile.read(size))
-                self.rfile.readline()
-            while self.rfile.readline().strip():  # trailers, up to the blank line
-                pass
-            return b"".join(parts)
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
+    def setup(self) -> None:
+        super().setup()
+        # One write per SSE event reaches the client at once, as a provider flushes it;
+        # with Nagle's algorithm each event waits for the previous one's ACK.
+        with contextlib.suppress(OSError):
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def _request(self) -> HttpRequest:
+        """The request off the socket; a body whose framing is malformed is named in
+        ``framing`` (the connection then closes: where the next request starts is lost)."""
+        headers = dict(self.headers.items())
+        path, _, query = self.path.partition("?")
+        try:
+            body = read_body(self.rfile, headers, MAX_BODY_BYTES)
+        except FramingError as error:
+            self.close_connection = True
+            return HttpRequest(self.command, path, b"", query, headers, framing=str(error))
+        return HttpRequest(self.command, path, body.data, query, headers, dropped=body.dropped)
 
     def _serve(self) -> None:
-        path, _, query = self.path.partition("?")
-        request = HttpRequest(
-            method=self.command,
-            path=path,
-            query=query,
-            headers=dict(self.headers.items()),
-            body=self._read_body(),
-        )
-        response = answer(self.server.handler, request)
+        response = answer(self.server.handler, self._request())
         self.send_response(response.status)
         for name, value in response.headers:
             if name.lower() not in _FRAMING_HEADERS:
                 self.send_header(name, value)
         self.send_header("Content-Length", str(len(response.body)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         if self.command == "HEAD":
             return
@@ -90,6 +93,9 @@ class _Server(ThreadingHTTPServer):
 
     daemon_threads = True
     block_on_close = True  # server_close joins the connection threads
+    #: Pending connections the kernel queues: parallel runs (``-j``) and clients that
+    #: open a pool of connections at once must not be reset.
+    request_queue_size = 256
 
     def __init__(self, handler: Handler) -> None:
         super().__init__(("127.0.0.1", 0), _RequestHandler)

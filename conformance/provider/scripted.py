@@ -16,6 +16,7 @@ import threading
 from conformance.cases.model_name import session_model
 from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
+from conformance.provider.limits import LIMIT_RULES, misframed, overdeep, oversize
 from conformance.transcript import Exchange
 from conformance.wires.base import (
     RenderContext,
@@ -56,7 +57,7 @@ BEYOND_SCRIPT = Rule(
     error="conformance: request {number} is beyond the script ({count})",
     evidence="documented",  # the suite's own contract: the script is the conversation
 )
-PROVIDER_RULES = (UNKNOWN_ENDPOINT, MALFORMED_REQUEST, BEYOND_SCRIPT)
+PROVIDER_RULES = (UNKNOWN_ENDPOINT, MALFORMED_REQUEST, BEYOND_SCRIPT, *LIMIT_RULES)
 
 #: Rejected requests a target may send (repair-and-retry) before the provider gives up.
 RETRY_ALLOWANCE = 3
@@ -88,11 +89,29 @@ class ScriptedProvider:
     def handle(self, request: HttpRequest) -> HttpResponse:
         with self.lock:
             number = len(self.exchanges) + 1
+            refused = self._refused(request)
+            if refused is not None:
+                request, violation = refused
+                response = self.wire.render_error(violation)
+                self.exchanges.append(
+                    Exchange(number, request, None, response, None, (violation,), violation.message)
+                )
+                return response
             response, view, served, violations, problem = self._answer(request, number)
             self.exchanges.append(
                 Exchange(number, request, view, response, served, tuple(violations), problem)
             )
             return response
+
+    @staticmethod
+    def _refused(request: HttpRequest) -> tuple[HttpRequest, RuleViolation] | None:
+        """A request refused before it is read (``limits``): the request as recorded
+        (an over-size body by size and hash only) and why."""
+        dropped = oversize(request)
+        if dropped is not None:
+            return dropped
+        deep = misframed(request) or overdeep(request)
+        return None if deep is None else (request, deep)
 
     def _context(self, number: int) -> ValidationContext:
         return ValidationContext(

@@ -16,7 +16,6 @@ import contextlib
 import os
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,10 +24,13 @@ from typing import ClassVar
 
 from conformance.provider.loopback import Handler, LoopbackServer
 from conformance.targets.base import Session
+from conformance.targets.descendants import MARKER_VARIABLE, end_marked, new_marker
 from conformance.targets.kind import Outcome, Stage, TargetKind
 
+__all__ = ["TAIL_CHARS", "CommandKind", "CommandTarget", "contract_environment"]
+from conformance.targets.scratch import TAIL_CHARS, Scratch, TailReader
+
 SPEC_PREFIX = "cmd:"
-TAIL_CHARS = 2000
 
 #: Dummy keys: SDKs refuse to start without one; the scripted provider ignores them.
 DUMMY_KEYS = {
@@ -68,14 +70,6 @@ class CommandResult:
     @property
     def ok(self) -> bool:
         return not self.timed_out and self.exit_code == 0
-
-
-def _tail(path: Path, chars: int = TAIL_CHARS) -> str:
-    """The last ``chars`` characters of a file of unknown encoding (UTF-8 assumed)."""
-    with path.open("rb") as stream:
-        size = stream.seek(0, os.SEEK_END)
-        stream.seek(max(0, size - 4 * chars))
-        return stream.read().decode("utf-8", errors="replace")[-chars:]
 
 
 def _group_alive(pgid: int) -> bool:
@@ -139,39 +133,39 @@ class CommandTarget:
 
     def run(self, session: Session, handler: Handler) -> CommandResult:
         """Serve ``handler`` on loopback and run the command against it for ``session``.
-        Server, process group and files are gone when this returns or raises."""
-        with (
-            LoopbackServer(handler) as server,
-            tempfile.TemporaryDirectory(prefix="conformance-cmd-") as scratch,
-        ):
-            folder = Path(scratch)
+        Server, every process the command started and its files are gone when this
+        returns or raises."""
+        marker = new_marker()
+        with LoopbackServer(handler) as server, Scratch() as folder:
             case_path = folder / "case.json"
             case_path.write_text(session.contract_json(), encoding="utf-8")
             environment = {
                 **os.environ,
                 **contract_environment(server.base_url, session.wire, str(case_path)),
+                MARKER_VARIABLE: marker,
             }
-            exit_code, timed_out = self._execute(environment, folder)
-            return CommandResult(
-                exit_code=exit_code,
-                timed_out=timed_out,
-                stdout_tail=_tail(folder / "stdout"),
-                stderr_tail=_tail(folder / "stderr"),
-            )
+            try:
+                return self._execute(environment)
+            finally:
+                # Before the scratch folder goes: a descendant that left the group
+                # (setsid, a double fork) would keep writing into it.
+                end_marked(marker, self.grace)
 
-    def _execute(self, environment: Mapping[str, str], folder: Path) -> tuple[int, bool]:
-        # Output goes to files, not pipes: a background child that keeps a pipe open
-        # must not keep the suite waiting after the command itself has exited.
-        with (folder / "stdout").open("wb") as stdout, (folder / "stderr").open("wb") as stderr:
-            process = subprocess.Popen(
-                self.command,
-                shell=True,
-                start_new_session=True,
-                stdin=subprocess.DEVNULL,
-                stdout=stdout,
-                stderr=stderr,
-                env=dict(environment),
-            )
+    def _execute(self, environment: Mapping[str, str]) -> CommandResult:
+        # Output goes to pipes read into bounded tails: no temp file grows with the
+        # output, and a background child holding a pipe open is ended with the rest.
+        process = subprocess.Popen(
+            self.command,
+            shell=True,
+            start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(environment),
+        )
+        assert process.stdout is not None
+        assert process.stderr is not None
+        stdout, stderr = TailReader(process.stdout), TailReader(process.stderr)
         timed_out = False
         try:
             process.wait(timeout=self.timeout)
@@ -179,7 +173,13 @@ class CommandTarget:
             timed_out = True
         finally:
             end_process_group(process, self.grace)
-        return process.returncode, timed_out
+            end_marked(environment[MARKER_VARIABLE], self.grace)
+        return CommandResult(
+            exit_code=process.returncode,
+            timed_out=timed_out,
+            stdout_tail=stdout.finish(),
+            stderr_tail=stderr.finish(),
+        )
 
 
 @dataclass(frozen=True)

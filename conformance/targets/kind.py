@@ -19,6 +19,7 @@ How to add a kind (a mutated target for the probe runner, a recorded replay, ...
 
 from __future__ import annotations
 
+import ctypes
 import threading
 import traceback
 from abc import ABC, abstractmethod
@@ -129,11 +130,30 @@ class TargetKind(ABC):
         the target's faults are in the outcome, never raised."""
 
 
+class Abandoned(BaseException):
+    """Raised inside a target's thread after its timeout, to stop it burning CPU."""
+
+
+def _stop(thread: threading.Thread) -> None:
+    """Ask ``thread`` to stop by raising ``Abandoned`` in it at its next bytecode.
+
+    This stops a Python loop; a thread blocked in C (a socket read, ``time.sleep``)
+    only sees it when the call returns, and one that catches ``BaseException`` can
+    ignore it: such a thread stays behind as a daemon, idle or not.
+    """
+    if thread.ident is None or not thread.is_alive():
+        return
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread.ident), ctypes.py_object(Abandoned)
+    )
+
+
 def hold_in_process(task: Callable[[], Outcome], timeout: float) -> Outcome:
     """Run ``task`` on a fresh daemon thread and wait at most ``timeout`` seconds.
 
-    A task that hangs is left behind on its own thread (Python cannot stop it) and the
-    outcome says so; the next call starts a new thread, so nothing it blocks is shared.
+    A task that hangs gets ``Abandoned`` raised in its thread (see ``_stop``) and the
+    outcome says it timed out; the next call starts a new thread, so nothing it blocks
+    is shared.
     """
     finished: list[Outcome] = []
 
@@ -147,5 +167,6 @@ def hold_in_process(task: Callable[[], Outcome], timeout: float) -> Outcome:
     thread.start()
     thread.join(timeout)
     if not finished:
+        _stop(thread)
         return Outcome(error=f"the target did not finish within {timeout:g} s")
     return finished[0]

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from conformance.errors import ConformanceError
+from conformance.interrupt import Interrupted
 from conformance.targets.adapter import AdapterKind
 from conformance.targets.base import Adapter, Client, TargetBase
 from conformance.targets.client import ClientKind
 from conformance.targets.command import CommandKind, parse_command_spec
-from conformance.targets.kind import TargetKind
+from conformance.targets.kind import Crash, TargetKind
 
 
 class TargetError(ConformanceError, ValueError):
@@ -58,7 +59,7 @@ def target_from_object(
     """A target from an ``Adapter``/``Client`` class (instantiated without arguments), an
     instance, or a factory function returning one."""
     if not isinstance(obj, TargetBase) and callable(obj):
-        obj = obj()
+        obj = _construct(obj, spec)
     spec = spec or f"{type(obj).__module__}:{type(obj).__qualname__}"
     kind: TargetKind
     if isinstance(obj, Adapter):
@@ -75,6 +76,24 @@ def target_from_object(
         capabilities=frozenset(obj.capabilities),
         pins=dict(obj.pins),
     )
+
+
+def _failure(doing: str, error: BaseException) -> TargetError:
+    """A ``TargetError`` for any exception (``SystemExit`` too) a target's import or
+    constructor raised, with its short traceback."""
+    crash = Crash.of(error)
+    return TargetError(f"{doing} raised {crash}\n{crash.traceback}")
+
+
+def _construct(factory: Callable[[], object], spec: str | None) -> object:
+    """Call a target's class or factory; whatever it raises names it."""
+    name = spec or getattr(factory, "__qualname__", repr(factory))
+    try:
+        return factory()
+    except (KeyboardInterrupt, Interrupted):
+        raise
+    except BaseException as error:  # sys.exit in a constructor must not end the suite
+        raise _failure(f"constructing {name}", error) from None
 
 
 def command_name(command: str) -> str:
@@ -99,6 +118,10 @@ def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
         module = importlib.import_module(module_name)
     except ImportError as error:
         raise TargetError(f"cannot import {module_name!r}: {error}") from error
+    except (KeyboardInterrupt, Interrupted):
+        raise
+    except BaseException as error:  # any exception, SystemExit too, names the module
+        raise _failure(f"importing {module_name!r}", error) from None
     obj: object = module
     for part in attr.split("."):
         try:

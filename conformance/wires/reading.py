@@ -11,16 +11,22 @@ from pydantic import ValidationError
 
 from conformance.model import ContentBlock, ScriptedResponse
 from conformance.wires.base import ResponseReadError
+from conformance.wires.nesting import too_deep
 
 _T = TypeVar("_T")
 
 
 def response_text(body: bytes) -> str:
-    """The body as UTF-8 text, which every provider sends; a stray byte is named."""
+    """The body as UTF-8 text, which every provider sends; a stray byte is named, and
+    so is JSON nested too deep to read without running out of stack."""
     try:
-        return body.decode("utf-8")
+        text = body.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ResponseReadError("the body is not UTF-8 text", f"byte {error.start}") from None
+    problem = too_deep(body)
+    if problem is not None:
+        raise ResponseReadError(problem, "the body")
+    return text
 
 
 def read_json_body(body: bytes) -> dict[str, Any]:

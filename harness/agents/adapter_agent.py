@@ -108,8 +108,8 @@ def load_adapter(spec: str) -> Adapter:
     """The adapter ``module:attr`` names, resolved as the suite resolves ``--target``."""
     try:
         kind = resolve_target(spec).kind
-    except TargetError as error:
-        raise AgentError(f"{error}\n{USAGE}", 2) from None
+    except TargetError as error:  # a bad spec, or its import or constructor failed
+        raise AgentError(f"cannot load {spec!r}: {error}\n{USAGE}", 2) from None
     except Exception as error:  # the user's module or constructor failed
         raise AgentError(f"cannot load {spec!r}: {type(error).__name__}: {error}", 2) from error
     if not isinstance(kind, AdapterKind):

@@ -1,0 +1,63 @@
+"""Find and end every process a command started, including those that left its group.
+
+A command runs in its own session, so ending its process group ends most of what it
+started.  A grandchild that calls ``setsid`` or double-forks leaves the group, but it
+keeps the environment it inherited: the suite sets a marker variable, unique per run,
+in every command's environment, and scans ``/proc/<pid>/environ`` for it.  (A process
+that clears its environment and leaves the group is out of reach without a cgroup.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import time
+from pathlib import Path
+
+#: The variable the suite sets in each command's environment, to find its descendants.
+MARKER_VARIABLE = "CONFORMANCE_RUN_MARKER"
+
+
+def new_marker() -> str:
+    """A marker no other run shares."""
+    return f"{os.getpid()}-{secrets.token_hex(8)}"
+
+
+def marked(marker: str) -> list[int]:
+    """The live processes whose environment carries ``marker`` (not the suite)."""
+    needle = f"{MARKER_VARIABLE}={marker}".encode()
+    found: list[int] = []
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return found
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environment = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().rpartition(")")[2].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in "ZX" and needle in environment.split(b"\0"):
+            found.append(int(entry.name))
+    return found
+
+
+def _signal(pids: list[int], sig: signal.Signals) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+
+
+def end_marked(marker: str, grace: float) -> None:
+    """SIGTERM every marked process, then SIGKILL what is left after ``grace`` s."""
+    pids = marked(marker)
+    if not pids:
+        return
+    _signal(pids, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and (pids := marked(marker)):
+        time.sleep(0.02)
+    _signal(marked(marker), signal.SIGKILL)
