@@ -11,6 +11,7 @@ import re
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
+    BaseModel,
     Discriminator,
     Field,
     PositiveInt,
@@ -32,6 +33,8 @@ from conformance.model import (
     ToolCall,
     ToolSpec,
 )
+from conformance.catalogue import resolve
+from conformance.catalogue.model import Seed
 from conformance.verdict import Evidence, Severity
 
 CASE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -49,27 +52,37 @@ Capability: TypeAlias = Literal["history", "output-selection", "xml-recovery", "
 
 
 class SeedRef(StrictModel):
-    """A behaviour of ``reference/seed-behaviors.md`` (entry number, 1–186)."""
+    """A design behaviour of the project's catalogue (``seed: 96``, ``docs/rules.md``)."""
 
-    seed: Annotated[int, Field(ge=1, le=186)]
+    seed: int | str
+
+    @field_validator("seed")
+    @classmethod
+    def _known(cls, value: int | str) -> int | str:
+        if resolve(f"seed {value}") is None:
+            raise ValueError(
+                f"seed {value} is not in the catalogue (see `wire-conformance checks --rule "
+                "seed:N` and docs/rules.md)"
+            )
+        return value
 
 
 class RuleRef(StrictModel):
-    """A rule of ``reference/wire-rules.md`` (1–53), or a bug report ``E1``–``E54``,
-    or a drift note ``F1``–``F7``."""
+    """A wire rule (``1``–``53``), a bug report (``E1``…) or a drift note (``F1``…) of the
+    project's catalogue (``docs/rules.md``)."""
 
     rule: int | str
 
     @field_validator("rule")
     @classmethod
     def _known(cls, value: int | str) -> int | str:
-        if isinstance(value, int):
-            if not 1 <= value <= 53:
-                raise ValueError("a wire rule number is between 1 and 53")
-            return value
-        if re.fullmatch(r"E([1-9]|[1-4][0-9]|5[0-4])|F[1-7]", value):
-            return value
-        raise ValueError("a rule is a number 1–53, a bug report E1–E54 or a drift note F1–F7")
+        entry = resolve(value)
+        if entry is None or isinstance(entry, Seed):
+            raise ValueError(
+                f"rule {value} is not in the catalogue: a rule is a wire rule 1–53, a bug "
+                "report E1–E54 or a drift note F1–F7 (docs/rules.md)"
+            )
+        return value
 
 
 class IssueRef(StrictModel):
@@ -85,7 +98,25 @@ class IssueRef(StrictModel):
         return value
 
 
-Provenance: TypeAlias = SeedRef | RuleRef | IssueRef
+def _citation_kind(value: Any) -> str | None:
+    """Which citation a provenance item is, by its key, so a bad one gets one message."""
+    if isinstance(value, dict):
+        return next((key for key in ("rule", "seed", "issue") if key in value), None)
+    if isinstance(value, BaseModel):
+        return next(k for k in ("rule", "seed", "issue") if hasattr(value, k))
+    return None
+
+
+Provenance: TypeAlias = Annotated[
+    Annotated[SeedRef, Tag("seed")]
+    | Annotated[RuleRef, Tag("rule")]
+    | Annotated[IssueRef, Tag("issue")],
+    Discriminator(
+        _citation_kind,
+        custom_error_type="citation",
+        custom_error_message="a citation is one of rule: N, seed: N or issue: owner/repo#N",
+    ),
+]
 
 
 # ---------------------------------------------------------------- the script
