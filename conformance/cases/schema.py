@@ -21,6 +21,8 @@ from pydantic import (
     model_validator,
 )
 
+from conformance.catalogue import resolve
+from conformance.catalogue.model import Seed
 from conformance.model import (
     CONTINUING_STOPS,
     BlockKind,
@@ -33,8 +35,6 @@ from conformance.model import (
     ToolCall,
     ToolSpec,
 )
-from conformance.catalogue import resolve
-from conformance.catalogue.model import Seed
 from conformance.verdict import Evidence, Severity
 
 CASE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -137,7 +137,7 @@ class Turn(StrictModel):
         last = self.responses[-1]
         calls = [b for b in last.blocks if isinstance(b, ToolCall)]
         # A call whose arguments do not parse marks the turn as cut whatever the stop
-        # claims (wire-rules 33), so a correct target ends the loop there.
+        # claims (rule 33), so a correct target ends the loop there.
         cut = any(not c.complete for c in calls)
         if last.stop in CONTINUING_STOPS and calls and not cut:
             raise ValueError(

@@ -1,7 +1,7 @@
 """What a check is, and how a module registers the functions that judge its checks.
 
 A check is a stable id, a one-line statement, its source and its severity; a check bound
-to a provider or wire rule also names the ``wire-rules`` entry it encodes (``ref``).
+to a provider or wire rule also names the catalogue rule it encodes (``ref``).
 Every module that judges checks keeps one ``Checklist`` and decorates each judge with
 ``@CHECKLIST.judge(check, ...)``, or ``@CHECKLIST.judge_rules(rules)`` to bind a check
 to each provider or wire rule.  ``conformance.checks.registry`` reads the modules'
@@ -31,7 +31,7 @@ class Check:
     statement: str
     source: str
     severity: Severity = "must"
-    #: The ``wire-rules`` entry a provider or wire rule encodes; ``None`` for the rest.
+    #: The catalogue rule a provider or wire rule encodes; ``None`` for the rest.
     ref: str | None = None
     evidence: Evidence = "observed"
 

@@ -46,7 +46,7 @@ EXPECT = Check(
     statement="Every expectation the case writes holds for the captured requests and output "
     "(each with its own evidence: `evidence:`, else `design` for a case citing only seed "
     "behaviours, else `observed`).",
-    source="DESIGN.md, Case files (expect is normative); conformance/cases/schema.py",
+    source="docs/architecture.md, Case files (expect is normative); conformance/cases/schema.py",
 )
 
 #: Pattern fields that test containment, and the block field they look into.

@@ -26,18 +26,18 @@ TOOL_PAIRING = Check(
     statement="Each tool call of an assistant message is answered by exactly one tool result "
     "before the next assistant message, and each tool result answers a call of the "
     "assistant message before it.",
-    source="wire-rules 13, 28, 32, 42",
+    source="rule 13, 28, 32, 42",
 )
 NO_EMPTY_MESSAGE = Check(
     id="invariant/no-empty-message",
     statement="No message is empty, except an optional final assistant message.",
-    source="wire-rules 15; seed §165; DESIGN.md (no empty messages)",
+    source="rule 15; seed §165; docs/architecture.md (no empty messages)",
 )
 NO_REASONING_IN_USER_INPUT = Check(
     id="invariant/no-reasoning-in-user-input",
     statement="No reasoning or tool-call block is sent in user or tool messages, nor inside "
     "a tool result's content.",
-    source="seed §1, §2, §3, §6, §10; DESIGN.md (no reasoning in user input)",
+    source="seed §1, §2, §3, §6, §10; docs/architecture.md (no reasoning in user input)",
     evidence="design",  # only the seed behaviours and the design assert it
 )
 APPEND_ONLY = Check(
@@ -45,14 +45,14 @@ APPEND_ONLY = Check(
     statement="Each served request's history starts with the previous served request's "
     "history, JSON-identical except for cache_control breakpoints, key order and a "
     "one-text-part content list written as its plain string (or back).",
-    source="wire-rules 19, 53; seed §91, §103; seed Appendix B14",
+    source="rule 19, 53; seed §91, §103; seed B14",
     severity="should",
 )
 TRUNCATED_CALL_NOT_RUN = Check(
     id="invariant/truncated-call-not-run",
     statement="A tool call with cut-off arguments is never answered with its tool's real "
     "result (must); nor is a complete call from a truncated response (should).",
-    source="wire-rules 16, 33; seed §165",
+    source="rule 16, 33; seed §165",
 )
 
 
@@ -189,7 +189,7 @@ def append_only(transcript: Transcript, wire: HistorySource) -> list[Violation]:
     """Served requests only append to the history the previous served one sent.
 
     Rejected requests are skipped (a repaired retry legitimately differs), and so is the
-    request after a refusal, which must drop the refused turn (wire-rules 17).
+    request after a refusal, which must drop the refused turn (rule 17).
     """
     found: list[Violation] = []
     previous: tuple[int, list[Any], str] | None = None

@@ -2,7 +2,7 @@
 once, byte-exact, on its own block, in order relative to the tool calls.
 
 Payloads are compared whole and named in messages by length and SHA-256 prefix only
-(seed-behaviors Appendix B12: ids, lengths and hashes, never truncated display strings;
+(seed B12: ids, lengths and hashes, never truncated display strings;
 B13: each request's tokens are an ordered, byte-exact prefix of what was minted).
 
 Minted before request *k*: the opaque fields of every block of every response served
@@ -12,7 +12,7 @@ and is foreign.  Only assistant history blocks are owed back: a token saved insi
 or tool input (a child agent's reasoning) is known, but no wire can carry it there.
 
 Responses that ended their turn by truncation, cancellation or refusal owe nothing: the
-provider accepts dropping them (wire-rules 9, 10, 16, 17, 33).
+provider accepts dropping them (rule 9, 10, 16, 17, 33).
 """
 
 from __future__ import annotations
@@ -41,43 +41,43 @@ KNOWN = Check(
     id="invariant/ledger-known",
     statement="Every opaque payload in a request is byte-identical to one the provider "
     "minted before it (none truncated, concatenated, re-encoded or fabricated).",
-    source="DESIGN.md (opaque-payload ledger); wire-rules 3, 7, 22, 43; seed §26, §28, §35, "
-    "§108; seed Appendix B12",
+    source="docs/architecture.md (opaque-payload ledger); rule 3, 7, 22, 43; seed §26, §28, §35, "
+    "§108; seed B12",
 )
 FOREIGN = Check(
     id="invariant/ledger-foreign",
     statement="No request carries a payload minted by another provider, model or session.",
-    source="wire-rules 8, 38, 46, 51; DESIGN.md (opaque-payload ledger)",
+    source="rule 8, 38, 46, 51; docs/architecture.md (opaque-payload ledger)",
 )
 PAIRED = Check(
     id="invariant/ledger-paired",
     statement="A payload comes back in the field and on the kind of block it was minted on, "
     "with the same companion (episode text, call id).",
-    source="wire-rules 5, 7, 26, 40, 44; seed §26",
+    source="rule 5, 7, 26, 40, 44; seed §26",
 )
 ONCE = Check(
     id="invariant/ledger-once",
     statement="No payload appears in one request more often than it was minted.",
-    source="DESIGN.md (every token comes back exactly once); wire-rules 5, 7",
+    source="docs/architecture.md (every token comes back exactly once); rule 5, 7",
 )
 ORDER = Check(
     id="invariant/ledger-order",
     statement="Payloads keep their minted order among themselves and relative to the tool "
     "calls of the response that minted them.",
-    source="DESIGN.md (in order relative to the tool calls); wire-rules 7, 26, 41; seed §25, "
-    "§29, §108; seed Appendix B13",
+    source="docs/architecture.md (in order relative to the tool calls); rule 7, 26, 41; seed §25, "
+    "§29, §108; seed B13",
 )
 CURRENT_LOOP = Check(
     id="invariant/ledger-current-loop",
     statement="Every payload minted in the current tool loop comes back (severity: the "
     "wire's token strength).",
-    source="wire-rules 3, 4, 5, 6, 25, 27, 35, 37, 40, 41, 43; seed §25, §26, §30",
+    source="rule 3, 4, 5, 6, 25, 27, 35, 37, 40, 41, 43; seed §25, §26, §30",
 )
 COMPLETE = Check(
     id="invariant/ledger-complete",
     statement="Payloads minted in earlier turns come back too (prompt cache and reasoning "
     "continuity).",
-    source="wire-rules 19, 20, 24, 44, 53; seed §109; seed Appendix B13",
+    source="rule 19, 20, 24, 44, 53; seed §109; seed B13",
     severity="should",
 )
 LEDGER_CHECKS: tuple[Check, ...] = (

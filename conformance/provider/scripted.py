@@ -31,9 +31,9 @@ from conformance.wires.roles import Server
 #: Provider-level rules: they hold on every wire.
 UNKNOWN_ENDPOINT = Rule(
     id="provider/unknown-endpoint",
-    ref="DESIGN: the provider serves each wire on its real path",
+    ref="design: the provider serves each wire on its real path",
     statement="A request goes to one of the wire's real endpoints.",
-    source="DESIGN.md, command-target contract v1",
+    source="docs/architecture.md, command-target contract v1",
     error="conformance: {method} {path} is not an endpoint of {wire}",
     status=404,
     error_type="not_found_error",
@@ -43,15 +43,15 @@ MALFORMED_REQUEST = Rule(
     id="provider/malformed-request",
     ref="Issue 3: request bodies that are not JSON produce a clear verdict",
     statement="A request body is a JSON document of the wire's request shape.",
-    source="DESIGN.md, scripted provider",
+    source="docs/architecture.md, scripted provider",
     error="{message}",
     evidence="documented",
 )
 BEYOND_SCRIPT = Rule(
     id="provider/beyond-script",
-    ref="DESIGN: a request beyond the script is a failure, not a hang",
+    ref="design: a request beyond the script is a failure, not a hang",
     statement="The target sends no request after the scripted conversation has ended.",
-    source="DESIGN.md, scripted provider",
+    source="docs/architecture.md, scripted provider",
     # A 400, not a 5xx: SDKs retry server errors until their timeout, which turned a
     # clear verdict into an `error`; a client error ends the target's loop at once.
     error="conformance: request {number} is beyond the script ({count})",

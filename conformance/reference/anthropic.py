@@ -1,7 +1,7 @@
 """The Anthropic Messages wire for the reference adapter.
 
 Decoding: SSE events (parsed with httpx-sse) or a JSON message become neutral fragments;
-``ping`` and unknown event, block and delta types are tolerated (wire-rules 1); a
+``ping`` and unknown event, block and delta types are tolerated (rule 1); a
 stream without ``message_stop``, or with an ``error`` event, is a ``no_finish`` cut.
 
 Requests are built from the replayable history in passes, each on neutral messages:

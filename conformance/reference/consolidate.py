@@ -21,7 +21,7 @@ boundary.  On a wire without boundaries those three shapes still merge; the trac
 cannot tell them apart.
 
 Text merges the same way, per key, except that a signed text piece ends its block and a
-signature that arrives alone in an empty text part (Gemini, wire-rules 43) is a block of
+signature that arrives alone in an empty text part (Gemini, rule 43) is a block of
 its own, so every token stays on the text it was minted for (rule 44).
 """
 
@@ -207,7 +207,7 @@ def _reasoning(episode: _Episode) -> Reasoning:
 
 def _arguments(call: _CallSlot, ended: bool) -> dict[str, Any] | str:
     """The parsed argument object, or the raw text when the call never completed
-    (wire-rules 2: parse only once the block is complete; rule 16: keep the raw text)."""
+    (rule 2: parse only once the block is complete; rule 16: keep the raw text)."""
     if not (call.closed or ended):
         return call.json
     if not call.json:

@@ -38,7 +38,7 @@ _ALL = (
     Guard(
         "keep-signature-only-text",
         "A text part that carries only a signature (empty text) is kept as its own block.",
-        "wire-rules 43, google-gemini/gemini-cli#25808 (isValidContent dropped it)",
+        "rule 43, google-gemini/gemini-cli#25808 (isValidContent dropped it)",
     ),
     Guard(
         "flush-on-episode-boundary",
@@ -51,19 +51,19 @@ _ALL = (
         "answer-orphaned-calls",
         "A stored call without a result (a cancelled call in a saved session) is answered "
         "with an error result before the conversation goes on.",
-        "wire-rules 42, 13, 32, 52; google-gemini/gemini-cli#5443, #16415",
+        "rule 42, 13, 32, 52; google-gemini/gemini-cli#5443, #16415",
     ),
     Guard(
         "truncated-calls-not-run",
         "Calls of a truncated turn are never executed; the complete ones are answered with "
         "an error result.",
-        "wire-rules 16, 33",
+        "rule 16, 33",
     ),
     Guard(
         "unparsable-arguments-truncate",
         "A turn whose finish claims tool calls but whose call arguments do not parse is "
         "handled as truncated.",
-        "wire-rules 33 (routers and vLLM parsers report tool_calls for a cut call)",
+        "rule 33 (routers and vLLM parsers report tool_calls for a cut call)",
     ),
     # ---------------------------------------------------------------- XML recovery
     Guard(
@@ -79,42 +79,42 @@ _ALL = (
     Guard(
         "xml-keep-remaining-text",
         "The prose around recovered markup, and the signature of its text, stay in the turn.",
-        "seed §53, §56, §60, §130, wire-rules 44",
+        "seed §53, §56, §60, §130, rule 44",
     ),
     Guard(
         "xml-offered-tools-only",
         "Only markup that names an offered tool is recovered.",
-        "wire-rules 50",
+        "rule 50",
     ),
     # ---------------------------------------------------------------- request
     Guard(
         "skip-empty-assistant",
         "An assistant message with nothing left to send is not replayed.",
-        "seed §165, wire-rules 15",
+        "seed §165, rule 15",
     ),
     Guard(
         "omit-blank-text",
         "Empty and whitespace-only text blocks are not sent.",
-        "wire-rules 15",
+        "rule 15",
     ),
     Guard(
         "omit-unsigned-thinking",
         "Reasoning without the replay token its wire requires (Anthropic signature or data, "
         "a Responses item id, encrypted_content when store is false) is left out of the "
         "request (kept in the history).",
-        "seed §100(a), wire-rules 3, 8, 25",
+        "seed §100(a), rule 3, 8, 25",
     ),
     Guard(
         "omit-foreign-reasoning",
         "Reasoning minted elsewhere (a block with an origin) is left out of the request, "
         "and a foreign signature on a text or call is not forwarded.",
-        "wire-rules 8, 38, 46, 51",
+        "rule 8, 38, 46, 51",
     ),
     Guard(
         "omit-trailing-reasoning",
         "No assistant message of a request ends with a reasoning block (on Responses: no "
         "reasoning item without the item it produced).",
-        "wire-rules 9, 26",
+        "rule 9, 26",
     ),
     Guard(
         "omit-reasoning-in-user-input",
@@ -140,37 +140,37 @@ _ALL = (
     Guard(
         "reset-after-refusal",
         "A user turn that ended in a refusal is not replayed.",
-        "wire-rules 17",
+        "rule 17",
     ),
     # ---------------------------------------------------------------- wire specifics
     Guard(
         "encrypted-content-from-done",
         "A Responses reasoning item's encrypted_content is taken from output_item.done, "
         "never from output_item.added.",
-        "wire-rules 22",
+        "rule 22",
     ),
     Guard(
         "include-encrypted-content",
         "A Responses request with store false asks include reasoning.encrypted_content.",
-        "wire-rules 25",
+        "rule 25",
     ),
     Guard(
         "reasoning-content-on-tool-turns",
         "On DeepSeek every assistant message with tool_calls carries reasoning_content, "
         '"" when none was captured.',
-        "wire-rules 35, 36",
+        "rule 35, 36",
     ),
     Guard(
         "signature-beside-function-call",
         "A Gemini thoughtSignature of a call goes on its part, beside functionCall, never "
         "inside it.",
-        "wire-rules 40 (TanStack/ai PR#459 nested it)",
+        "rule 40 (TanStack/ai PR#459 nested it)",
     ),
     # ---------------------------------------------------------------- output
     Guard(
         "output-last-nonempty-text",
         "The output is the last non-empty assistant text of the final user turn.",
-        "seed §166–§168, §175, wire-rules 49",
+        "seed §166–§168, §175, rule 49",
     ),
 )
 

@@ -52,8 +52,8 @@ class History:
 
     def replayable(self, guards: Guards) -> tuple[Message, ...]:
         """The messages a request may carry: all of them, except user turns that ended
-        in a refusal (wire-rules 17: continuing unchanged only meets more refusals), with
-        every call that lost its result answered (wire-rules 13, 32, 42)."""
+        in a refusal (rule 17: continuing unchanged only meets more refusals), with
+        every call that lost its result answered (rule 13, 32, 42)."""
         bounds = [*self._turn_starts, len(self._messages)]
         refused: set[int] = set()
         for start, end in pairwise(bounds):
@@ -73,7 +73,7 @@ ORPHANED_RESULT = "not executed: the call was cancelled or its result was lost"
 def _answer_orphaned_calls(messages: list[Message], guards: Guards) -> list[Message]:
     """Every call of an assistant message that another message follows gets a result in
     the tool message right after it, in call order; a missing one is an error result
-    (wire-rules 42: "cancelled or failed calls still need a response part"; 13, 32)."""
+    (rule 42: "cancelled or failed calls still need a response part"; 13, 32)."""
     repaired: list[Message] = []
     for i, message in enumerate(messages):
         repaired.append(message)

@@ -1,6 +1,6 @@
 """The OpenAI Responses wire for the reference adapter.
 
-Decoding (wire-rules 21–23, 29): the output is assembled from the item events, never
+Decoding (rule 21–23, 29): the output is assembled from the item events, never
 from ``response.completed.output`` alone (that is only a fallback for a stream that sent
 no item events).  Each item becomes fragments when its ``output_item.done`` arrives —
 the complete item, with its complete ``encrypted_content`` (rule 22) — followed by a

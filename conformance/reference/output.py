@@ -1,4 +1,4 @@
-"""Final-output selection: what a subagent reports (wire-rules 49, seed §165–§186).
+"""Final-output selection: what a subagent reports (rule 49, seed §165–§186).
 
 One rule: the last non-empty visible assistant text of the final user turn.  An empty
 terminal message (a truncated tool-call-only step, §165) and reasoning-only messages

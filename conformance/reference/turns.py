@@ -2,10 +2,10 @@
 
 A truncated turn (``max_tokens``, ``no_finish``, ``cancelled``) runs nothing: its
 complete calls are stored and answered with an error result, its incomplete ones
-(raw-string arguments) are left out (wire-rules 16, 33).  A turn whose finish claims
+(raw-string arguments) are left out (rule 16, 33).  A turn whose finish claims
 tool calls while a call's arguments do not parse was truncated too: routers relabel a
 ``length`` cut as ``tool_calls`` (rule 33).  A complete turn without structured calls
-gets its XML-style calls recovered (wire-rules 50).
+gets its XML-style calls recovered (rule 50).
 """
 
 from __future__ import annotations

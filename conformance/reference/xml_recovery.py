@@ -1,4 +1,4 @@
-"""Recovery of tool calls a model wrote as XML-style text (wire-rules 50, seed §53–§64).
+"""Recovery of tool calls a model wrote as XML-style text (rule 50, seed §53–§64).
 
 Recognised dialects (a call must be complete and well-formed: only parameters, and
 whitespace between them, inside the call element):

@@ -183,7 +183,7 @@ class AdapterSession(ABC):
 
     def continues(self) -> bool:
         """Whether the turn goes on without calls to run: the provider paused it and
-        expects the content resent to resume (Anthropic ``pause_turn``, wire-rules 14)."""
+        expects the content resent to resume (Anthropic ``pause_turn``, rule 14)."""
         return False
 
     @abstractmethod

@@ -1,6 +1,6 @@
 """The command target: any program, in any language, run against a loopback provider.
 
-Contract v1 (DESIGN.md, "Targets"): for each case × wire the suite serves the scripted
+Contract v1 (docs/architecture.md, "Targets"): for each case × wire the suite serves the scripted
 provider on 127.0.0.1, writes the ``CONFORMANCE_CASE`` document to a file, and runs the
 shell command once with the provider's address in the environment variables the
 providers' own SDKs read.  The command holds the conversation and exits 0.

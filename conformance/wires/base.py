@@ -75,7 +75,7 @@ class Rule:
     """One request-validation rule of a provider.
 
     ``id`` is stable (``<wire>/<slug>``); ``ref`` is the entry of
-    ``reference/wire-rules.md`` it encodes; ``error`` is the provider's real error text,
+    the rule catalogue (``docs/rules.md``) it encodes; ``error`` is the provider's real error text,
     with ``{placeholders}`` the validator fills in.  ``severity`` lets a rule be listed
     beside the checks; a provider rejects what breaks one, so every rule is a ``must``.
     ``evidence`` is what the rule rests on (``conformance.verdict.Evidence``): most rules

@@ -3,7 +3,7 @@
 The modules of the wire contract (``conformance/wires/contract.py``), one job each:
 ``route`` (where a request goes), ``parse`` (a request body into the neutral view),
 ``render`` (a scripted turn as Anthropic sends it, SSE events or the JSON message, and
-its error answer), ``rules`` (the rules of ``reference/wire-rules.md`` section A with
+its error answer), ``rules`` (the rules of the rule catalogue (``docs/rules.md``) section A with
 Anthropic's real error texts, each bound to its check in ``BOOK``), ``validate`` (the book
 run over ``_raw.CheckedRequest``), ``read`` (a recorded answer back into a scripted
 turn), ``realism`` (the predicates of the case linter's realism walk) and ``wire`` (the

@@ -3,7 +3,7 @@
 
 It renders a scripted turn as the Gemini API sends it (``data:`` chunks with ``alt=sse``,
 a JSON array stream without it, or one JSON response), parses a request body into the
-neutral view, validates it with the rules of ``reference/wire-rules.md`` section D,
+neutral view, validates it with the rules of the rule catalogue (``docs/rules.md``) section D,
 answering with Google's real error texts, and reads a recorded answer back into a
 scripted turn.  The API reads every field under its JSON name or its proto name
 (``thoughtSignature`` or ``thought_signature``), and so does this package.

@@ -1,4 +1,4 @@
-"""The request rules of ``reference/wire-rules.md`` section D, each with Google's real
+"""The request rules of the rule catalogue (``docs/rules.md``) section D, each with Google's real
 error text, and the check that applies each, registered in ``BOOK`` in the order Gemini
 checks them (``RULES`` is derived from it; ``validate`` runs the book).
 
@@ -21,7 +21,7 @@ from conformance.wires.rulebook import RuleBook
 
 CONTENTS_REQUIRED = Rule(
     id="gemini/contents-required",
-    ref="wire-rules §D (request shape)",
+    ref="rules §D (request shape)",
     statement="A request carries a non-empty `contents` list.",
     source=(
         "GenerateContentRequest reference (contents is required); the text as the API "
@@ -32,18 +32,18 @@ CONTENTS_REQUIRED = Rule(
 )
 PARTS_REQUIRED = Rule(
     id="gemini/parts-required",
-    ref="wire-rules §D (request shape)",
+    ref="rules §D (request shape)",
     statement="Every content has at least one part.",
     source=(
         "Content reference (parts); the text as the API answers it in public reports of "
-        "history converters that emit empty contents (not catalogued in wire-rules.md)"
+        "history converters that emit empty contents (not in the rule catalogue)"
     ),
     error="* GenerateContentRequest.contents[{i}].parts: contents.parts must not be empty.\n",
     error_type="INVALID_ARGUMENT",
 )
 VALID_ROLE = Rule(
     id="gemini/valid-role",
-    ref="wire-rules §D (request shape)",
+    ref="rules §D (request shape)",
     statement="A content's role, when given, is `user` or `model`.",
     source=(
         "Content reference ('Must be either user or model'); songquanpeng/one-api#1385, "
@@ -54,12 +54,12 @@ VALID_ROLE = Rule(
 )
 SIGNATURE_NOT_NESTED = Rule(
     id="gemini/signature-not-nested",
-    ref="wire-rules §D40",
+    ref="rule D40",
     statement=(
         "A thoughtSignature is a part-level sibling of functionCall, never a field inside it."
     ),
     source=(
-        "wire-rules rule 40: TanStack/ai PR#459 (nested placement); FunctionCall has no such "
+        "rule 40: TanStack/ai PR#459 (nested placement); FunctionCall has no such "
         "field, so the body is refused before validation: text from flachesis/gemini-rust "
         "PR#70 and farion1231/cc-switch PR#6690"
     ),
@@ -71,12 +71,12 @@ SIGNATURE_NOT_NESTED = Rule(
 )
 SIGNATURE_BASE64 = Rule(
     id="gemini/signature-base64",
-    ref="wire-rules §D40, §D44 (replay exactly as received)",
+    ref="rule D40, §D44 (replay exactly as received)",
     statement="A thoughtSignature decodes as base64: the field holds bytes.",
     source=(
         "Part reference (thoughtSignature is bytes); reference/real-targets-howto.md "
         "(google-genai decodes it); the text as public reports quote it for cut or "
-        "re-encoded signatures (not catalogued in wire-rules.md)"
+        "re-encoded signatures (not in the rule catalogue)"
     ),
     error=(
         "Invalid value at 'contents[{i}].parts[{j}].thought_signature' (TYPE_BYTES), "
@@ -86,12 +86,12 @@ SIGNATURE_BASE64 = Rule(
 )
 CALL_TURN_PLACED = Rule(
     id="gemini/call-turn-placement",
-    ref="wire-rules §D42",
+    ref="rule D42",
     statement=(
         "A model content with function calls comes right after a user content or a "
         "function-response content."
     ),
-    source="wire-rules rule 42: google-gemini/gemini-cli#26486, #26956; lobehub/lobehub#7298",
+    source="rule 42: google-gemini/gemini-cli#26486, #26956; lobehub/lobehub#7298",
     error=(
         "Please ensure that function call turn comes immediately after a user turn or after "
         "a function response turn."
@@ -100,13 +100,13 @@ CALL_TURN_PLACED = Rule(
 )
 RESPONSE_TURN_PLACED = Rule(
     id="gemini/response-turn-placement",
-    ref="wire-rules §D42",
+    ref="rule D42",
     statement=(
         "A content with function responses comes right after a model content with function "
         "calls (no orphan or consecutive responses)."
     ),
     source=(
-        "wire-rules rule 42 (orphan and consecutive responses); the text, which wire-rules.md "
+        "rule 42 (orphan and consecutive responses); the text, which the catalogue "
         "does not quote, from google-gemini/gemini-cli#14183, BerriAI/litellm#26755 and "
         "lobehub/lobehub#7298"
     ),
@@ -115,13 +115,13 @@ RESPONSE_TURN_PLACED = Rule(
 )
 RESPONSE_COUNT = Rule(
     id="gemini/response-count",
-    ref="wire-rules §D41, §D42",
+    ref="rule D41, §D42",
     statement=(
         "The content after a function-call turn has as many functionResponse parts as the "
         "turn has functionCall parts (a cancelled call still gets one)."
     ),
     source=(
-        "wire-rules rule 42: google-gemini/gemini-cli#2347, #4217, #5443, #16543, #17208; "
+        "rule 42: google-gemini/gemini-cli#2347, #4217, #5443, #16543, #17208; "
         "microsoft/vscode#299295 (calls left unanswered)"
     ),
     error=(
@@ -132,14 +132,14 @@ RESPONSE_COUNT = Rule(
 )
 SIGNATURE_REQUIRED = Rule(
     id="gemini/function-call-signature",
-    ref="wire-rules §D40, §D41, §D45",
+    ref="rule D40, §D41, §D45",
     statement=(
         "In the current turn (the contents after the last user content that is not only "
         "function responses), the first functionCall part of each model content the provider "
         "signed carries a part-level thoughtSignature, or the documented sentinel."
     ),
     source=(
-        "wire-rules rules 40, 41, 45: thought-signatures doc (only the current turn is "
+        "rule 40, 41, 45: thought-signatures doc (only the current turn is "
         "validated, first functionCall of each step); spring-projects/spring-ai PR#4977. "
         "`position` is the 1-based index of the model content in `contents`: the first call "
         "of a conversation is reported at position 2 (manthanabc/paws#103, "
@@ -157,14 +157,14 @@ SIGNATURE_REQUIRED = Rule(
 )
 SIGNATURE_MINTED = Rule(
     id="gemini/signature-corrupted",
-    ref="wire-rules §D46, §C38, F7",
+    ref="rule D46, §C38, F7",
     statement=(
         "A thoughtSignature on a functionCall part decodes to the bytes of one this provider "
         "minted (either base64 alphabet, padded or not; the sentinel, literal or base64, "
         "aside).  Signatures on text and thought parts are not enforced (F7)."
     ),
     source=(
-        "wire-rules rules 38, 46 and F7: anomalyco/opencode#4832, mastra-ai/mastra#23433, "
+        "rule 38, 46 and F7: anomalyco/opencode#4832, mastra-ai/mastra#23433, "
         "google-gemini/gemini-cli#13467.  The field is bytes (Part reference), so any base64 "
         "spelling of the minted bytes is accepted.  The sentinel is accepted as the documented "
         "literal and, on inferred evidence only, as its base64 (neither form is documented "

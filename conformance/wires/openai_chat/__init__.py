@@ -5,7 +5,7 @@ OpenAI itself (no dialect), ``deepseek`` (DeepSeek's ``reasoning_content``) and
 Four jobs, as for every wire: render a scripted turn as the provider sends it
 (data-only SSE chunks ending in ``data: [DONE]``, or one JSON completion), parse a
 request body into the neutral view, validate it with the rules of
-``reference/wire-rules.md`` section C, answering with the provider's real error texts in
+the rule catalogue (``docs/rules.md``) section C, answering with the provider's real error texts in
 its own envelope, and read a recorded answer back into a scripted turn.  The dialect
 comes from the context (``RenderContext.dialect``, ``ValidationContext.dialect``; an
 argument when reading).  Plain OpenAI ignores reasoning fields it does not know: they are

@@ -2,7 +2,7 @@
 
 Four jobs: render a scripted turn as OpenAI sends it (the semantic SSE event stream, or
 the JSON response object), parse a request body into the neutral view, validate it with
-the rules of ``reference/wire-rules.md`` section B, answering with OpenAI's real error
+the rules of the rule catalogue (``docs/rules.md``) section B, answering with OpenAI's real error
 texts and error body (``{"error": {"message", "type", "param", "code"}}``), and read a
 recorded answer back into a scripted turn.
 

@@ -1,4 +1,4 @@
-"""The Responses rules (``reference/wire-rules.md`` section B), in check order, and the
+"""The Responses rules (the rule catalogue (``docs/rules.md``) section B), in check order, and the
 error body OpenAI answers a broken one with:
 ``{"error": {"message", "type", "param", "code"}}``.
 """
@@ -16,7 +16,7 @@ from conformance.wires.rulebook import RuleBook
 
 FIELD_REQUIRED = ResponsesRule(
     id="openai-responses/field-required",
-    ref="wire-rules §B (request shape)",
+    ref="rules §B (request shape)",
     statement=(
         "A request names its `model`, and each input item carries the keys its type needs "
         "(a reasoning item an `id` when it has no `encrypted_content`)."
@@ -31,10 +31,10 @@ FIELD_REQUIRED = ResponsesRule(
 )
 REASONING_SUMMARY = ResponsesRule(
     id="openai-responses/reasoning-summary-required",
-    ref="wire-rules §B24",
+    ref="rule B24",
     statement="A replayed reasoning item keeps its `summary` (`[]` when empty), each part typed.",
     source=(
-        "wire-rules rule 24 (its quoted text is a Responses-spec provider's, newo-ether/Agora"
+        "rule 24 (its quoted text is a Responses-spec provider's, newo-ether/Agora"
         "#141); OpenAI's own text and code: GizClaw/flowcraft PR#528 (missing `summary` is "
         "`missing_required_parameter`), 64bit/async-openai#467 (`input[1].summary[0].type`)"
     ),
@@ -44,13 +44,13 @@ REASONING_SUMMARY = ResponsesRule(
 )
 INVALID_ROLE = ResponsesRule(
     id="openai-responses/invalid-role",
-    ref="wire-rules §B28",
+    ref="rule B28",
     statement=(
         "A message item's role is assistant, system, developer or user: Chat-style `tool` "
         "messages are function_call_output items on this wire."
     ),
     source=(
-        "wire-rules rule 28: Chevey339/kelivo PR#281; anomalyco/opencode#10803 (exact text); "
+        "rule 28: Chevey339/kelivo PR#281; anomalyco/opencode#10803 (exact text); "
         "`param`/`code` follow OpenAI's invalid-value errors (not quoted in the catalogue)"
     ),
     error=(
@@ -62,10 +62,10 @@ INVALID_ROLE = ResponsesRule(
 )
 CHAT_TOOL_CALLS = ResponsesRule(
     id="openai-responses/chat-tool-calls",
-    ref="wire-rules §B28",
+    ref="rule B28",
     statement="A message item has no Chat-style `tool_calls`: calls are function_call items.",
     source=(
-        "wire-rules rule 28 (Chat-style history must be converted); the text is OpenAI's "
+        "rule 28 (Chat-style history must be converted); the text is OpenAI's "
         "unknown-parameter form as openai/openai-go#392 shows it (not quoted in the catalogue)"
     ),
     error="Unknown parameter: '{at}'.",
@@ -74,13 +74,13 @@ CHAT_TOOL_CALLS = ResponsesRule(
 )
 ITEM_ID_PREFIX = ResponsesRule(
     id="openai-responses/item-id-prefix",
-    ref="wire-rules §B28",
+    ref="rule B28",
     statement=(
         "An input item's id has its type's prefix: `fc` for function_call (never the "
         "`call_` id or a `msg_` id), `msg` for message, `rs` for reasoning."
     ),
     source=(
-        "wire-rules rule 28: continuedev/continue PR#11785; full text in nodetool-ai/nodetool "
+        "rule 28: continuedev/continue PR#11785; full text in nodetool-ai/nodetool "
         "PR#4252 and jlcodes99/cockpit-tools#2090; an empty id is tolerated (stacklok/mecatl"
         "#406); `code` inferred, not quoted"
     ),
@@ -90,7 +90,7 @@ ITEM_ID_PREFIX = ResponsesRule(
 )
 PREVIOUS_RESPONSE_NOT_FOUND = ResponsesRule(
     id="openai-responses/previous-response-not-found",
-    ref="wire-rules §B25",
+    ref="rule B25",
     statement="`previous_response_id` names a response this provider stored (`store` on).",
     source=(
         "maximhq/bifrost#2441 (text and code `previous_response_not_found`, with `store` "
@@ -103,13 +103,13 @@ PREVIOUS_RESPONSE_NOT_FOUND = ResponsesRule(
 )
 ITEM_NOT_FOUND = ResponsesRule(
     id="openai-responses/item-not-found",
-    ref="wire-rules §B25",
+    ref="rule B25",
     statement=(
         "An item sent by id only (an item_reference, or a reasoning item without "
         "`encrypted_content`) names an item the provider stored; with `store: false` none is."
     ),
     source=(
-        "wire-rules rule 25: anomalyco/opencode#7724, #8987, PR#2480; can1357/oh-my-pi#41; "
+        "rule 25: anomalyco/opencode#7724, #8987, PR#2480; can1357/oh-my-pi#41; "
         "router-for-me/CLIProxyAPI#2381 (status, param and code)"
     ),
     error=(
@@ -120,13 +120,13 @@ ITEM_NOT_FOUND = ResponsesRule(
 )
 ENCRYPTED_CONTENT_VALID = ResponsesRule(
     id="openai-responses/encrypted-content-valid",
-    ref="wire-rules §B22, §B30",
+    ref="rule B22, §B30",
     statement=(
         "A reasoning item's `encrypted_content` is one this provider minted, byte for byte: "
         "not the incomplete value of `output_item.added`, not joined, not foreign."
     ),
     source=(
-        "wire-rules rules 22 and 30: Wei-Shaw/sub2api#3138, #2863; pydantic/pydantic-ai#4608; "
+        "rule 22 and 30: Wei-Shaw/sub2api#3138, #2863; pydantic/pydantic-ai#4608; "
         "edison7009/EchoBird#255; openai/codex#8145 (param and code)"
     ),
     error=(
@@ -138,27 +138,27 @@ ENCRYPTED_CONTENT_VALID = ResponsesRule(
 )
 REASONING_FOLLOWED = ResponsesRule(
     id="openai-responses/reasoning-followed",
-    ref="wire-rules §B26",
+    ref="rule B26",
     statement=(
         "A reasoning item is immediately followed by the item it produced (a message or "
         "function_call; the very one the provider minted after it, when that carries its "
         "id), or by further reasoning items whose run ends in one (seed §108)."
     ),
     source=(
-        "wire-rules rule 26: openai/codex#1227; vercel/ai#7099; continuedev/continue#8933 "
+        "rule 26: openai/codex#1227; vercel/ai#7099; continuedev/continue#8933 "
         "(param and code); openclaw/openclaw#1158"
     ),
     error="Item '{id}' of type 'reasoning' was provided without its required following item.",
 )
 REASONING_REQUIRED = ResponsesRule(
     id="openai-responses/reasoning-required",
-    ref="wire-rules §B26, §B27",
+    ref="rule B26, §B27",
     statement=(
         "A message or function_call carrying the id the provider minted travels right after "
         "the reasoning item that produced it."
     ),
     source=(
-        "wire-rules rules 26 and 27: openai/codex#33044; cline/cline#12242, mastra-ai/mastra"
+        "rule 26 and 27: openai/codex#33044; cline/cline#12242, mastra-ai/mastra"
         "#8738, continuedev/continue#10018 (the function_call text, param and code)"
     ),
     error=(
@@ -168,17 +168,17 @@ REASONING_REQUIRED = ResponsesRule(
 )
 CALL_FOR_OUTPUT = ResponsesRule(
     id="openai-responses/call-for-output",
-    ref="wire-rules §B28",
+    ref="rule B28",
     statement="Every function_call_output answers a function_call earlier in the input.",
     source=(
-        "wire-rules rule 28: continuedev/continue#10092 (text, param and code); "
+        "rule 28: continuedev/continue#10092 (text, param and code); "
         "leookun/cursor-byok#307; microsoft/vscode#320060"
     ),
     error="No tool call found for function call output with call_id {call_id}.",
 )
 OUTPUT_FOR_CALL = ResponsesRule(
     id="openai-responses/output-for-call",
-    ref="wire-rules §B28 (the converse)",
+    ref="rule B28 (the converse)",
     statement="Every function_call in the input is answered by a later function_call_output.",
     source=(
         "not quoted in the catalogue: smallmain/vscode-unify-chat-provider#40 (`400 No tool "
