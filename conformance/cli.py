@@ -127,12 +127,16 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--schema", action="store_true", help="print the case JSON Schema")
     mode.add_argument("--lint", action="store_true", help="lint the library, exit 1 on problems")
     mode.add_argument("--list", action="store_true", help="list the cases (the default)")
+    mode.add_argument("--show", metavar="ID", help="print one case with its citations resolved")
     _add_case_dirs(cases)
 
     checks = commands.add_parser(
         "checks", help="list every check, rule and invariant with its source"
     )
     checks.add_argument("--json", action="store_true", help="print the list as JSON")
+    checks.add_argument(
+        "--rule", metavar="ID", help="print one catalogue entry (33, A8, E31, F1, seed:96)"
+    )
 
     decode = commands.add_parser(
         "decode", help="read a recorded provider response back as a scripted response"
@@ -335,6 +339,13 @@ def _cases(args: argparse.Namespace, console: Console) -> int:
     library = load_library(args.cases)
     for error in library.errors:
         console.print(f"error: {error}", markup=False, highlight=False)
+    if args.show:
+        from conformance.cases.show import show_case
+
+        shown = show_case(library, args.show)
+        if shown is None:
+            console.print(f"error: no case {args.show!r} in the library", markup=False)
+        return _print_lines(shown, console)
     if args.lint:
         from conformance.cases.lint import lint
 
@@ -359,11 +370,29 @@ def _cases(args: argparse.Namespace, console: Console) -> int:
     return EXIT_FAILED if library.errors else EXIT_OK
 
 
+def _print_lines(lines: Sequence[str] | None, console: Console) -> int:
+    """Print ``lines``; ``None`` means nothing was found (an error already said why)."""
+    if lines is None:
+        return EXIT_FAILED
+    for line in lines:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    return EXIT_OK
+
+
 def _checks(args: argparse.Namespace, console: Console) -> int:
     from dataclasses import asdict
 
     from conformance.checks.registry import all_checks
 
+    if args.rule:
+        from conformance.catalogue import resolve
+        from conformance.catalogue.render import describe
+
+        entry = resolve(args.rule)
+        if entry is None:
+            console.print(f"error: {args.rule} is not in the rule catalogue", markup=False)
+            return EXIT_FAILED
+        return _print_lines(describe(entry), console)
     if args.json:
         listing = [asdict(check) for check in all_checks()]
         sys.stdout.write(json.dumps(listing, indent=2, ensure_ascii=False) + "\n")

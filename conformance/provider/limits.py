@@ -20,7 +20,7 @@ MAX_BODY_BYTES = 16 * 1024 * 1024
 
 REQUEST_TOO_LARGE = Rule(
     id="provider/request-too-large",
-    ref="Issue 12: request bodies above a documented cap are refused",
+    ref="design: request bodies above a documented cap are refused",
     statement=f"A request body is at most {MAX_BODY_BYTES} bytes.",
     source="Anthropic API errors: 413 request_too_large",
     error="conformance: the request body has {size} bytes, above the {cap}-byte cap "
@@ -30,14 +30,14 @@ REQUEST_TOO_LARGE = Rule(
 )
 REQUEST_TOO_DEEP = Rule(
     id="provider/request-too-deep",
-    ref="Issue 12: deeply nested request bodies are refused, not a crash",
+    ref="design: deeply nested request bodies are refused, not a crash",
     statement=f"A request body's JSON nests at most {MAX_DEPTH} levels deep.",
     source="the suite's reading limit (wires.nesting)",
     error="conformance: {problem}",
 )
 MALFORMED_FRAMING = Rule(
     id="provider/malformed-framing",
-    ref="Issue 12: malformed framing is answered, never a silent drop",
+    ref="design: malformed framing is answered, never a silent drop",
     statement="A request body is framed by a valid Content-Length or chunked coding.",
     source="RFC 9112, section 6 (message body length)",
     error="conformance: malformed request framing: {problem}",

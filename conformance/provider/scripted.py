@@ -41,7 +41,7 @@ UNKNOWN_ENDPOINT = Rule(
 )
 MALFORMED_REQUEST = Rule(
     id="provider/malformed-request",
-    ref="Issue 3: request bodies that are not JSON produce a clear verdict",
+    ref="design: request bodies that are not JSON produce a clear verdict",
     statement="A request body is a JSON document of the wire's request shape.",
     source="docs/architecture.md, scripted provider",
     error="{message}",
