@@ -1,6 +1,6 @@
 """The layer order of ``docs/architecture.md``, enforced on the source: a module imports
 only from its own unit and from units of lower layers, so no package-level cycle can
-form and nothing downstream reaches back upstream (DESIGN.md, "one direction")."""
+form and nothing downstream reaches back upstream ("one direction")."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ LAYERS: dict[str, int] = {
     "verdict": 0,
     "interrupt": 0,
     "wires": 1,
+    "catalogue": 1,
     "cases": 2,
     "transcript": 3,
     "provider": 4,

@@ -10,12 +10,12 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from conformance.catalogue import resolve
-from conformance.catalogue.model import Catalogue, Report, WireRule, catalogue
-from conformance.catalogue.render import citations, markdown, unresolved
 from conformance.cases.library import load_library
 from conformance.cases.schema import RuleRef, SeedRef
 from conformance.cases.validate import validate
+from conformance.catalogue import resolve
+from conformance.catalogue.model import Catalogue, Report, WireRule, catalogue
+from conformance.catalogue.render import citations, markdown, unresolved
 from conformance.checks.registry import all_checks
 from conformance.cli import main
 
@@ -49,7 +49,9 @@ def test_the_schema_is_strict() -> None:
 )
 def test_a_citation_resolves_to_its_entry(citation: str, kind: type, ident: object) -> None:
     entry = resolve(citation)
-    assert isinstance(entry, kind) and entry.id == ident
+    assert isinstance(entry, kind)
+    assert entry is not None
+    assert entry.id == ident
 
 
 @pytest.mark.parametrize("citation", ["99", "B8", "E99", "F9", "seed 999", "DESIGN.md"])

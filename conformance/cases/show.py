@@ -3,10 +3,10 @@ catalogue so a user never has to look anything up elsewhere."""
 
 from __future__ import annotations
 
-from conformance.catalogue import resolve
-from conformance.catalogue.render import describe
 from conformance.cases.loader import CaseSet
 from conformance.cases.schema import ExpectAnyOf, Expectation, IssueRef, RuleRef, SeedRef
+from conformance.catalogue import resolve
+from conformance.catalogue.render import describe
 
 
 def show_case(cases: CaseSet, case_id: str) -> list[str] | None:

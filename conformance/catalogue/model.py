@@ -103,8 +103,10 @@ class Catalogue(_Strict):
         found: dict[str, Entry] = {}
         for rule in self.rules:
             found[str(rule.id)] = rule
-        for entry in (*self.reports, *self.drift):
-            found[entry.id] = entry
+        for report in self.reports:
+            found[report.id] = report
+        for drift in self.drift:
+            found[drift.id] = drift
         for seed in self.seeds:
             found[f"seed {seed.id}"] = seed
         return found

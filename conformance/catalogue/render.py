@@ -84,9 +84,9 @@ def markdown(catalogue: Catalogue) -> str:
     for section, wire in SECTION_WIRES.items():
         out += [f"## Wire rules, section {section} ({wire})", ""]
         out += _block([r for r in catalogue.rules if r.section == section])
-    out += ["## Bug reports (E)", ""] + _block(list(catalogue.reports))
-    out += ["## Drift and contradictions (F)", ""] + _block(list(catalogue.drift))
-    out += ["## Design behaviours (`seed: N`)", ""] + _block(list(catalogue.seeds))
+    out += ["## Bug reports (E)", "", *_block(list(catalogue.reports))]
+    out += ["## Drift and contradictions (F)", "", *_block(list(catalogue.drift))]
+    out += ["## Design behaviours (`seed: N`)", "", *_block(list(catalogue.seeds))]
     return "\n".join(out).rstrip() + "\n"
 
 
