@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from conformance.cases.authoring import budget_problems, reference_problems
 from conformance.cases.loader import CaseSet, LoadedCase
 from conformance.cases.realism import realism_problems
 from conformance.cases.schema import (
@@ -70,6 +71,8 @@ def lint_case(case: Case, file: str) -> list[str]:
     for number in _requests(case.expect):
         if abs(number) > scripted:
             problems.append(f"an expectation names request {number}; the script answers {scripted}")
+    problems += budget_problems(case)
+    problems += reference_problems(case)
     payloads = Counter(
         value
         for response in case.given.responses

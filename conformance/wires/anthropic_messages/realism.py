@@ -5,9 +5,25 @@ block."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+
 from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.anthropic_messages._stops import TRUNCATED_STOPS
 from conformance.wires.roles import BlockSpot
+
+
+#: How Anthropic's tool_use ids begin: client tools, then server tools.
+TOOL_USE_ID_PREFIXES = ("toolu_", "srvtoolu_")
+
+
+def _base64(value: str) -> bool:
+    """Whether ``value`` is padded standard base64, the form Anthropic mints."""
+    try:
+        base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return bool(value)
 
 
 def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
@@ -36,8 +52,21 @@ def block_problems(block: Block, spot: BlockSpot) -> list[str]:
             "a tool_use with unparsed arguments outside a truncated response (stop max_tokens "
             "or no_finish); a router mislabelling a cut call (rule 33) is a Chat-wire shape"
         )
+    # A saved history may hold calls another provider minted; only what Anthropic serves
+    # must carry its own prefix.
+    if isinstance(block, ToolCall) and scripted and not block.id.startswith(TOOL_USE_ID_PREFIXES):
+        problems.append(
+            f"a tool_use id {block.id!r}; Anthropic's tool_use ids begin `toolu_` "
+            "(`srvtoolu_` for server tools)"
+        )
     if not isinstance(block, Reasoning):
         return problems
+    for field, value in (("signature", block.signature), ("data", block.data)):
+        if value is not None and not _base64(value):
+            problems.append(
+                f"a thinking {field} that is not standard base64; Anthropic mints base64 "
+                "(a cut or hand-typed value is refused as an invalid signature)"
+            )
     if block.id is not None or block.summary is not None:
         problems.append("reasoning with an item id or a summary (OpenAI Responses shapes)")
     if block.redacted:

@@ -1,0 +1,98 @@
+"""Authoring mistakes the linter catches before a user's client is blamed for them: a
+thinking budget Anthropic refuses, and expectations naming ids or payloads the script
+never produces (such an expectation can never match, so a ``none`` passes vacuously and
+a ``contains`` fails every client)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from conformance.cases.schema import (
+    BlockPattern,
+    Case,
+    ExpectAnyOf,
+    ExpectBlocks,
+    ExpectContains,
+    Expectation,
+    ExpectNone,
+)
+from conformance.model import Block, Message, Reasoning, Text, ToolCall, ToolResult
+
+#: The beta under which Anthropic lets a manual thinking budget reach ``max_tokens``
+#: (interleaved thinking, with tools); a case that relies on it says so in its notes.
+INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
+
+
+def budget_problems(case: Case) -> list[str]:
+    """A manual thinking budget not below ``max_tokens`` on a case that runs on Anthropic,
+    which refuses it unless the interleaved-thinking beta is sent with tools."""
+    options = case.given.options
+    budget = options.thinking.budget_tokens
+    if not any(column.split(":")[0] == "anthropic-messages" for column in case.wires):
+        return []
+    if options.thinking.mode != "manual" or budget is None or budget < options.max_tokens:
+        return []
+    if case.given.tools and INTERLEAVED_BETA in (case.notes or ""):
+        return []
+    return [
+        f"thinking budget_tokens {budget} is not below max_tokens {options.max_tokens}: "
+        "Anthropic answers 400 (rule 12) unless the request sends the "
+        f"`{INTERLEAVED_BETA}` beta with tools; lower the budget, or offer tools and name "
+        "the beta in `notes`"
+    ]
+
+
+def reference_problems(case: Case) -> list[str]:
+    """Expectations naming a call id, item id or opaque payload that no scripted response
+    or saved history block carries."""
+    ids, calls, payloads = _produced(case)
+    problems: list[str] = []
+    for n, pattern in _patterns(case.expect, "expect"):
+        if pattern.id is not None and pattern.id not in ids:
+            problems.append(f"{n}: names id {pattern.id!r}, which the script never produces")
+        if pattern.call_id is not None and pattern.call_id not in calls:
+            problems.append(
+                f"{n}: names call_id {pattern.call_id!r}, which no scripted tool call has"
+            )
+        for field in ("signature", "data"):
+            value = getattr(pattern, field)
+            if value is not None and value not in payloads:
+                problems.append(f"{n}: names a {field} ({value[:24]}…) the script never produces")
+    return problems
+
+
+def _produced(case: Case) -> tuple[set[str], set[str], set[str]]:
+    """Ids, tool-call ids and opaque payloads the case puts on the wire."""
+    blocks: list[Block] = [b for r in case.given.responses for b in r.blocks]
+    message: Message
+    for message in case.given.history:
+        blocks += message.blocks
+    ids: set[str] = set()
+    calls: set[str] = set()
+    payloads: set[str] = set()
+    for block in blocks:
+        if isinstance(block, ToolCall):
+            ids.add(block.id)
+            calls.add(block.id)
+        if isinstance(block, ToolResult):
+            calls.add(block.call_id)
+        if isinstance(block, Reasoning) and block.id is not None:
+            ids.add(block.id)
+        if isinstance(block, Reasoning | Text | ToolCall) and block.signature:
+            payloads.add(block.signature)
+        if isinstance(block, Reasoning) and block.data:
+            payloads.add(block.data)
+    return ids, calls, payloads
+
+
+def _patterns(expectations: tuple[Expectation, ...], at: str) -> Iterator[tuple[str, BlockPattern]]:
+    for e, expectation in enumerate(expectations):
+        where = f"{at}[{e}]"
+        if isinstance(expectation, ExpectAnyOf):
+            yield from _patterns(expectation.any_of, f"{where}.any_of")
+        elif isinstance(expectation, ExpectBlocks):
+            yield from ((f"{where}.blocks[{b}]", p) for b, p in enumerate(expectation.blocks))
+        elif isinstance(expectation, ExpectContains):
+            yield from ((f"{where}.contains[{b}]", p) for b, p in enumerate(expectation.contains))
+        elif isinstance(expectation, ExpectNone):
+            yield f"{where}.none", expectation.none
