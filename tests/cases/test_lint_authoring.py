@@ -1,0 +1,71 @@
+"""The linter's authoring checks, each shown on a bundled case broken one way: the
+broken copy is linted, the original is clean (so each test fails on the old linter)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from conformance.cases.library import bundled_cases_dir
+from conformance.cases.lint import lint_case
+from conformance.cases.schema import Case
+
+FILE = bundled_cases_dir() / "leading-thinking" / "leading-thinking-manual-first-run-only.yaml"
+SIGNATURE = "EmRgGJwd3cZVpLMcxaMMKI5f8+fzKTPVni5tLo5Y4I+vT9cfHAofAZlljrsDpcbrpISnDGd0Y3Yv6G0o/Qak74+u6ipjEm4idp13UsjdiAsxfTQFDHJV5EYYGvW2s+qQG4wYDYnG"  # noqa: E501
+CALL = "toolu_01ZZ4ZAFmWEnTs9UdzXwuxir"
+
+
+def problems(text: str) -> list[str]:
+    case = Case.model_validate(yaml.safe_load(text))
+    return lint_case(case, str(FILE))
+
+
+def original() -> str:
+    return Path(FILE).read_text(encoding="utf-8")
+
+
+def test_the_original_is_clean() -> None:
+    assert problems(original()) == []
+
+
+def test_a_thinking_budget_not_below_max_tokens() -> None:
+    text = original().replace("budget_tokens: 2048}", "budget_tokens: 2048}\n    max_tokens: 2048")
+    assert any(
+        "thinking budget_tokens 2048 is not below max_tokens 2048" in p for p in problems(text)
+    )
+
+
+def test_a_budget_above_max_tokens_is_accepted_with_the_interleaved_beta_named() -> None:
+    text = original().replace("budget_tokens: 2048}", "budget_tokens: 2048}\n    max_tokens: 2048")
+    text = text.replace("notes: >-\n", "notes: >-\n  Sends interleaved-thinking-2025-05-14.\n", 1)
+    assert not [p for p in problems(text) if "budget_tokens" in p]
+
+
+def test_a_signature_that_is_not_base64() -> None:
+    text = original().replace(SIGNATURE, "sig-B!")
+    assert any("thinking signature that is not standard base64" in p for p in problems(text))
+
+
+def test_an_anthropic_tool_use_id_with_the_wrong_prefix() -> None:
+    text = original().replace(CALL, "call_01ZZ4ZAFmWEnTs9UdzXwuxir")
+    assert any(
+        "a tool_use id 'call_01ZZ4ZAFmWEnTs9UdzXwuxir'; Anthropic's tool_use ids begin `toolu_`"
+        in p
+        for p in problems(text)
+    )
+
+
+def test_an_expectation_naming_a_call_id_the_script_never_produces() -> None:
+    head, _, tail = original().partition("expect:")
+    text = head + "expect:" + tail.replace(CALL, "toolu_01NeverScripted0000000")
+    found = problems(text)
+    assert any(
+        "names id 'toolu_01NeverScripted0000000', which the script never" in p for p in found
+    )
+
+
+def test_an_expectation_naming_a_payload_the_script_never_produces() -> None:
+    head, _, tail = original().partition("expect:")
+    text = head + "expect:" + tail.replace(SIGNATURE, "RW1SZ0dKd2QzY1pWcExNY3hhTU1L")
+    assert any("names a signature (RW1SZ0dKd2QzY1pWcExNY3hh…)" in p for p in problems(text))
