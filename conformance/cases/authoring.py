@@ -11,9 +11,9 @@ from conformance.cases.schema import (
     BlockPattern,
     Case,
     ExpectAnyOf,
+    Expectation,
     ExpectBlocks,
     ExpectContains,
-    Expectation,
     ExpectNone,
 )
 from conformance.model import Block, Message, Reasoning, Text, ToolCall, ToolResult

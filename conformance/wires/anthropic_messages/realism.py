@@ -12,7 +12,6 @@ from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, T
 from conformance.wires.anthropic_messages._stops import TRUNCATED_STOPS
 from conformance.wires.roles import BlockSpot
 
-
 #: How Anthropic's tool_use ids begin: client tools, then server tools.
 TOOL_USE_ID_PREFIXES = ("toolu_", "srvtoolu_")
 
