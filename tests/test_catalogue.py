@@ -149,3 +149,20 @@ def test_cases_show_resolves_provenance(capsys: pytest.CaptureFixture[str]) -> N
     assert "rule 5 (section A, anthropic-messages) [documented]" in out
     assert "E26: LiteLLM: Redacted thinking lost [observed]" in out
     assert main(["cases", "--show", "no-such-case"]) == 1
+
+
+def test_every_citation_in_the_package_cases_and_docs_resolves() -> None:
+    """Free-text citations (``rule 28``, ``rules 3, 7``, ``seed §26``, ``E31``) in code,
+    case files and docs name catalogue entries."""
+    hits: list[str] = []
+    for root in (ROOT / "conformance", ROOT / "cases", ROOT / "docs"):
+        for path in sorted(root.rglob("*")):
+            if path.suffix not in {".py", ".yaml", ".md"} or path.name == "rules.yaml":
+                continue
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                hits += [f"{path.relative_to(ROOT)}:{n}: {c}" for c in unresolved(line)]
+    assert hits == []
+
+
+def test_an_unresolvable_free_text_citation_is_found() -> None:
+    assert unresolved("rules 3, 99; seed §26, §400; E77") == ["rule 99", "seed 400", "E77"]

@@ -17,7 +17,7 @@ from conformance.catalogue.model import (
     resolve,
 )
 
-_RULE_LIST = re.compile(r"\brules? §?((?:[A-DX]?\d+)(?:(?:, | and |–)§?[A-DX]?\d+)*)")
+_RULE_LIST = re.compile(r"\brules? §?((?:[A-DX]?\d+)(?:(?:, | and |–)(?:§?[A-DX]\d+|\d+))*)")
 _SEED_LIST = re.compile(r"\bseed (§?(?:\d+|B\d+)(?:(?:, |–)§?(?:\d+|B\d+))*)")
 _REPORT = re.compile(r"\b[EF][1-9]\d*\b")
 
