@@ -40,7 +40,8 @@ def _public(sources: tuple[str, ...]) -> tuple[str, ...]:
 
 
 class WireRule(_Strict):
-    """A provider wire rule: what a request must satisfy, and the provider's error text."""
+    """A provider wire rule: what a request must satisfy, and the provider's error texts
+    for breaking it, quoted exactly (none when no provider text is known)."""
 
     id: Annotated[int, Field(ge=1)]
     section: Section
@@ -54,7 +55,8 @@ class WireRule(_Strict):
 
 
 class Report(_Strict):
-    """A public bug report against an agent harness, filed under the rules it breaks."""
+    """A public bug report against an agent harness, filed under the rules it breaks;
+    ``error`` is the message the report quotes (the provider's, or the harness's own)."""
 
     id: Annotated[str, Field(pattern=r"^E[1-9][0-9]*$")]
     harness: str

@@ -28,7 +28,7 @@ def test_every_guard_has_an_id_statement_and_source() -> None:
         assert guard.id == guard_id
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", guard_id)
         assert guard.statement.endswith(".")
-        assert re.search(r"§\d+|wire-rules \d+", guard.source), guard_id
+        assert re.search(r"§\d+|rule \d+", guard.source), guard_id
 
 
 def test_every_guard_is_one_decision_point() -> None:

@@ -810,7 +810,7 @@ def test_rules_have_stable_ids_refs_and_sources() -> None:
     assert len(ids) == len(set(ids))
     for rule in WIRE.rules:
         assert rule.id.startswith("anthropic-messages/")
-        assert rule.ref.startswith("wire-rules §A")
+        assert rule.ref.startswith(("rule A", "rules §A"))
         assert rule.statement
         assert rule.source
         assert rule.error
@@ -1352,7 +1352,7 @@ def case(*responses: dict[str, Any], history: Sequence[dict[str, Any]] = ()) -> 
     return realism_case("anthropic-messages", *responses, history=history)
 
 
-SIGNED = {"kind": "reasoning", "text": "r", "signature": "S"}
+SIGNED = {"kind": "reasoning", "text": "r", "signature": "U0lH"}
 SAY = {"kind": "text", "text": "x"}
 
 
@@ -1360,12 +1360,12 @@ def test_clean_cases_have_no_realism_problems() -> None:
     clean = case(
         end(
             SIGNED,
-            {"kind": "tool_call", "id": "t", "name": "read", "arguments": {}},
+            {"kind": "tool_call", "id": "toolu_t", "name": "read", "arguments": {}},
             stop_="tool_calls",
         ),
         end(
-            {"kind": "reasoning", "redacted": True, "data": "D"},
-            {"kind": "reasoning", "text": "", "signature": "S2"},
+            {"kind": "reasoning", "redacted": True, "data": "REFUQQ=="},
+            {"kind": "reasoning", "text": "", "signature": "U0lHMg=="},
             SAY,
         ),
         history=[
@@ -1382,7 +1382,10 @@ def test_clean_cases_have_no_realism_problems() -> None:
     truncated = case(end(SAY, {"kind": "reasoning", "text": "cut"}, stop_="max_tokens"))
     assert unrealistic(WIRE, truncated) == []
     cut_call = case(
-        end({"kind": "tool_call", "id": "t", "name": "read", "arguments": '{"a'}, stop_="no_finish")
+        end(
+            {"kind": "tool_call", "id": "toolu_t", "name": "read", "arguments": '{"a'},
+            stop_="no_finish",
+        )
     )
     assert unrealistic(WIRE, cut_call) == []
 
@@ -1396,7 +1399,7 @@ def test_library_case_is_realistic_on_this_wire() -> None:
     ("probe", "where", "word"),
     [
         (
-            case(end({"kind": "text", "text": "x", "signature": "S"})),
+            case(end({"kind": "text", "text": "x", "signature": "U0lH"})),
             "turns.0.responses.0.blocks.0",
             "signature",
         ),
@@ -1405,10 +1408,10 @@ def test_library_case_is_realistic_on_this_wire() -> None:
                 end(
                     {
                         "kind": "tool_call",
-                        "id": "t",
+                        "id": "toolu_t",
                         "name": "read",
                         "arguments": {},
-                        "signature": "S",
+                        "signature": "U0lH",
                     },
                     stop_="tool_calls",
                 ),
@@ -1418,7 +1421,7 @@ def test_library_case_is_realistic_on_this_wire() -> None:
             "signature",
         ),
         (
-            case(end({"kind": "media", "mime": "image/png", "data": "x"})),
+            case(end({"kind": "media", "mime": "image/png", "data": "eA=="})),
             "turns.0.responses.0.blocks.0",
             "media",
         ),
@@ -1445,7 +1448,17 @@ def test_library_case_is_realistic_on_this_wire() -> None:
             "without data",
         ),
         (
-            case(end({"kind": "reasoning", "redacted": True, "data": "D", "signature": "S"}, SAY)),
+            case(
+                end(
+                    {
+                        "kind": "reasoning",
+                        "redacted": True,
+                        "data": "REFUQQ==",
+                        "signature": "U0lH",
+                    },
+                    SAY,
+                )
+            ),
             "turns.0.responses.0.blocks.0",
             "only data",
         ),
@@ -1453,7 +1466,7 @@ def test_library_case_is_realistic_on_this_wire() -> None:
         (
             case(
                 end(
-                    {"kind": "tool_call", "id": "t", "name": "read", "arguments": '{"a'},
+                    {"kind": "tool_call", "id": "toolu_t", "name": "read", "arguments": '{"a'},
                     stop_="end",
                 )
             ),
@@ -1466,7 +1479,7 @@ def test_library_case_is_realistic_on_this_wire() -> None:
                 history=[
                     {
                         "role": "assistant",
-                        "blocks": [{"kind": "text", "text": "h", "signature": "S"}],
+                        "blocks": [{"kind": "text", "text": "h", "signature": "U0lH"}],
                     }
                 ],
             ),

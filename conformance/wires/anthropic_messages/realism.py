@@ -13,7 +13,7 @@ from conformance.wires.anthropic_messages._stops import TRUNCATED_STOPS
 from conformance.wires.roles import BlockSpot
 
 #: How Anthropic's tool_use ids begin: client tools, then server tools.
-TOOL_USE_ID_PREFIXES = ("toolu_", "srvtoolu_")
+_TOOL_USE_ID_PREFIXES = ("toolu_", "srvtoolu_")
 
 
 def _base64(value: str) -> bool:
@@ -53,7 +53,7 @@ def block_problems(block: Block, spot: BlockSpot) -> list[str]:
         )
     # A saved history may hold calls another provider minted; only what Anthropic serves
     # must carry its own prefix.
-    if isinstance(block, ToolCall) and scripted and not block.id.startswith(TOOL_USE_ID_PREFIXES):
+    if isinstance(block, ToolCall) and scripted and not block.id.startswith(_TOOL_USE_ID_PREFIXES):
         problems.append(
             f"a tool_use id {block.id!r}; Anthropic's tool_use ids begin `toolu_` "
             "(`srvtoolu_` for server tools)"
