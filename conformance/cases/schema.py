@@ -54,11 +54,11 @@ Capability: TypeAlias = Literal["history", "output-selection", "xml-recovery", "
 class SeedRef(StrictModel):
     """A design behaviour of the project's catalogue (``seed: 96``, ``docs/rules.md``)."""
 
-    seed: int | str
+    seed: Annotated[int, Field(ge=1)]
 
     @field_validator("seed")
     @classmethod
-    def _known(cls, value: int | str) -> int | str:
+    def _known(cls, value: int) -> int:
         if resolve(f"seed {value}") is None:
             raise ValueError(
                 f"seed {value} is not in the catalogue (see `wire-conformance checks --rule "
