@@ -118,7 +118,13 @@ class Catalogue(_Strict):
 def catalogue() -> Catalogue:
     """The shipped catalogue, validated once."""
     text = resources.files("conformance.catalogue").joinpath("rules.yaml").read_text("utf-8")
-    return Catalogue.model_validate(yaml.safe_load(text))
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return Catalogue.model_validate(yaml.load(text, Loader=loader))  # a safe loader
+
+
+@cache
+def _index() -> dict[str, Entry]:
+    return catalogue().entries()
 
 
 def canonical(citation: str | int) -> str | None:
@@ -135,13 +141,11 @@ def canonical(citation: str | int) -> str | None:
 
 
 def _section(number: int) -> str | None:
-    for rule in catalogue().rules:
-        if rule.id == number:
-            return rule.section
-    return None
+    entry = _index().get(str(number))
+    return entry.section if isinstance(entry, WireRule) else None
 
 
 def resolve(citation: str | int) -> Entry | None:
     """The entry a citation names, or ``None`` when it names nothing in the catalogue."""
     key = canonical(citation)
-    return None if key is None else catalogue().entries().get(key)
+    return None if key is None else _index().get(key)

@@ -18,7 +18,9 @@ from conformance.catalogue.model import (
 )
 
 _RULE_LIST = re.compile(r"\brules? §?((?:[A-DX]?\d+)(?:(?:, | and |–)(?:§?[A-DX]\d+|\d+))*)")
-_SEED_LIST = re.compile(r"\bseed (§?(?:\d+|B\d+)(?:(?:, |–)§?(?:\d+|B\d+))*)")
+_SEED_LIST = re.compile(
+    r"\b(?i:seed|design behaviours?) (§?(?:\d+|B\d+)(?:(?:, |–)§?(?:\d+|B\d+))*)"
+)
 _REPORT = re.compile(r"\b[EF][1-9]\d*\b")
 
 
