@@ -32,6 +32,9 @@ class Report(BaseModel):
     suite_version: str = __version__
     target: str
     target_kind: str
+    #: The run's target is the reference adapter bundled with the suite (the default
+    #: target), not the user's code.
+    bundled_target: bool = False
     strict: bool = False
     evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD
     results: tuple[Result, ...]
@@ -71,6 +74,16 @@ def build_report(
         summary=summarize(ordered),
         load_errors=tuple(load_errors),
     )
+
+
+def summary_line(report: Report) -> str:
+    """The count of every verdict that occurred, and a warning when the target is the
+    bundled reference: a forgotten ``--target`` never looks like the user's green run."""
+    line = ", ".join(f"{n} {verdict}" for verdict, n in report.summary.items() if n)
+    line = line or "no cases ran"
+    if report.bundled_target:
+        line += " · target: the bundled reference adapter, not your code (use --target)"
+    return line
 
 
 def to_json(report: Report) -> str:

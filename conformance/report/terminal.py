@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from conformance.report.model import Report
+from conformance.report.model import Report, summary_line
 from conformance.verdict import Result
 
 STYLE = {
@@ -70,7 +70,6 @@ def print_report(report: Report, console: Console) -> None:
     for result in report.results:
         if result.verdict in ("fail", "error") or result.warnings:
             console.print("\n".join(details(result)), markup=False, highlight=False)
-    summary = ", ".join(f"{count} {verdict}" for verdict, count in report.summary.items() if count)
-    console.print(summary or "no cases ran", markup=False, highlight=False)
+    console.print(summary_line(report), markup=False, highlight=False)
     if any(r.warnings for r in report.results):
         console.print("* = passed with `should` warnings (fail them with --strict)", markup=False)
