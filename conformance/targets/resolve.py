@@ -7,7 +7,6 @@ returning one); ``cmd:<shell command>`` is a command target.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,7 +17,11 @@ from conformance.targets.adapter import AdapterKind
 from conformance.targets.base import Adapter, Client, TargetBase
 from conformance.targets.client import ClientKind
 from conformance.targets.command import CommandKind, parse_command_spec
+from conformance.targets.command_name import command_name
 from conformance.targets.kind import Crash, TargetKind
+
+
+__all__ = ["REFERENCE_SPEC", "ResolvedTarget", "TargetError", "command_name", "resolve_target"]
 
 
 class TargetError(ConformanceError, ValueError):
@@ -104,11 +107,6 @@ def _construct(factory: Callable[[], object], spec: str | None) -> object:
         raise
     except BaseException as error:  # sys.exit in a constructor must not end the suite
         raise _failure(f"constructing {name}", error) from None
-
-
-def command_name(command: str) -> str:
-    """A stable name for a command target (snapshot directories use it)."""
-    return "cmd-" + hashlib.sha256(command.encode()).hexdigest()[:10]
 
 
 def _path_hint(module_name: str, error: ImportError) -> str:
