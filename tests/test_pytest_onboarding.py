@@ -92,7 +92,7 @@ def test_first_run_undeclared_wires_then_snapshots(pytester: pytest.Pytester) ->
     drifted.assert_outcomes(passed=7, failed=1)
     drifted.stdout.fnmatch_lines(
         [
-            "the request bodies drifted from the snapshot (accept with `pytest --snapshot-update`):",
+            "the request bodies drifted from the snapshot (accept with `pytest *",
             '-     "model": "other-model",',
             '+     "model": "claude-sonnet-4-5",',
         ]

@@ -20,7 +20,6 @@ from conformance.targets.command import CommandKind, parse_command_spec
 from conformance.targets.command_name import command_name
 from conformance.targets.kind import Crash, TargetKind
 
-
 __all__ = ["REFERENCE_SPEC", "ResolvedTarget", "TargetError", "command_name", "resolve_target"]
 
 
