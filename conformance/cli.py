@@ -5,6 +5,7 @@
                             [--markdown PATH] [--timeout S] [--strict]
                             [--evidence documented|observed|any] [--save-exchanges DIR]
                             [--snapshots DIR [--update-snapshots]]
+                            [--format auto|matrix|list] [-q]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
     wire-conformance decode --wire WIRE[:DIALECT] [--json] [--stream | --no-stream] FILE
@@ -123,6 +124,13 @@ def _parser() -> argparse.ArgumentParser:
         help="write new and changed snapshots and delete stale ones (with --snapshots)",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+    run.add_argument(
+        "--format",
+        choices=("auto", "matrix", "list"),
+        default="auto",
+        help="the verdicts as a case × wire matrix, or one line per case (auto: the matrix "
+        "when it fits the output's width; a matrix is never cut)",
+    )
 
     cases = commands.add_parser("cases", help="list, lint or describe the case files")
     mode = cases.add_mutually_exclusive_group()
@@ -212,6 +220,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         snapshots=store,
         evidence=args.evidence,
         save_exchanges=args.save_exchanges,
+        files={loaded.case.id: loaded.shown for loaded in library.cases},
     )
     results: list[Result] = []
     try:
@@ -345,7 +354,7 @@ def _print_summary(
             console.print(f"case file error: {error}", markup=False, highlight=False)
         console.print(summary_line(report), markup=False, highlight=False)
     else:
-        print_report(report, console)
+        print_report(report, console, args.format)
     if unused:
         _print_unused(unused, args.update_snapshots, args.quiet, console)
 

@@ -112,6 +112,7 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
         strict=cls.strict or config.getoption("--conformance-strict"),
         evidence=config.getoption("--conformance-evidence") or cls.evidence,
         save_exchanges=_exchanges_dir(config),
+        files={loaded.case.id: loaded.shown for loaded in library.cases},
     )
     wires = set(cls.wires) | set(config.getoption("--conformance-wire"))
     patterns = list(cls.case_patterns) + list(config.getoption("--conformance-case"))
