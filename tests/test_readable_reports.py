@@ -118,10 +118,12 @@ def test_the_legend_and_junit_agree_on_marks_and_elements() -> None:
     ]
     report = build_report("mine", "adapter", results)
     markdown = to_markdown(report)
-    assert "| `a` | fail* |" in markdown and "| `c` | pass* |" in markdown
+    assert "| `a` | fail* |" in markdown
+    assert "| `c` | pass* |" in markdown
     assert LEGEND in markdown
     junit = to_junit(report)
-    assert junit.count("<failure") == 1 and junit.count("<error") == 1
+    assert junit.count("<failure") == 1
+    assert junit.count("<error") == 1
 
 
 def test_a_drifted_snapshot_prints_its_diff_and_is_counted(
