@@ -127,3 +127,18 @@ def test_the_target_name_option_names_the_snapshot_directory(pytester: pytest.Py
     )
     result.assert_outcomes(passed=8)
     assert (pytester.path / "snapshots" / "my-adapter-v2" / "anthropic-messages").is_dir()
+
+
+@pytest.mark.slow
+def test_a_target_module_not_on_sys_path_says_where_to_put_it(pytester: pytest.Pytester) -> None:
+    suite(pytester, target="'not_on_the_path_xyz:Mine'")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(
+        [
+            "wire-conformance: TestMine.target: cannot import 'not_on_the_path_xyz': *; put "
+            "the directory that holds 'not_on_the_path_xyz' on sys.path: *"
+            '`pythonpath = ["."]` under [tool.pytest.ini_options]'
+        ]
+    )
+    assert "During handling" not in result.stdout.str()

@@ -68,7 +68,8 @@ def _target(cls: type[ConformanceSuite], config: pytest.Config) -> ResolvedTarge
             return resolve_target(spec, name)
         return target_from_object(spec, name=name)
     except TargetError as error:
-        misconfigured(f"{cls.__name__}.target: {error}")
+        problem = str(error)  # reported outside the handler: no chained traceback
+    misconfigured(f"{cls.__name__}.target: {problem}")
 
 
 def misconfigured(reason: str) -> NoReturn:
