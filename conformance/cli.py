@@ -5,6 +5,7 @@
                             [--markdown PATH] [--timeout S] [--strict]
                             [--evidence documented|observed|any] [--save-exchanges DIR]
                             [--snapshots DIR [--update-snapshots]]
+                            [--format auto|matrix|list] [-q]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
     wire-conformance decode --wire WIRE[:DIALECT] [--json] [--stream | --no-stream] FILE
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from conformance.cases.schema import Case
     from conformance.model import ScriptedResponse
     from conformance.report.model import Report
+    from conformance.runner import Job
     from conformance.snapshots import SnapshotStore
     from conformance.targets.resolve import ResolvedTarget
     from conformance.verdict import Result
@@ -121,6 +124,13 @@ def _parser() -> argparse.ArgumentParser:
         help="write new and changed snapshots and delete stale ones (with --snapshots)",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+    run.add_argument(
+        "--format",
+        choices=("auto", "matrix", "list"),
+        default="auto",
+        help="the verdicts as a case × wire matrix, or one line per case (auto: the matrix "
+        "when it fits the output's width; a matrix is never cut)",
+    )
 
     cases = commands.add_parser("cases", help="list, lint or describe the case files")
     mode = cases.add_mutually_exclusive_group()
@@ -175,6 +185,8 @@ def _resolve(args: argparse.Namespace) -> ResolvedTarget:
     from conformance.targets.resolve import TargetError, resolve_target
     from conformance.wires.registry import columns
 
+    if os.getcwd() not in sys.path:  # resolve module:attr from here, as `python -m` does
+        sys.path.insert(0, os.getcwd())
     try:
         target = resolve_target(args.target, args.target_name)
     except TargetError as error:
@@ -199,6 +211,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"wire-conformance: {error}", markup=False)
         return EXIT_USAGE
     library = load_library(args.cases)
+    cases = [loaded.case for loaded in library.cases]
+    jobs = plan(cases, target, args.wire, args.case)
+    problem = _selection_problem(args, target, library.errors, cases, jobs)
+    if problem is not None:
+        console.print(f"wire-conformance: {problem}", markup=False, highlight=False)
+        return EXIT_USAGE
     store = _store(args, target)
     options = RunOptions(
         timeout=args.timeout,
@@ -206,12 +224,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         snapshots=store,
         evidence=args.evidence,
         save_exchanges=args.save_exchanges,
+        files={loaded.case.id: loaded.shown for loaded in library.cases},
     )
-    cases = [loaded.case for loaded in library.cases]
     results: list[Result] = []
     try:
         with ending_signals_raise():
-            run_jobs(target, plan(cases, target, args.wire, args.case), options, results.append)
+            run_jobs(target, jobs, options, results.append)
     except Interrupted as interruption:
         return _interrupted(args, target, results, library.errors, interruption, console)
     # Only a run of the whole plan may call a snapshot stale.
@@ -221,6 +239,43 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     _write_reports(args, report)
     _print_summary(args, report, unused, console)
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _selection_problem(
+    args: argparse.Namespace,
+    target: ResolvedTarget,
+    load_errors: Sequence[LoadError],
+    cases: Sequence[Case],
+    jobs: Sequence[Job],
+) -> str | None:
+    """Why the selection cannot run anything: a green run that tested nothing is a
+    misconfiguration.  Case-file load errors are printed first, since they may be why."""
+    from conformance.cases.selection import (
+        case_dir_problems,
+        unmatched_patterns,
+        unspoken_selection,
+    )
+
+    problems = case_dir_problems(args.cases)
+    if problems:
+        return "; ".join(problems)
+    problems = unmatched_patterns((case.id for case in cases), args.case)
+    if not problems and target.wires is not None:
+        columns = {job.column for job in jobs}
+        unspoken = unspoken_selection(columns, target.speaks, target.name, target.wires)
+        if unspoken is not None:
+            problems.append(unspoken)
+    if not problems:
+        return None
+    return "; ".join(problems) + _load_error_note(load_errors)
+
+
+def _load_error_note(load_errors: Sequence[LoadError]) -> str:
+    if not load_errors:
+        return ""
+    first = load_errors[0]
+    more = f" and {len(load_errors) - 1} more" if len(load_errors) > 1 else ""
+    return f" (a case file did not load: {first}{more})"
 
 
 def _interrupted(
@@ -272,8 +327,10 @@ def _report(
         load_errors,
         args.evidence,
     )
+    update: dict[str, object] = {"bundled_target": target.bundled_reference}
     if unused:
-        report = report.model_copy(update={"unused_snapshots": unused})
+        update["unused_snapshots"] = unused
+    report = report.model_copy(update=update)
     return report
 
 
@@ -293,12 +350,15 @@ def _write_reports(args: argparse.Namespace, report: Report) -> None:
 def _print_summary(
     args: argparse.Namespace, report: Report, unused: Sequence[str], console: Console
 ) -> None:
+    from conformance.report.model import summary_line
     from conformance.report.terminal import print_report
 
     if args.quiet:
-        console.print(", ".join(f"{n} {v}" for v, n in report.summary.items() if n), markup=False)
+        for error in report.load_errors:  # never hidden: they fail the run
+            console.print(f"case file error: {error}", markup=False, highlight=False)
+        console.print(summary_line(report), markup=False, highlight=False)
     else:
-        print_report(report, console)
+        print_report(report, console, args.format)
     if unused:
         _print_unused(unused, args.update_snapshots, args.quiet, console)
 

@@ -2,7 +2,9 @@
 
 * ``error`` — the run could not be judged: the target crashed or hung, sent a request
   the script has no answer for, or stopped before the script ended with nothing that
-  explains why.
+  explains why.  A provider rejection explains whatever the target did next (raised on
+  the 400, exited non-zero, stopped): the same behaviour gets the same verdict whatever
+  the target kind.
 * ``fail`` — a ``must`` violation (``should`` ones too when the run is strict); a request
   beyond the script after broken expectations fails on those, and is named in the reason.
 * ``pinned`` — a pinned case whose documented limitation showed as the case asserts.
@@ -79,7 +81,10 @@ def _judged(
     """The verdict before any pin: could the run be judged, and did it break anything."""
     served = transcript.served_count()
     scripted = len(case.given.responses)
-    if transcript.error:
+    if transcript.error and not _rejected(transcript):
+        # After a rejection, what the target did next (an SDK raising on the 400, a
+        # command exiting non-zero, an adapter stopping) is explained by it: the verdict
+        # is the rejection's, whatever the target kind.
         return "error", transcript.error
     if found.unexpected and not found.causes:
         if found.expect:

@@ -8,8 +8,8 @@ crashing or hanging target is an ``error`` result with the reason; the run goes 
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from conformance.cases.model_name import session_model
@@ -60,6 +60,8 @@ class RunOptions:
     evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD
     #: Where every cell's requests and responses are written (``conformance.exchanges``).
     save_exchanges: Path | None = None
+    #: Case id -> its file relative to its library root (``LoadedCase.shown``), for reports.
+    files: Mapping[str, str] = field(default_factory=dict)
 
 
 def plan(
@@ -128,7 +130,15 @@ def _record(transcript: Transcript, outcome: Outcome, provider: ScriptedProvider
 def run_job(
     target: ResolvedTarget, job: Job, options: RunOptions
 ) -> tuple[Result, Transcript | None]:
-    """Run one cell and judge it."""
+    """Run one cell and judge it; the result names the case's title and file."""
+    result, transcript = _judge_job(target, job, options)
+    where = {"title": job.case.title, "file": options.files.get(job.case.id)}
+    return result.model_copy(update=where), transcript
+
+
+def _judge_job(
+    target: ResolvedTarget, job: Job, options: RunOptions
+) -> tuple[Result, Transcript | None]:
     if job.skip:
         result = Result(
             case=job.case.id,
@@ -150,8 +160,8 @@ def run_job(
         job.case, job.column, pin, transcript, violations, options.strict, options.evidence
     )
     if options.snapshots is not None:
-        state = options.snapshots.check(job.column, job.case.id, transcript)
-        result = result.model_copy(update={"snapshot": state})
+        state, diff = options.snapshots.compare(job.column, job.case.id, transcript)
+        result = result.model_copy(update={"snapshot": state, "snapshot_diff": diff})
     if options.save_exchanges is not None:
         save_exchanges(options.save_exchanges, target.name, transcript, result)
     return result, transcript

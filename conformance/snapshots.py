@@ -14,6 +14,7 @@ n/a); ``stale_snapshots`` finds them in one directory walk and one set differenc
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -153,6 +154,23 @@ def remove_snapshots(root: Path, target: str, paths: Iterable[Path]) -> None:
             directory.rmdir()
 
 
+#: The most lines of a snapshot diff a report carries.
+DIFF_LINES = 40
+
+
+def bounded_diff(stored: str, emitted: str) -> str:
+    """A unified diff of a drifted snapshot, its first ``DIFF_LINES`` lines."""
+    lines = list(
+        difflib.unified_diff(
+            stored.splitlines(), emitted.splitlines(), "snapshot", "emitted", n=2, lineterm=""
+        )
+    )
+    shown = lines[:DIFF_LINES]
+    if len(lines) > DIFF_LINES:
+        shown.append(f"... {len(lines) - DIFF_LINES} more lines")
+    return "\n".join(shown)
+
+
 class SnapshotStore:
     """The command line's face of ``RequestBodies``: compare (and optionally update) the
     snapshots under ``root`` for one target."""
@@ -166,6 +184,12 @@ class SnapshotStore:
     def check(self, wire: str, case_id: str, transcript: Transcript) -> SnapshotState:
         """Compare the emitted bodies, serialized, with the stored snapshot text (as the
         plugin's syrupy assertion does); write it when updating and it differs."""
+        return self.compare(wire, case_id, transcript)[0]
+
+    def compare(
+        self, wire: str, case_id: str, transcript: Transcript
+    ) -> tuple[SnapshotState, str | None]:
+        """``check``, with the diff of a changed snapshot (stored -> emitted, bounded)."""
         slot = SnapshotSlot(self.root, self.target, wire, case_id)
         serialized = str(self.extension.serialize(emitted_bodies(transcript)))
         try:
@@ -181,7 +205,8 @@ class SnapshotStore:
             state = "changed"
         if self.update and state != "match":
             self.extension.store(slot, serialized)
-        return state
+        diff = bounded_diff(stored or "", serialized) if state == "changed" else None
+        return state, diff
 
     def sweep(self, planned: Iterable[tuple[str, str]]) -> list[Path]:
         """The stale snapshots of the target, removed when updating."""

@@ -51,6 +51,9 @@ class Violation(BaseModel):
     evidence: Evidence = "observed"
     request: int | None = None
     at: str | None = None
+    #: The case's reason for a failed expectation (its ``why``), so a reader sees what
+    #: the expectation protects, not only what it compared.
+    why: str | None = None
 
 
 class Result(BaseModel):
@@ -62,12 +65,17 @@ class Result(BaseModel):
     wire: str
     dialect: str | None = None
     verdict: Verdict
+    #: The case's title, and its file relative to its library root (``cases/...``).
+    title: str | None = None
+    file: str | None = None
     features: tuple[str, ...] = ()
     violations: tuple[Violation, ...] = ()
     warnings: tuple[Violation, ...] = ()
     reason: str | None = None
     requests: int = 0
     snapshot: SnapshotState | None = None
+    #: The diff of a changed snapshot (stored -> emitted), bounded.
+    snapshot_diff: str | None = None
     stdout_tail: str | None = None
     stderr_tail: str | None = None
 

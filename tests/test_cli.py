@@ -369,7 +369,7 @@ def test_junit_and_markdown_name_load_errors_and_failures() -> None:
     assert 'tests="2" failures="1" errors="0" skipped="0"' in junit
     markdown = to_markdown(report).splitlines()
     assert "| `a-case` | pass |  |" in markdown
-    assert "| `b-case` |  | fail |" in markdown
+    assert "| `b-case` |  | fail* |" in markdown  # `*`: warnings, as in the terminal
     assert "bad.yaml:3: wat: Extra inputs" in markdown
     assert "  - expect [must, observed] (request 2, contents): expect[0] no" in markdown
 
@@ -385,7 +385,9 @@ def test_the_terminal_report_prints_load_errors_details_and_summary() -> None:
     assert "  - invariant/append-only [should, observed]: changed" in out
     assert out[-2:] == [
         "1 pass, 1 fail",
-        "* = passed with `should` warnings (fail them with --strict)",
+        # One meaning for `*` (this cell failed and has a warning: not "passed with").
+        "* = the cell has warnings: violations that did not fail it "
+        "(`should` ones fail with --strict; weaker evidence with --evidence any)",
     ]
 
 

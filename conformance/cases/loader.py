@@ -29,6 +29,9 @@ from conformance.cases.yamlfile import Positions, YamlError, parse
 class LoadedCase:
     case: Case
     file: str
+    #: ``file`` relative to its library root, under the root's name (``cases/x/y.yaml``):
+    #: what reports show, with no machine path.
+    shown: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,15 @@ def load_text(
     return validate(data, file, vocabulary, positions)
 
 
+def shown_path(path: Path, directory: Path) -> str:
+    """``path`` under the name of its library root, with no machine path."""
+    try:
+        relative = path.relative_to(directory).as_posix()
+    except ValueError:
+        relative = path.name
+    return f"{directory.name or directory.resolve().name}/{relative}"
+
+
 def load_dirs(
     directories: Iterable[Path],
     vocabulary: Vocabulary | None,
@@ -83,7 +95,7 @@ def load_dirs(
             except _Rejected as rejected:
                 errors.extend(rejected.errors)
                 continue
-            loaded[case.id] = LoadedCase(case, str(path))
+            loaded[case.id] = LoadedCase(case, str(path), shown_path(path, directory))
         documents.save()
     return CaseSet(tuple(loaded[key] for key in sorted(loaded)), tuple(errors))
 

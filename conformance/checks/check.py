@@ -49,6 +49,7 @@ class Check:
         at: str | None = None,
         severity: Severity | None = None,
         evidence: Evidence | None = None,
+        why: str | None = None,
     ) -> Violation:
         """A violation of this check (``severity`` and ``evidence`` override the defaults)."""
         return Violation(
@@ -58,6 +59,7 @@ class Check:
             evidence=evidence or self.evidence,
             request=request,
             at=at,
+            why=why,
         )
 
 

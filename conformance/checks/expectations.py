@@ -88,6 +88,7 @@ def expectation_violations(transcript: Transcript) -> list[Violation]:
                     at=finding.at,
                     severity=expectation.severity,
                     evidence=expectation.evidence or transcript.case.evidence,
+                    why=getattr(expectation, "why", None),
                 )
             )
     return found

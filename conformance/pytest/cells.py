@@ -6,10 +6,11 @@ until a ``ConformanceSuite`` subclass is collected.
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -17,13 +18,18 @@ from conformance.cases.library import load_library
 from conformance.cases.load_error import LoadError
 from conformance.cases.loader import CaseSet
 from conformance.cases.schema import Case
-from conformance.pytest.plugin import SWEEP
+from conformance.pytest.plugin import NOTES, SWEEP
 from conformance.pytest.suite import ConformanceSuite
 from conformance.pytest.sweep import Sweep
 from conformance.report.terminal import details
 from conformance.runner import Job, RunOptions, plan, run_job
 from conformance.snapshots import CELL_PARAMETER, RequestBodies, SnapshotSlot, emitted_bodies
-from conformance.targets.resolve import ResolvedTarget, resolve_target, target_from_object
+from conformance.targets.resolve import (
+    ResolvedTarget,
+    TargetError,
+    resolve_target,
+    target_from_object,
+)
 
 _LIBRARY = pytest.StashKey[dict[tuple[Path, ...], CaseSet]]()
 
@@ -56,9 +62,25 @@ def _target(cls: type[ConformanceSuite], config: pytest.Config) -> ResolvedTarge
         if cls.target is not None
         else (config.getoption("--conformance-target") or "reference")
     )
-    if isinstance(spec, str):
-        return resolve_target(spec, cls.target_name)
-    return target_from_object(spec, name=cls.target_name)
+    name = cls.target_name or config.getoption("--conformance-target-name")
+    try:
+        if isinstance(spec, str):
+            return resolve_target(spec, name)
+        return target_from_object(spec, name=name)
+    except TargetError as error:
+        problem = str(error)  # reported outside the handler: no chained traceback
+    misconfigured(f"{cls.__name__}.target: {problem}")
+
+
+def misconfigured(reason: str) -> NoReturn:
+    """A suite that cannot select anything: a collection error with one line, no
+    traceback of this module, and a non-zero exit."""
+    pytest.fail(f"wire-conformance: {reason}", pytrace=False)
+
+
+def note(config: pytest.Config, line: str) -> None:
+    """A line for the session's terminal summary, printed once."""
+    config.stash.setdefault(NOTES, {})[line] = None
 
 
 def _library(config: pytest.Config, extra: tuple[Path, ...]) -> CaseSet:
@@ -91,6 +113,7 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
         strict=cls.strict or config.getoption("--conformance-strict"),
         evidence=config.getoption("--conformance-evidence") or cls.evidence,
         save_exchanges=_exchanges_dir(config),
+        files={loaded.case.id: loaded.shown for loaded in library.cases},
     )
     wires = set(cls.wires) | set(config.getoption("--conformance-wire"))
     patterns = list(cls.case_patterns) + list(config.getoption("--conformance-case"))
@@ -98,7 +121,10 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
     ids = [f"case-file-error-{i}" for i in range(len(values))]
     snapshots = None if cls.snapshot_dir is None else root / Path(cls.snapshot_dir)
     cases = [loaded.case for loaded in library.cases]
-    for job in plan(cases, target, wires, patterns):
+    jobs = selected_jobs(cls, config, target, cases, wires, patterns)
+    if snapshots is not None and not first_snapshots(config, snapshots, target):
+        snapshots = None
+    for job in jobs:
         slot = None
         if snapshots is not None and job.skip is None:
             slot = SnapshotSlot(snapshots, target.name, job.column, job.case.id)
@@ -107,6 +133,68 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
     metafunc.parametrize(CELL_PARAMETER, values, ids=ids)
     if snapshots is not None:
         _add_to_sweep(config, snapshots, target, cases, values, whole=not library.errors)
+
+
+def selected_jobs(
+    cls: type[ConformanceSuite],
+    config: pytest.Config,
+    target: ResolvedTarget,
+    cases: list[Case],
+    wires: set[str],
+    patterns: list[str],
+) -> list[Job]:
+    """The suite's cells: a selection that selects nothing is a usage error; cells of
+    wires the target does not declare are left out (one summary line, not a wall of
+    skips); other ``n/a`` cells stay, skipped with the reason."""
+    from conformance.cases.selection import unmatched_patterns, unspoken_selection
+    from conformance.wires.registry import columns
+
+    where = f"{cls.__name__}"
+    unknown = sorted(set(cls.wires) - set(columns()))
+    if unknown:
+        misconfigured(f"{where}.wires: unknown wire {', '.join(unknown)}")
+    problems = unmatched_patterns(
+        (c.id for c in cases), cls.case_patterns, f"{where}.case_patterns"
+    )
+    problems += unmatched_patterns(
+        (c.id for c in cases), config.getoption("--conformance-case"), "--conformance-case"
+    )
+    if problems:
+        misconfigured("; ".join(problems))
+    jobs = plan(cases, target, wires, patterns)
+    spoken = [job for job in jobs if target.speaks(job.column)]
+    if target.wires is not None and jobs and not spoken:
+        columns_ = {job.column for job in jobs}
+        reason = unspoken_selection(columns_, target.speaks, target.name, target.wires)
+        misconfigured(f"{where}: {reason}")
+    left_out = sorted({job.column for job in jobs} - {job.column for job in spoken})
+    if left_out:
+        note(
+            config,
+            f"{where}: {len(jobs) - len(spoken)} cells of wires {target.name} does not "
+            f"declare ({', '.join(left_out)}) were not collected",
+        )
+    if target.bundled_reference:
+        note(
+            config,
+            f"{where}: the target is the bundled reference adapter, not your code "
+            "(set `target` or pass --conformance-target)",
+        )
+    return spoken
+
+
+def first_snapshots(config: pytest.Config, root: Path, target: ResolvedTarget) -> bool:
+    """Whether to compare snapshots: not before the target's first ones were recorded
+    (the cells are judged, and one line says how to record them)."""
+    if config.getoption("update_snapshots", False) or (root / target.name).is_dir():
+        return True
+    note(
+        config,
+        f"no snapshots for {target.name} under {root.name}/ yet: the cells were judged "
+        "without them; record them with `pytest --snapshot-update` (or set "
+        "snapshot_dir = None to run without snapshots)",
+    )
+    return False
 
 
 def _add_to_sweep(
@@ -145,10 +233,39 @@ def check_cell(cell: Cell | BrokenCaseFile, request: pytest.FixtureRequest) -> N
             stacklevel=1,
         )
     if cell.snapshot is not None and transcript is not None:
-        snapshot = request.getfixturevalue("snapshot").use_extension(RequestBodies)
-        assert emitted_bodies(transcript) == snapshot
+        compare_snapshot(cell.snapshot, emitted_bodies(transcript), request)
     if result.verdict == "pinned":
         pytest.xfail(f"pinned limitation shown as documented: {result.reason}")
+
+
+#: The most lines of a snapshot diff shown in a failure.
+DIFF_LINES = 60
+#: Syrupy colours its diff character by character; a CI log wants the text.
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def compare_snapshot(slot: SnapshotSlot, bodies: Any, request: pytest.FixtureRequest) -> None:
+    """Compare with the cell's snapshot; a drift fails with the diff (bounded), not with
+    this module's source as the traceback."""
+    snapshot = request.getfixturevalue("snapshot").use_extension(RequestBodies)
+    if snapshot == bodies:
+        return
+    if not slot.path.is_file():
+        pytest.fail(
+            f"no snapshot for this cell yet ({slot.path.name} under "
+            f"{slot.directory.parent.name}/{slot.directory.name}/): record it with "
+            "`pytest --snapshot-update`",
+            pytrace=False,
+        )
+    diff = [_ANSI.sub("", line).rstrip() for line in snapshot.get_assert_diff()]
+    shown = diff[:DIFF_LINES]
+    if len(diff) > DIFF_LINES:
+        shown.append(f"... {len(diff) - DIFF_LINES} more lines")
+    pytest.fail(
+        "the request bodies drifted from the snapshot (accept with `pytest "
+        "--snapshot-update`):\n" + "\n".join(shown),
+        pytrace=False,
+    )
 
 
 def _exchanges_dir(config: pytest.Config) -> Path | None:

@@ -21,7 +21,11 @@ if TYPE_CHECKING:
 FIXTURE = "wire_conformance_case"
 #: The ``workeroutput`` key under which an xdist worker hands its stale files over.
 WORKER_OUTPUT = "wire_conformance_stale_snapshots"
+WORKER_NOTES = "wire_conformance_notes"
 SWEEP: pytest.StashKey[Sweep] = pytest.StashKey()
+#: One-line notes the cells leave for the terminal summary (skipped wires, no snapshots
+#: yet, the bundled reference as target), each printed once.
+NOTES: pytest.StashKey[dict[str, None]] = pytest.StashKey()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -32,6 +36,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="SPEC",
         help="target for ConformanceSuite classes that name none: reference (default), "
         "module:attr or 'cmd:<shell command>'",
+    )
+    group.addoption(
+        "--conformance-target-name",
+        default=None,
+        metavar="NAME",
+        help="name of that target in reports and snapshot paths (default: the target's "
+        "own name; a command's is derived from its program)",
     )
     group.addoption(
         "--conformance-cases",
@@ -78,6 +89,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Options that can select nothing are usage errors before collection, not an empty
+    parameter set and a green run."""
+    wires = config.getoption("--conformance-wire", default=[])
+    dirs = config.getoption("--conformance-cases", default=[])
+    if not (wires or dirs):
+        return  # import nothing: the plugin costs sessions without the suite nothing
+    from pathlib import Path
+
+    from conformance.cases.selection import case_dir_problems
+    from conformance.wires.registry import columns
+
+    unknown = sorted(set(wires) - set(columns()))
+    if unknown:
+        raise pytest.UsageError(
+            f"--conformance-wire: unknown wire {', '.join(unknown)}; known: {', '.join(columns())}"
+        )
+    problems = case_dir_problems([Path(d) for d in dirs], "--conformance-cases")
+    if problems:
+        raise pytest.UsageError("; ".join(problems))
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if FIXTURE not in metafunc.fixturenames:
         return
@@ -94,10 +127,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     config = session.config
+    workeroutput = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        notes: dict[str, None] = config.stash.get(NOTES, {})
+        workeroutput[WORKER_NOTES] = list(notes)
     sweep = config.stash.get(SWEEP, None)
     if sweep is None:
         return
-    workeroutput = getattr(config, "workeroutput", None)
     if workeroutput is not None:
         workeroutput[WORKER_OUTPUT] = sweep.found()
     else:
@@ -106,13 +142,16 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node: Any, error: Any) -> None:
-    """On the xdist controller: take a finished worker's stale files."""
-    found = getattr(node, "workeroutput", {}).get(WORKER_OUTPUT)
+    """On the xdist controller: take a finished worker's notes and stale files."""
+    config: pytest.Config = node.config
+    output = getattr(node, "workeroutput", {})
+    for note in output.get(WORKER_NOTES, ()):
+        config.stash.setdefault(NOTES, {})[note] = None
+    found = output.get(WORKER_OUTPUT)
     if found is None:
         return
     from conformance.pytest.sweep import Sweep
 
-    config: pytest.Config = node.config
     config.stash.setdefault(SWEEP, Sweep()).take(found)
 
 
@@ -120,6 +159,11 @@ def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, config: pytest.Config
 ) -> None:
     sweep = config.stash.get(SWEEP, None)
+    notes: dict[str, None] = config.stash.get(NOTES, {})
+    if notes and not hasattr(config, "workerinput"):
+        terminalreporter.write_sep("-", "wire-conformance")
+        for note in notes:
+            terminalreporter.write_line(note)
     if sweep is None or hasattr(config, "workerinput"):
         return
     lines = sweep.summary(config.rootpath)

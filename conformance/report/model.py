@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ConfigDict
 
 from conformance.cases.load_error import LoadError
+from conformance.report.machine_paths import unmachined
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
     VERDICTS,
@@ -32,6 +33,9 @@ class Report(BaseModel):
     suite_version: str = __version__
     target: str
     target_kind: str
+    #: The run's target is the reference adapter bundled with the suite (the default
+    #: target), not the user's code.
+    bundled_target: bool = False
     strict: bool = False
     evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD
     results: tuple[Result, ...]
@@ -53,6 +57,12 @@ def summarize(results: Iterable[Result]) -> dict[str, int]:
     return {verdict: counts.get(verdict, 0) for verdict in VERDICTS}
 
 
+def _unmachined(result: Result) -> Result:
+    fields = ("reason", "stdout_tail", "stderr_tail")
+    update = {name: unmachined(getattr(result, name)) for name in fields}
+    return result.model_copy(update=update)
+
+
 def build_report(
     target: str,
     target_kind: str,
@@ -61,7 +71,7 @@ def build_report(
     load_errors: Iterable[LoadError] = (),
     evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD,
 ) -> Report:
-    ordered = tuple(sorted(results, key=lambda r: r.key))
+    ordered = tuple(_unmachined(r) for r in sorted(results, key=lambda r: r.key))
     return Report(
         target=target,
         target_kind=target_kind,
@@ -69,8 +79,22 @@ def build_report(
         evidence=evidence,
         results=ordered,
         summary=summarize(ordered),
-        load_errors=tuple(load_errors),
+        load_errors=tuple(e.model_copy(update={"file": unmachined(e.file)}) for e in load_errors),
     )
+
+
+def summary_line(report: Report) -> str:
+    """The count of every verdict that occurred, and a warning when the target is the
+    bundled reference: a forgotten ``--target`` never looks like the user's green run."""
+    line = ", ".join(f"{n} {verdict}" for verdict, n in report.summary.items() if n)
+    line = line or "no cases ran"
+    drifts = [r.snapshot for r in report.results if r.snapshot in ("changed", "new")]
+    if drifts:
+        changed, new = drifts.count("changed"), drifts.count("new")
+        line += f" · snapshots: {changed} changed, {new} new"
+    if report.bundled_target:
+        line += " · target: the bundled reference adapter, not your code (use --target)"
+    return line
 
 
 def to_json(report: Report) -> str:

@@ -7,7 +7,6 @@ returning one); ``cmd:<shell command>`` is a command target.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,11 +17,18 @@ from conformance.targets.adapter import AdapterKind
 from conformance.targets.base import Adapter, Client, TargetBase
 from conformance.targets.client import ClientKind
 from conformance.targets.command import CommandKind, parse_command_spec
+from conformance.targets.command_name import command_name
 from conformance.targets.kind import Crash, TargetKind
+
+__all__ = ["REFERENCE_SPEC", "ResolvedTarget", "TargetError", "command_name", "resolve_target"]
 
 
 class TargetError(ConformanceError, ValueError):
     """The target spec names nothing the suite can run."""
+
+
+#: The bundled reference adapter, the default target.
+REFERENCE_SPEC = "conformance.reference.adapter:ReferenceAdapter"
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,12 @@ class ResolvedTarget:
         if self.wires is None:
             return True
         return column in self.wires or column.partition(":")[0] in self.wires
+
+    @property
+    def bundled_reference(self) -> bool:
+        """Whether this is the reference adapter shipped with the suite (the default
+        target): a run on it must never look like a green run of the user's code."""
+        return self.spec == REFERENCE_SPEC
 
     def pin_for(self, case_id: str, wire: str) -> str | None:
         return self.pins.get(f"{case_id}[{wire}]") or self.pins.get(case_id)
@@ -96,9 +108,21 @@ def _construct(factory: Callable[[], object], spec: str | None) -> object:
         raise _failure(f"constructing {name}", error) from None
 
 
-def command_name(command: str) -> str:
-    """A stable name for a command target (snapshot directories use it)."""
-    return "cmd-" + hashlib.sha256(command.encode()).hexdigest()[:10]
+def _path_hint(module_name: str, error: ImportError) -> str:
+    """What to put on ``sys.path`` when the target's own module (not one it imports) is
+    not found: the directory that holds it, usually the project root."""
+    missing = getattr(error, "name", None)
+    if not isinstance(error, ModuleNotFoundError) or missing is None:
+        return ""
+    if missing != module_name.split(".")[0]:
+        # a dependency of the target, or a module inside a package that was found
+        return ""
+    return (
+        f"; put the directory that holds {missing.split('.')[0]!r} on sys.path: run from "
+        "your project root (the command line adds the current directory), set "
+        'PYTHONPATH=., or for pytest set `pythonpath = ["."]` under '
+        "[tool.pytest.ini_options]"
+    )
 
 
 def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
@@ -110,14 +134,15 @@ def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
     if command is not None:
         return ResolvedTarget(spec, name or command_name(command), CommandKind(command), None)
     if spec == "reference":
-        spec = "conformance.reference.adapter:ReferenceAdapter"
+        spec = REFERENCE_SPEC
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise TargetError(f"{spec!r}: a target is `reference`, `module:attr` or `cmd:<command>`")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise TargetError(f"cannot import {module_name!r}: {error}") from error
+        hint = _path_hint(module_name, error)
+        raise TargetError(f"cannot import {module_name!r}: {error}{hint}") from error
     except (KeyboardInterrupt, Interrupted):
         raise
     except BaseException as error:  # any exception, SystemExit too, names the module
