@@ -7,7 +7,10 @@
   beyond the script after broken expectations fails on those, and is named in the reason.
 * ``pinned`` — a pinned case whose documented limitation showed as the case asserts.
 * ``xfail`` — a failure the target pinned; an unexpected pass of a pin fails.
-* ``n/a`` is decided before running (see the runner).
+* ``n/a`` is decided before running (see the runner), or by a command that says it
+  does not speak the wire.
+* a target whose library refused a response the provider sends (a command's reserved
+  exit code) ``fail``s: the provider really sends it, so the refusal is the target's.
 
 A violation whose evidence is weaker than the run's threshold (default ``observed``) is
 a warning, never a failure, even when strict: a rule or a shape that rests only on a
@@ -81,6 +84,11 @@ def _judged(
     scripted = len(case.given.responses)
     if transcript.error:
         return "error", transcript.error
+    if transcript.refused is not None:
+        return (
+            "fail",
+            f"the target's library refused a response the provider sends: {transcript.refused}",
+        )
     if found.unexpected and not found.causes:
         if found.expect:
             # What was sent is judged first: the extra request must not hide the

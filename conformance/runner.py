@@ -120,9 +120,21 @@ def _record(transcript: Transcript, outcome: Outcome, provider: ScriptedProvider
     """Copy what the kind saw, and what the provider recorded, into the transcript."""
     transcript.output, transcript.output_error = outcome.output, outcome.output_error
     transcript.stopped, transcript.error = outcome.stopped, outcome.error_report
+    transcript.refused = outcome.refused
     transcript.stdout_tail, transcript.stderr_tail = outcome.stdout_tail, outcome.stderr_tail
     with provider.lock:
         transcript.exchanges = list(provider.exchanges)
+
+
+def _not_applicable(job: Job, reason: str) -> Result:
+    return Result(
+        case=job.case.id,
+        wire=job.column,
+        dialect=job.dialect,
+        verdict="n/a",
+        features=job.case.features,
+        reason=reason,
+    )
 
 
 def run_job(
@@ -130,19 +142,13 @@ def run_job(
 ) -> tuple[Result, Transcript | None]:
     """Run one cell and judge it."""
     if job.skip:
-        result = Result(
-            case=job.case.id,
-            wire=job.column,
-            dialect=job.dialect,
-            verdict="n/a",
-            features=job.case.features,
-            reason=job.skip,
-        )
-        return result, None
+        return _not_applicable(job, job.skip), None
     wire = get_wire(job.wire)
     provider = ScriptedProvider(job.case, wire, job.dialect)
     transcript = Transcript(job.case, job.column, job.dialect)
     outcome = target.kind.hold(_stage(job, provider, wire, target.timeout or options.timeout))
+    if outcome.declined is not None:
+        return _not_applicable(job, outcome.declined), None
     _record(transcript, outcome, provider)
     violations = run_checks(transcript, wire)
     pin = target.pin_for(job.case.id, job.column)

@@ -44,6 +44,8 @@ class Transcript:
     output_error: str | None = None
     error: str | None = None
     stopped: str | None = None
+    #: The target's library refused a response (a command's reserved exit, with its message).
+    refused: str | None = None
     stdout_tail: str | None = None
     stderr_tail: str | None = None
 

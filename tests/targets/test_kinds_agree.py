@@ -20,7 +20,7 @@ from harness.clients.reference_client import (
 )
 from tests.support import library, run_library
 
-AGENT = "harness.agents.adapter_agent conformance.reference.adapter:ReferenceAdapter"
+AGENT = "conformance.agent conformance.reference.adapter:ReferenceAdapter"
 COMMAND = f"cmd:{sys.executable} -m {AGENT}"
 
 
