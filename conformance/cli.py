@@ -1,12 +1,14 @@
 """The ``wire-conformance`` command.
 
-    wire-conformance run    [--target reference|module:attr|cmd:<command>] [--wire W]
+    wire-conformance run    [--target reference|reference-command|MANIFEST|module:attr|
+                             cmd:<command>] [-j N] [--wire W]
                             [--case GLOB] [--cases DIR] [--json PATH] [--junit PATH]
                             [--markdown PATH] [--timeout S] [--strict]
                             [--evidence documented|observed|any] [--save-exchanges DIR]
                             [--snapshots DIR [--update-snapshots]]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
+    wire-conformance target --schema
     wire-conformance decode --wire WIRE[:DIALECT] [--json] [--stream | --no-stream] FILE
 
 ``run`` exits 0 when every cell passed (or is pinned, xfail or n/a), 1 on any fail,
@@ -79,7 +81,16 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--target",
         default="reference",
-        help="reference (default), module:attr, or 'cmd:<shell command>'",
+        help="reference (default), reference-command, a manifest (*.toml, *.yaml), "
+        "module:attr, or 'cmd:<shell command>'",
+    )
+    run.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="run up to N cells of a command target at once (default 1)",
     )
     run.add_argument("--target-name", help="name used in reports and snapshot paths")
     run.add_argument("--wire", action="append", default=[], help="only this wire (repeatable)")
@@ -129,6 +140,11 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--list", action="store_true", help="list the cases (the default)")
     _add_case_dirs(cases)
 
+    target = commands.add_parser("target", help="describe the target manifest")
+    target.add_argument(
+        "--schema", action="store_true", required=True, help="print the manifest JSON Schema"
+    )
+
     checks = commands.add_parser(
         "checks", help="list every check, rule and invariant with its source"
     )
@@ -151,6 +167,21 @@ def _parser() -> argparse.ArgumentParser:
 
 class _UsageError(Exception):
     """A bad argument found before the run: one line, exit 2."""
+
+
+#: The most cells ``-j`` runs at once.
+MAX_JOBS = 64
+
+
+def _jobs(text: str) -> int:
+    """``-j``: a whole number of cells from 1 to ``MAX_JOBS``."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= jobs <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 1 to {MAX_JOBS}")
+    return jobs
 
 
 def _timeout(text: str) -> float:
@@ -186,7 +217,7 @@ def _resolve(args: argparse.Namespace) -> ResolvedTarget:
 def _run(args: argparse.Namespace, console: Console) -> int:
     from conformance.cases.library import load_library
     from conformance.report.paths import OutputPathError, prepare_outputs
-    from conformance.runner import RunOptions, plan, run_jobs
+    from conformance.runner import RunOptions, plan, run_jobs_parallel
 
     try:
         prepare_outputs(_report_paths(args), args.snapshots)
@@ -195,6 +226,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"wire-conformance: {error}", markup=False)
         return EXIT_USAGE
     library = load_library(args.cases)
+    # A pin for a case that did not load is not "unknown": the load error says why.
+    unknown_pins = target.unknown_pins({loaded.case.id for loaded in library.cases})
+    if unknown_pins and not library.errors:
+        names = ", ".join(unknown_pins)
+        console.print(f"wire-conformance: {target.spec}: pins name no case: {names}", markup=False)
+        return EXIT_USAGE
     store = _store(args, target)
     options = RunOptions(
         timeout=args.timeout,
@@ -207,7 +244,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     results: list[Result] = []
     try:
         with ending_signals_raise():
-            run_jobs(target, plan(cases, target, args.wire, args.case), options, results.append)
+            jobs = plan(cases, target, args.wire, args.case)
+            run_jobs_parallel(target, jobs, options, args.jobs, results.append)
     except Interrupted as interruption:
         return _interrupted(args, target, results, library.errors, interruption, console)
     # Only a run of the whole plan may call a snapshot stale.
@@ -431,6 +469,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cases(args, console)
     if args.command == "decode":
         return _decode(args, console)
+    if args.command == "target":
+        from conformance.targets.manifest import manifest_schema
+
+        sys.stdout.write(manifest_schema())
+        return EXIT_OK
     return _checks(args, console)
 
 

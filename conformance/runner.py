@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable, Collection, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from conformance.exchanges import save_exchanges
 from conformance.provider.scripted import ScriptedProvider
 from conformance.snapshots import SnapshotStore
 from conformance.targets.base import Session, ToolDef
+from conformance.targets.command import CommandKind, abandon_commands, allow_commands
 from conformance.targets.kind import Outcome, Stage
 from conformance.targets.resolve import ResolvedTarget
 from conformance.transcript import Transcript
@@ -176,4 +178,35 @@ def run_jobs(
         results.append(result)
         if on_result is not None:
             on_result(result)
+    return results
+
+
+def run_jobs_parallel(
+    target: ResolvedTarget,
+    jobs: Sequence[Job],
+    options: RunOptions,
+    workers: int,
+    on_result: Callable[[Result], None] | None = None,
+) -> list[Result]:
+    """``run_jobs`` with up to ``workers`` cells of a command target at once (each its
+    own loopback port, process group and scratch folder); results come in job order,
+    so reports do not depend on timing.  In-process kinds run one cell at a time: they
+    share the interpreter (and respx's global router)."""
+    if workers <= 1 or not isinstance(target.kind, CommandKind):
+        return run_jobs(target, jobs, options, on_result)
+    results: list[Result] = []
+    allow_commands()
+    with ThreadPoolExecutor(workers, thread_name_prefix="conformance-cell") as pool:
+        futures = [pool.submit(run_job, target, job, options) for job in jobs]
+        try:
+            for future in futures:
+                result, _ = future.result()
+                results.append(result)
+                if on_result is not None:
+                    on_result(result)
+        except BaseException:  # an interruption: end what runs, start nothing more
+            for future in futures:
+                future.cancel()
+            abandon_commands()
+            raise
     return results

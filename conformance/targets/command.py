@@ -16,6 +16,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -80,6 +81,37 @@ class CommandResult:
     @property
     def ok(self) -> bool:
         return not self.timed_out and self.exit_code == 0
+
+
+#: Set to end every command running on any thread now (a parallel run that is being
+#: interrupted: the signal reaches the main thread only).  Cleared by ``allow_commands``.
+_ABANDON = threading.Event()
+#: How often a waiting command checks ``_ABANDON``.
+POLL_SECONDS = 0.05
+
+
+def abandon_commands() -> None:
+    """End every running command as if it had timed out; start no new one."""
+    _ABANDON.set()
+
+
+def allow_commands() -> None:
+    _ABANDON.clear()
+
+
+def _wait(process: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Wait for the shell; ``True`` if it exited, ``False`` on timeout or abandon."""
+    deadline = time.monotonic() + timeout
+    while not _ABANDON.is_set():
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        try:
+            process.wait(timeout=min(POLL_SECONDS, remaining))
+        except subprocess.TimeoutExpired:
+            continue
+        return True
+    return False
 
 
 def _group_alive(pgid: int) -> bool:
@@ -190,9 +222,7 @@ class CommandTarget:
         stdout, stderr = TailReader(process.stdout), TailReader(process.stderr)
         timed_out = False
         try:
-            process.wait(timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
+            timed_out = not _wait(process, self.timeout)
         finally:
             end_process_group(process, self.grace)
             end_marked(environment[MARKER_VARIABLE], self.grace)
