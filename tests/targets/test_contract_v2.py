@@ -1,0 +1,165 @@
+"""Command contract v2: the output file is judged as an adapter's selected output, the
+saved history reaches the command, and the reserved exit codes give ``n/a``, a ``fail``
+(a refused response is never a pass) and an ``error`` (history that does not load)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.runner import RunOptions, plan, run_job
+from conformance.targets.command import CommandKind, CommandResult, command_outcome
+from conformance.targets.contract import (
+    EXIT_HISTORY_UNLOADABLE,
+    EXIT_RESPONSE_REFUSED,
+    EXIT_WIRE_UNSUPPORTED,
+    read_output,
+)
+from conformance.targets.resolve import ResolvedTarget
+from conformance.verdict import Result
+from tests.support import library
+
+AGENT = "conformance.agent conformance.reference.adapter:ReferenceAdapter"
+OUTPUT_CASE = "empty-terminal-output-never-tool-result"
+EVERYTHING = frozenset({"history", "output-selection", "xml-recovery", "pause-resume"})
+
+
+def ended(code: int, stderr: str = "") -> CommandResult:
+    return CommandResult(exit_code=code, timed_out=False, stdout_tail="", stderr_tail=stderr)
+
+
+def test_reserved_exit_codes_say_what_happened() -> None:
+    declined = command_outcome(ended(EXIT_WIRE_UNSUPPORTED, "log\nno gemini here\n"), 5)
+    assert declined.declined == "the command does not speak this wire: no gemini here"
+    refused = command_outcome(ended(EXIT_RESPONSE_REFUSED, "SDK: bad event\n"), 5)
+    assert refused.refused == "SDK: bad event"
+    assert refused.error is None
+    history = command_outcome(ended(EXIT_HISTORY_UNLOADABLE, "bad block\n"), 5)
+    assert history.error == "the command could not load the saved history: bad block"
+    other = command_outcome(ended(3), 5)
+    assert other.stopped == "the command exited with status 3"
+    assert (other.declined, other.refused, other.error) == (None, None, None)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{", "not JSON"),
+        ("[]", "expected a JSON object"),
+        ('{"text": 3, "complete": true}', "`text` must be a string"),
+        ('{"text": "a", "complete": "yes"}', "`complete` must be true or false"),
+        ('{"text": "a", "complete": true, "stop": "done"}', "`stop` 'done' is not one of"),
+        ('{"text": "a", "complete": true, "why": 1}', "unknown keys why"),
+    ],
+)
+def test_a_malformed_output_file_says_why(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "output.json"
+    path.write_text(content, encoding="utf-8")
+    read = read_output(path)
+    assert read.output is None
+    assert read.error is not None
+    assert message in read.error
+
+
+def test_a_missing_output_file_is_no_output(tmp_path: Path) -> None:
+    assert read_output(tmp_path / "absent.json").error == (
+        "the command wrote no output file (CONFORMANCE_OUTPUT)"
+    )
+
+
+def command_target(shell: str) -> ResolvedTarget:
+    return ResolvedTarget(
+        spec=shell,
+        name="v2",
+        kind=CommandKind(shell, contract=2),
+        wires=None,
+        capabilities=EVERYTHING,
+    )
+
+
+def run_cell(shell: str, case_id: str, column: str = "anthropic-messages") -> Result:
+    target = command_target(shell)
+    jobs = [j for j in plan([c.case for c in library().cases], target) if j.case.id == case_id]
+    job = next(j for j in jobs if j.column == column)
+    return run_job(target, job, RunOptions(timeout=30))[0]
+
+
+def script(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "agent.py"
+    path.write_text("import os, sys\n" + body, encoding="utf-8")
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(path))}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("code", "verdict", "reason"),
+    [
+        (EXIT_WIRE_UNSUPPORTED, "n/a", "does not speak this wire: sorry"),
+        (EXIT_RESPONSE_REFUSED, "fail", "refused a response the provider sends: sorry"),
+        (EXIT_HISTORY_UNLOADABLE, "error", "could not load the saved history: sorry"),
+    ],
+)
+def test_reserved_exits_reach_the_verdict(
+    tmp_path: Path, code: int, verdict: str, reason: str
+) -> None:
+    shell = script(tmp_path, f"print('sorry', file=sys.stderr)\nsys.exit({code})\n")
+    result = run_cell(shell, OUTPUT_CASE)
+    assert result.verdict == verdict
+    assert result.reason is not None
+    assert reason in result.reason
+
+
+@pytest.mark.slow
+def test_the_output_file_is_judged_like_an_adapters_output(tmp_path: Path) -> None:
+    """The reference agent passes; the same agent whose output file is then overwritten
+    with a wrong text, or with garbage, fails on the output expectation."""
+    agent = f"{shlex.quote(sys.executable)} -m {AGENT}"
+    assert run_cell(agent, OUTPUT_CASE).verdict == "pass"
+    wrong = script(
+        tmp_path,
+        "import subprocess\n"
+        f"code = subprocess.call({agent!r}, shell=True)\n"
+        "open(os.environ['CONFORMANCE_OUTPUT'], 'w').write("
+        '\'{"text": "something else", "complete": true, "stop": "end"}\')\n'
+        "sys.exit(code)\n",
+    )
+    assert run_cell(wrong, OUTPUT_CASE).verdict == "fail"
+    garbage = script(
+        tmp_path,
+        "import subprocess\n"
+        f"code = subprocess.call({agent!r}, shell=True)\n"
+        "open(os.environ['CONFORMANCE_OUTPUT'], 'w').write('{')\n"
+        "sys.exit(code)\n",
+    )
+    result = run_cell(garbage, OUTPUT_CASE)
+    assert result.verdict == "fail"
+    assert any("malformed" in v.message for v in result.violations)
+
+
+@pytest.mark.slow
+def test_a_v1_command_is_told_nothing_of_v2(tmp_path: Path) -> None:
+    shell = script(
+        tmp_path,
+        "import json\n"
+        "doc = json.load(open(os.environ['CONFORMANCE_CASE']))\n"
+        "bad = doc['version'] != 1 or 'history' in doc or 'CONFORMANCE_OUTPUT' in os.environ\n"
+        "sys.exit(7 if bad else 5)\n",
+    )
+    target = ResolvedTarget(spec=shell, name="v1", kind=CommandKind(shell), wires=None)
+    job = next(j for j in plan([c.case for c in library().cases], target) if j.skip is None)
+    result = run_job(target, job, RunOptions(timeout=30))[0]
+    assert result.reason == "the command exited with status 5"
+
+
+def test_the_agent_refuses_an_unloadable_history_with_its_exit_code() -> None:
+    from conformance.agent.runner import AgentError, load_history
+
+    with pytest.raises(AgentError) as raised:
+        load_history([{"role": "narrator", "blocks": []}])
+    assert raised.value.code == EXIT_HISTORY_UNLOADABLE
+    assert "cannot load the saved history" in str(raised.value)
+    with pytest.raises(AgentError):
+        load_history({"not": "a list"})
