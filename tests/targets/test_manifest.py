@@ -68,7 +68,7 @@ def test_a_yaml_manifest_names_an_in_process_target(tmp_path: Path) -> None:
     )
     target = resolve_target(str(path))
     assert target.kind.name == "adapter"
-    assert target.wires == {"gemini"}
+    assert target.wires == frozenset({"gemini"})
     assert target.capabilities == frozenset()  # the manifest's declarations, not the class's
 
 
