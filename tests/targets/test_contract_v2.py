@@ -163,3 +163,29 @@ def test_the_agent_refuses_an_unloadable_history_with_its_exit_code() -> None:
     assert "cannot load the saved history" in str(raised.value)
     with pytest.raises(AgentError):
         load_history({"not": "a list"})
+
+
+@pytest.mark.slow
+def test_a_manifest_tells_the_command_its_model_and_runs_it_in_its_folder(
+    tmp_path: Path,
+) -> None:
+    from conformance.targets.resolve import resolve_target
+
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "agent" / "check.py").write_text(
+        "import json, os, sys\n"
+        "doc = json.load(open(os.environ['CONFORMANCE_CASE']))\n"
+        "ok = doc['model'] == 'my-model' and os.environ['MODE'] == 'x' and doc['version'] == 2\n"
+        "sys.exit(5 if ok else 7)\n",
+        encoding="utf-8",
+    )
+    manifest = tmp_path / "target.toml"
+    manifest.write_text(
+        'name = "m"\nkind = "command"\ncommand = \'"$CONFORMANCE_PYTHON" check.py\'\n'
+        'cwd = "agent"\nenv = { MODE = "x" }\nmodel = "my-model"\ntimeout = 20\n',
+        encoding="utf-8",
+    )
+    target = resolve_target(str(manifest))
+    job = next(j for j in plan([c.case for c in library().cases], target) if j.skip is None)
+    result = run_job(target, job, RunOptions(timeout=30))[0]
+    assert result.reason == "the command exited with status 5"
