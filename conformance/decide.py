@@ -95,7 +95,10 @@ def _judged(
             # expectations it already broke; it is reported beside them.
             return "fail", f"also: {found.unexpected[0].message}"
         return "error", found.unexpected[0].message
-    unexplained = not found.causes and not _rejected(transcript)
+    # A stop right after a dropped stream is explained: the response was truncated.
+    unexplained = (
+        not found.causes and not _rejected(transcript) and not transcript.ended_on_dropped_stream()
+    )
     if (transcript.stopped or served < scripted) and unexplained:
         return "error", transcript.stopped or (
             f"the target stopped after {served} of {scripted} scripted responses"

@@ -189,3 +189,36 @@ def test_a_manifest_tells_the_command_its_model_and_runs_it_in_its_folder(
     job = next(j for j in plan([c.case for c in library().cases], target) if j.skip is None)
     result = run_job(target, job, RunOptions(timeout=30))[0]
     assert result.reason == "the command exited with status 5"
+
+
+DROPPED = "truncation-no-finish-mid-tool-use"
+
+
+@pytest.mark.slow
+def test_a_command_that_exits_non_zero_on_a_dropped_stream_passes(tmp_path: Path) -> None:
+    """The reference agent told only the first prompt gets the dropped stream and ends;
+    the wrapper then exits 1, as a CLI does on a cut stream.  Only what it sent is
+    judged (it ran no partial call): ``pass``, where it was an ``error`` before."""
+    agent = f"{shlex.quote(sys.executable)} -m {AGENT}"
+    shell = script(
+        tmp_path,
+        "import json, subprocess\n"
+        "path = os.environ['CONFORMANCE_CASE']\n"
+        "doc = json.load(open(path))\n"
+        "doc['prompts'] = doc['prompts'][:1]\n"
+        "json.dump(doc, open(path, 'w'))\n"
+        f"subprocess.call({agent!r}, shell=True)\n"
+        "print('stream ended early', file=sys.stderr)\n"
+        "sys.exit(1)\n",
+    )
+    for column in ("anthropic-messages", "openai-chat:openrouter"):
+        result = run_cell(shell, DROPPED, column)
+        assert (result.verdict, result.requests) == ("pass", 1), result
+
+
+@pytest.mark.slow
+def test_stopping_before_the_dropped_stream_is_still_an_error(tmp_path: Path) -> None:
+    """The widening covers a stop after the cut only: a command that sends nothing and
+    exits non-zero is still an ``error``."""
+    result = run_cell(script(tmp_path, "sys.exit(1)\n"), DROPPED)
+    assert result.verdict == "error"
