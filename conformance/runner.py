@@ -21,7 +21,6 @@ from conformance.exchanges import save_exchanges
 from conformance.provider.scripted import ScriptedProvider
 from conformance.snapshots import SnapshotStore
 from conformance.targets.base import Session, ToolDef
-from conformance.targets.command import CommandKind, abandon_commands, allow_commands
 from conformance.targets.kind import Outcome, Stage
 from conformance.targets.resolve import ResolvedTarget
 from conformance.transcript import Transcript
@@ -188,14 +187,14 @@ def run_jobs_parallel(
     workers: int,
     on_result: Callable[[Result], None] | None = None,
 ) -> list[Result]:
-    """``run_jobs`` with up to ``workers`` cells of a command target at once (each its
-    own loopback port, process group and scratch folder); results come in job order,
-    so reports do not depend on timing.  In-process kinds run one cell at a time: they
-    share the interpreter (and respx's global router)."""
-    if workers <= 1 or not isinstance(target.kind, CommandKind):
+    """``run_jobs`` with up to ``workers`` cells at once for a kind that allows it (a
+    command: each cell its own loopback port, process group and scratch folder); results
+    come in job order, so reports do not depend on timing.  Other kinds run one cell at
+    a time."""
+    if workers <= 1 or not target.kind.parallel:
         return run_jobs(target, jobs, options, on_result)
     results: list[Result] = []
-    allow_commands()
+    target.kind.reopen()
     with ThreadPoolExecutor(workers, thread_name_prefix="conformance-cell") as pool:
         futures = [pool.submit(run_job, target, job, options) for job in jobs]
         try:
@@ -207,6 +206,6 @@ def run_jobs_parallel(
         except BaseException:  # an interruption: end what runs, start nothing more
             for future in futures:
                 future.cancel()
-            abandon_commands()
+            target.kind.abandon()
             raise
     return results

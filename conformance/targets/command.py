@@ -242,12 +242,19 @@ class CommandKind(TargetKind):
 
     name: ClassVar[str] = "command"
     capability_gap: ClassVar[str] = "which command targets lack"
+    parallel: ClassVar[bool] = True
     command: str
     contract: int = CONTRACT_VERSION
     cwd: str | None = None
     environment: Mapping[str, str] = field(default_factory=dict)
     #: The model name the command is told, instead of the column's realistic default.
     model: str | None = None
+
+    def abandon(self) -> None:
+        abandon_commands()
+
+    def reopen(self) -> None:
+        allow_commands()
 
     def hold(self, stage: Stage) -> Outcome:
         command = CommandTarget(

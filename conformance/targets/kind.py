@@ -128,6 +128,18 @@ class TargetKind(ABC):
     #: Why a case needing capabilities the target lacks is ``n/a`` (after "needs
     #: capability X, ").
     capability_gap: ClassVar[str] = "which the target does not declare"
+    #: Whether several cells may be held at once (``-j``): each has its own process
+    #: group and port.  In-process kinds share the interpreter (and respx's router).
+    parallel: ClassVar[bool] = False
+
+    def abandon(self) -> None:
+        """End every conversation this kind holds now (an interrupted parallel run);
+        a kind that holds cells one at a time has nothing to end."""
+        return
+
+    def reopen(self) -> None:
+        """Let conversations start again after ``abandon``."""
+        return
 
     @abstractmethod
     def hold(self, stage: Stage) -> Outcome:

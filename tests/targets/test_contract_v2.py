@@ -87,8 +87,8 @@ def run_cell(shell: str, case_id: str, column: str = "anthropic-messages") -> Re
     return run_job(target, job, RunOptions(timeout=30))[0]
 
 
-def script(tmp_path: Path, body: str) -> str:
-    path = tmp_path / "agent.py"
+def script(tmp_path: Path, body: str, name: str = "agent.py") -> str:
+    path = tmp_path / name
     path.write_text("import os, sys\n" + body, encoding="utf-8")
     return f"{shlex.quote(sys.executable)} {shlex.quote(str(path))}"
 
@@ -222,3 +222,33 @@ def test_stopping_before_the_dropped_stream_is_still_an_error(tmp_path: Path) ->
     exits non-zero is still an ``error``."""
     result = run_cell(script(tmp_path, "sys.exit(1)\n"), DROPPED)
     assert result.verdict == "error"
+
+
+@pytest.mark.slow
+def test_an_interrupted_parallel_run_ends_every_running_command(tmp_path: Path) -> None:
+    """An exception while a ``-j`` run waits (a signal becomes one) ends the commands
+    running on the other threads at once, not after their timeout."""
+    import threading
+    import time
+
+    from conformance.runner import run_jobs_parallel
+
+    target = command_target(script(tmp_path, "import time\ntime.sleep(30)\n"))
+    jobs = [j for j in plan([c.case for c in library().cases], target) if j.skip is None][:4]
+
+    class Stop(Exception):
+        pass
+
+    def stop(_result: Result) -> None:
+        raise Stop
+
+    first = command_target(script(tmp_path, "sys.exit(0)\n", "quick.py"))
+    started = time.monotonic()
+    with pytest.raises(Stop):
+        run_jobs_parallel(first, jobs[:1], RunOptions(timeout=30), 2, stop)
+    threading.Timer(1.0, target.kind.abandon).start()  # as the failing waiter would
+    results = run_jobs_parallel(target, jobs, RunOptions(timeout=30), 4)
+    assert {r.reason for r in results} == {"the command did not finish within 30 s"}
+    # Ended by ``abandon`` after about a second, not by the 30 s timeout (which the
+    # reason shares: an abandoned command is reported as not finished in time).
+    assert time.monotonic() - started < 25
