@@ -194,18 +194,20 @@ def run_jobs_parallel(
     if workers <= 1 or not target.kind.parallel:
         return run_jobs(target, jobs, options, on_result)
     results: list[Result] = []
-    target.kind.reopen()
-    with ThreadPoolExecutor(workers, thread_name_prefix="conformance-cell") as pool:
-        futures = [pool.submit(run_job, target, job, options) for job in jobs]
-        try:
-            for future in futures:
-                result, _ = future.result()
-                results.append(result)
-                if on_result is not None:
-                    on_result(result)
-        except BaseException:  # an interruption: end what runs, start nothing more
-            for future in futures:
-                future.cancel()
-            target.kind.abandon()
-            raise
+    try:
+        with ThreadPoolExecutor(workers, thread_name_prefix="conformance-cell") as pool:
+            futures = [pool.submit(run_job, target, job, options) for job in jobs]
+            try:
+                for future in futures:
+                    result, _ = future.result()
+                    results.append(result)
+                    if on_result is not None:
+                        on_result(result)
+            except BaseException:  # an interruption: end what runs, start nothing more
+                for future in futures:
+                    future.cancel()
+                target.kind.abandon()
+                raise
+    finally:  # every cell has ended: later runs start commands again
+        target.kind.reopen()
     return results
