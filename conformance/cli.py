@@ -1,6 +1,7 @@
 """The ``wire-conformance`` command.
 
-    wire-conformance run    [--target reference|module:attr|cmd:<command>] [--wire W]
+    wire-conformance run    [--target reference|reference-command|MANIFEST|module:attr|
+                             cmd:<command>] [-j N] [--wire W]
                             [--case GLOB] [--cases DIR] [--json PATH] [--junit PATH]
                             [--markdown PATH] [--timeout S] [--strict]
                             [--evidence documented|observed|any] [--save-exchanges DIR]
@@ -8,6 +9,7 @@
                             [--format auto|matrix|list] [-q]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
+    wire-conformance target --schema
     wire-conformance decode --wire WIRE[:DIALECT] [--json] [--stream | --no-stream] FILE
 
 ``run`` exits 0 when every cell passed (or is pinned, xfail or n/a), 1 on any fail,
@@ -38,6 +40,7 @@ from conformance.version import __version__
 
 if TYPE_CHECKING:
     from conformance.cases.load_error import LoadError
+    from conformance.cases.loader import CaseSet
     from conformance.cases.schema import Case
     from conformance.model import ScriptedResponse
     from conformance.report.model import Report
@@ -82,7 +85,16 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--target",
         default="reference",
-        help="reference (default), module:attr, or 'cmd:<shell command>'",
+        help="reference (default), reference-command, a manifest (*.toml, *.yaml), "
+        "module:attr, or 'cmd:<shell command>'",
+    )
+    run.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="run up to N cells of a command target at once (default 1)",
     )
     run.add_argument("--target-name", help="name used in reports and snapshot paths")
     run.add_argument("--wire", action="append", default=[], help="only this wire (repeatable)")
@@ -140,6 +152,11 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--show", metavar="ID", help="print one case with its citations resolved")
     _add_case_dirs(cases)
 
+    target = commands.add_parser("target", help="describe the target manifest")
+    target.add_argument(
+        "--schema", action="store_true", required=True, help="print the manifest JSON Schema"
+    )
+
     checks = commands.add_parser(
         "checks", help="list every check, rule and invariant with its source"
     )
@@ -165,6 +182,21 @@ def _parser() -> argparse.ArgumentParser:
 
 class _UsageError(Exception):
     """A bad argument found before the run: one line, exit 2."""
+
+
+#: The most cells ``-j`` runs at once.
+MAX_JOBS = 64
+
+
+def _jobs(text: str) -> int:
+    """``-j``: a whole number of cells from 1 to ``MAX_JOBS``."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= jobs <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 1 to {MAX_JOBS}")
+    return jobs
 
 
 def _timeout(text: str) -> float:
@@ -202,7 +234,7 @@ def _resolve(args: argparse.Namespace) -> ResolvedTarget:
 def _run(args: argparse.Namespace, console: Console) -> int:
     from conformance.cases.library import load_library
     from conformance.report.paths import OutputPathError, prepare_outputs
-    from conformance.runner import RunOptions, plan, run_jobs
+    from conformance.runner import RunOptions, plan, run_jobs_parallel
 
     try:
         prepare_outputs(_report_paths(args), args.snapshots)
@@ -214,6 +246,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     cases = [loaded.case for loaded in library.cases]
     jobs = plan(cases, target, args.wire, args.case)
     problem = _selection_problem(args, target, library.errors, cases, jobs)
+    if problem is None:
+        problem = _pin_problem(target, library)
     if problem is not None:
         console.print(f"wire-conformance: {problem}", markup=False, highlight=False)
         return EXIT_USAGE
@@ -229,7 +263,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     results: list[Result] = []
     try:
         with ending_signals_raise():
-            run_jobs(target, jobs, options, results.append)
+            run_jobs_parallel(target, jobs, options, args.jobs, results.append)
     except Interrupted as interruption:
         return _interrupted(args, target, results, library.errors, interruption, console)
     # Only a run of the whole plan may call a snapshot stale.
@@ -296,6 +330,15 @@ def _interrupted(
         highlight=False,
     )
     return interruption.exit_status
+
+
+def _pin_problem(target: ResolvedTarget, library: CaseSet) -> str | None:
+    """A pin for a case that does not exist (a typo, a renamed case): say so before the
+    run.  A pin for a case that did not load is not "unknown": the load error says why."""
+    unknown = target.unknown_pins({loaded.case.id for loaded in library.cases})
+    if not unknown or library.errors:
+        return None
+    return f"{target.spec}: pins name no case: {', '.join(unknown)}"
 
 
 def _report_paths(args: argparse.Namespace) -> list[Path]:
@@ -520,6 +563,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cases(args, console)
     if args.command == "decode":
         return _decode(args, console)
+    if args.command == "target":
+        from conformance.targets.manifest import manifest_schema
+
+        sys.stdout.write(manifest_schema())
+        return EXIT_OK
     return _checks(args, console)
 
 

@@ -9,7 +9,10 @@
   beyond the script after broken expectations fails on those, and is named in the reason.
 * ``pinned`` — a pinned case whose documented limitation showed as the case asserts.
 * ``xfail`` — a failure the target pinned; an unexpected pass of a pin fails.
-* ``n/a`` is decided before running (see the runner).
+* ``n/a`` is decided before running (see the runner), or by a command that says it
+  does not speak the wire.
+* a target whose library refused a response the provider sends (a command's reserved
+  exit code) ``fail``s: the provider really sends it, so the refusal is the target's.
 
 A violation whose evidence is weaker than the run's threshold (default ``observed``) is
 a warning, never a failure, even when strict: a rule or a shape that rests only on a
@@ -86,13 +89,21 @@ def _judged(
         # command exiting non-zero, an adapter stopping) is explained by it: the verdict
         # is the rejection's, whatever the target kind.
         return "error", transcript.error
+    if transcript.refused is not None:
+        return (
+            "fail",
+            f"the target's library refused a response the provider sends: {transcript.refused}",
+        )
     if found.unexpected and not found.causes:
         if found.expect:
             # What was sent is judged first: the extra request must not hide the
             # expectations it already broke; it is reported beside them.
             return "fail", f"also: {found.unexpected[0].message}"
         return "error", found.unexpected[0].message
-    unexplained = not found.causes and not _rejected(transcript)
+    # A stop right after a dropped stream is explained: the response was truncated.
+    unexplained = (
+        not found.causes and not _rejected(transcript) and not transcript.ended_on_dropped_stream()
+    )
     if (transcript.stopped or served < scripted) and unexplained:
         return "error", transcript.stopped or (
             f"the target stopped after {served} of {scripted} scripted responses"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -122,9 +123,21 @@ def _record(transcript: Transcript, outcome: Outcome, provider: ScriptedProvider
     """Copy what the kind saw, and what the provider recorded, into the transcript."""
     transcript.output, transcript.output_error = outcome.output, outcome.output_error
     transcript.stopped, transcript.error = outcome.stopped, outcome.error_report
+    transcript.refused = outcome.refused
     transcript.stdout_tail, transcript.stderr_tail = outcome.stdout_tail, outcome.stderr_tail
     with provider.lock:
         transcript.exchanges = list(provider.exchanges)
+
+
+def _not_applicable(job: Job, reason: str) -> Result:
+    return Result(
+        case=job.case.id,
+        wire=job.column,
+        dialect=job.dialect,
+        verdict="n/a",
+        features=job.case.features,
+        reason=reason,
+    )
 
 
 def run_job(
@@ -140,19 +153,13 @@ def _judge_job(
     target: ResolvedTarget, job: Job, options: RunOptions
 ) -> tuple[Result, Transcript | None]:
     if job.skip:
-        result = Result(
-            case=job.case.id,
-            wire=job.column,
-            dialect=job.dialect,
-            verdict="n/a",
-            features=job.case.features,
-            reason=job.skip,
-        )
-        return result, None
+        return _not_applicable(job, job.skip), None
     wire = get_wire(job.wire)
     provider = ScriptedProvider(job.case, wire, job.dialect)
     transcript = Transcript(job.case, job.column, job.dialect)
     outcome = target.kind.hold(_stage(job, provider, wire, target.timeout or options.timeout))
+    if outcome.declined is not None:
+        return _not_applicable(job, outcome.declined), None
     _record(transcript, outcome, provider)
     violations = run_checks(transcript, wire)
     pin = target.pin_for(job.case.id, job.column)
@@ -180,4 +187,37 @@ def run_jobs(
         results.append(result)
         if on_result is not None:
             on_result(result)
+    return results
+
+
+def run_jobs_parallel(
+    target: ResolvedTarget,
+    jobs: Sequence[Job],
+    options: RunOptions,
+    workers: int,
+    on_result: Callable[[Result], None] | None = None,
+) -> list[Result]:
+    """``run_jobs`` with up to ``workers`` cells at once for a kind that allows it (a
+    command: each cell its own loopback port, process group and scratch folder); results
+    come in job order, so reports do not depend on timing.  Other kinds run one cell at
+    a time."""
+    if workers <= 1 or not target.kind.parallel:
+        return run_jobs(target, jobs, options, on_result)
+    results: list[Result] = []
+    try:
+        with ThreadPoolExecutor(workers, thread_name_prefix="conformance-cell") as pool:
+            futures = [pool.submit(run_job, target, job, options) for job in jobs]
+            try:
+                for future in futures:
+                    result, _ = future.result()
+                    results.append(result)
+                    if on_result is not None:
+                        on_result(result)
+            except BaseException:  # an interruption: end what runs, start nothing more
+                for future in futures:
+                    future.cancel()
+                target.kind.abandon()
+                raise
+    finally:  # every cell has ended: later runs start commands again
+        target.kind.reopen()
     return results

@@ -44,6 +44,8 @@ class Transcript:
     output_error: str | None = None
     error: str | None = None
     stopped: str | None = None
+    #: The target's library refused a response (a command's reserved exit, with its message).
+    refused: str | None = None
     stdout_tail: str | None = None
     stderr_tail: str | None = None
 
@@ -54,3 +56,18 @@ class Transcript:
 
     def served_count(self) -> int:
         return sum(1 for e in self.exchanges if e.served is not None)
+
+    def ended_on_dropped_stream(self) -> bool:
+        """Whether the target stopped early right after a dropped stream (a scripted
+        response that ends with no finish, ``no_finish``).  A dropped stream is a
+        truncated response: the target may go on, retry, or end with a non-zero exit, and
+        only what it sent is judged (rule 33)."""
+        if self.stopped is None or self.error is not None or not self.exchanges:
+            return False
+        served = self.exchanges[-1].served
+        responses = self.case.given.responses
+        return (
+            served is not None
+            and served < len(responses)
+            and (responses[served].stop == "no_finish")
+        )

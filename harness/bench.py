@@ -1,13 +1,15 @@
 """Benchmarks of the suite itself (figures, never assertions).
 
-    python -m harness.bench [--seconds S] [--scale N]
+    python -m harness.bench [--seconds S] [--scale N] [--kinds [--jobs N]]
 
 * case loading, cold (YAML parsed) and warm (parse cache hit), on the bundled library
   copied ``--scale`` times under fresh ids;
 * in-process case-runs per second on the reference adapter, without snapshots and with
   them (ms per case, compared against stored snapshot files);
 * a streamed response over a keep-alive loopback connection (ms each);
-* per wire: render and parse throughput of the wire module, and case-runs per second.
+* per wire: render and parse throughput of the wire module, and case-runs per second;
+* with ``--kinds`` (``harness.bench_kinds``): one cell per target kind, and the whole
+  library as a command at ``-j 1`` and ``-j N``.
 """
 
 from __future__ import annotations
@@ -149,7 +151,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--scale", type=int, default=20, help="copies of the library to load")
+    parser.add_argument(
+        "--kinds", action="store_true", help="also time the target kinds and -j (slow)"
+    )
+    parser.add_argument("--jobs", type=int, default=4, help="-j for the parallel command run")
     args = parser.parse_args()
+    if args.kinds:
+        from harness.bench_kinds import bench_kinds
+
+        bench_kinds(args.jobs)
+        return
     bench_loopback(args.seconds)
     bench_loading(args.seconds, args.scale)
     bench_runs(args.seconds)

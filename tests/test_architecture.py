@@ -37,6 +37,8 @@ LAYERS: dict[str, int] = {
     "report": 8,
     "pytest": 9,
     "cli": 9,
+    "agent": 9,
+    "examples": 0,
     "__init__": 10,
     "__main__": 10,
 }

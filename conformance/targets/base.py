@@ -25,6 +25,10 @@ from typing import Any, ClassVar
 from conformance.model import FinalOutput, Message, ThinkingConfig
 
 CONTRACT_VERSION = 1
+#: Contract v2 adds the saved history, the output file and the reserved exit codes
+#: (``conformance.targets.contract``); a manifest target speaks it by default.
+CONTRACT_V2 = 2
+CONTRACT_VERSIONS = (CONTRACT_VERSION, CONTRACT_V2)
 
 
 @dataclass(frozen=True)
@@ -67,13 +71,14 @@ class Session:
         tool = self.tool(name)
         return tool.result if tool else f"unknown tool {name!r}"
 
-    def contract(self) -> dict[str, Any]:
-        """The ``CONFORMANCE_CASE`` JSON document (contract v1)."""
+    def contract(self, version: int = CONTRACT_VERSION) -> dict[str, Any]:
+        """The ``CONFORMANCE_CASE`` JSON document; v2 adds the saved ``history`` (the
+        case language's messages, as JSON)."""
         thinking: dict[str, Any] = {"mode": self.thinking.mode}
         if self.thinking.budget_tokens is not None:
             thinking["budget_tokens"] = self.thinking.budget_tokens
         document: dict[str, Any] = {
-            "version": CONTRACT_VERSION,
+            "version": version,
             "case": self.case,
             "wire": self.wire,
             "dialect": self.dialect,
@@ -96,10 +101,12 @@ class Session:
             document["store"] = self.store
         if self.include is not None:
             document["include"] = list(self.include)
+        if version >= CONTRACT_V2:
+            document["history"] = [m.model_dump(mode="json") for m in self.history]
         return document
 
-    def contract_json(self) -> str:
-        return json.dumps(self.contract(), ensure_ascii=False, indent=2) + "\n"
+    def contract_json(self, version: int = CONTRACT_VERSION) -> str:
+        return json.dumps(self.contract(version), ensure_ascii=False, indent=2) + "\n"
 
 
 @dataclass(frozen=True)

@@ -16,14 +16,24 @@ import contextlib
 import os
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import ClassVar
 
 from conformance.provider.loopback import Handler, LoopbackServer
-from conformance.targets.base import Session
+from conformance.targets.base import CONTRACT_VERSION, Session
+from conformance.targets.contract import (
+    EXIT_HISTORY_UNLOADABLE,
+    EXIT_RESPONSE_REFUSED,
+    EXIT_WIRE_UNSUPPORTED,
+    OUTPUT_VARIABLE,
+    ReadOutput,
+    last_line,
+    read_output,
+)
 from conformance.targets.descendants import MARKER_VARIABLE, end_marked, new_marker
 from conformance.targets.kind import Outcome, Stage, TargetKind
 
@@ -66,10 +76,42 @@ class CommandResult:
     timed_out: bool
     stdout_tail: str
     stderr_tail: str
+    output: ReadOutput | None = None
 
     @property
     def ok(self) -> bool:
         return not self.timed_out and self.exit_code == 0
+
+
+#: Set to end every command running on any thread now (a parallel run that is being
+#: interrupted: the signal reaches the main thread only).  Cleared by ``allow_commands``.
+_ABANDON = threading.Event()
+#: How often a waiting command checks ``_ABANDON``.
+POLL_SECONDS = 0.05
+
+
+def abandon_commands() -> None:
+    """End every running command as if it had timed out; start no new one."""
+    _ABANDON.set()
+
+
+def allow_commands() -> None:
+    _ABANDON.clear()
+
+
+def _wait(process: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Wait for the shell; ``True`` if it exited, ``False`` on timeout or abandon."""
+    deadline = time.monotonic() + timeout
+    while not _ABANDON.is_set():
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        try:
+            process.wait(timeout=min(POLL_SECONDS, remaining))
+        except subprocess.TimeoutExpired:
+            continue
+        return True
+    return False
 
 
 def _group_alive(pgid: int) -> bool:
@@ -121,11 +163,15 @@ def end_process_group(process: subprocess.Popen[bytes], grace: float) -> None:
 
 @dataclass(frozen=True)
 class CommandTarget:
-    """A shell command honouring contract v1, run once per case × wire."""
+    """A shell command honouring contract v1 (or v2), run once per case × wire, in
+    ``cwd`` with ``environment`` added to the suite's own."""
 
     command: str
     timeout: float = 10.0
     grace: float = 2.0
+    contract: int = CONTRACT_VERSION
+    cwd: str | None = None
+    environment: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -138,14 +184,21 @@ class CommandTarget:
         marker = new_marker()
         with LoopbackServer(handler) as server, Scratch() as folder:
             case_path = folder / "case.json"
-            case_path.write_text(session.contract_json(), encoding="utf-8")
+            case_path.write_text(session.contract_json(self.contract), encoding="utf-8")
+            output_path = folder / "output.json"
             environment = {
                 **os.environ,
+                **self.environment,
                 **contract_environment(server.base_url, session.wire, str(case_path)),
                 MARKER_VARIABLE: marker,
             }
+            if self.contract >= 2:
+                environment[OUTPUT_VARIABLE] = str(output_path)
             try:
-                return self._execute(environment)
+                ran = self._execute(environment)
+                if self.contract >= 2:
+                    ran = replace(ran, output=read_output(output_path))
+                return ran
             finally:
                 # Before the scratch folder goes: a descendant that left the group
                 # (setsid, a double fork) would keep writing into it.
@@ -162,15 +215,14 @@ class CommandTarget:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=dict(environment),
+            cwd=self.cwd,
         )
         assert process.stdout is not None
         assert process.stderr is not None
         stdout, stderr = TailReader(process.stdout), TailReader(process.stderr)
         timed_out = False
         try:
-            process.wait(timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
+            timed_out = not _wait(process, self.timeout)
         finally:
             end_process_group(process, self.grace)
             end_marked(environment[MARKER_VARIABLE], self.grace)
@@ -185,23 +237,64 @@ class CommandTarget:
 @dataclass(frozen=True)
 class CommandKind(TargetKind):
     """The command kind: one ``CommandTarget`` run per stage, its timeout the stage's.
-    A command declares no capabilities, so a case needing one is ``n/a`` for all."""
+    A ``cmd:`` command declares no capabilities, so a case needing one is ``n/a``; a
+    manifest declares them and speaks contract v2 (``conformance.targets.manifest``)."""
 
     name: ClassVar[str] = "command"
     capability_gap: ClassVar[str] = "which command targets lack"
+    parallel: ClassVar[bool] = True
     command: str
+    contract: int = CONTRACT_VERSION
+    cwd: str | None = None
+    environment: Mapping[str, str] = field(default_factory=dict)
+    #: The model name the command is told, instead of the column's realistic default.
+    model: str | None = None
+
+    def abandon(self) -> None:
+        abandon_commands()
+
+    def reopen(self) -> None:
+        allow_commands()
 
     def hold(self, stage: Stage) -> Outcome:
-        command = CommandTarget(self.command, timeout=stage.timeout)
-        ran = command.run(stage.session, stage.provider.handle)
-        error = stopped = None
-        if ran.timed_out:
-            error = f"the command did not finish within {command.timeout:g} s"
-        elif ran.exit_code != 0:
-            stopped = f"the command exited with status {ran.exit_code}"
-        return Outcome(
-            stopped=stopped, error=error, stdout_tail=ran.stdout_tail, stderr_tail=ran.stderr_tail
+        command = CommandTarget(
+            self.command,
+            timeout=stage.timeout,
+            contract=self.contract,
+            cwd=self.cwd,
+            environment=self.environment,
         )
+        session = stage.session if self.model is None else replace(stage.session, model=self.model)
+        return command_outcome(command.run(session, stage.provider.handle), command.timeout)
+
+
+def command_outcome(ran: CommandResult, timeout: float) -> Outcome:
+    """What a command's exit means: a hang is an ``error``; the reserved exit codes of
+    contract v2 (``conformance.targets.contract``) say ``n/a``, a refusal, or an
+    unloadable history; any other non-zero exit is an early stop."""
+    error = stopped = declined = refused = None
+    message = last_line(ran.stderr_tail)
+    if ran.timed_out:
+        error = f"the command did not finish within {timeout:g} s"
+    elif ran.exit_code == EXIT_WIRE_UNSUPPORTED:
+        declined = f"the command does not speak this wire: {message}"
+    elif ran.exit_code == EXIT_RESPONSE_REFUSED:
+        refused = message
+    elif ran.exit_code == EXIT_HISTORY_UNLOADABLE:
+        error = f"the command could not load the saved history: {message}"
+    elif ran.exit_code != 0:
+        stopped = f"the command exited with status {ran.exit_code}"
+    output = ran.output
+    return Outcome(
+        output=output.output if output else None,
+        output_error=output.error if output else "the command speaks contract v1 (no output)",
+        stopped=stopped,
+        error=error,
+        declined=declined,
+        refused=refused,
+        stdout_tail=ran.stdout_tail,
+        stderr_tail=ran.stderr_tail,
+    )
 
 
 def parse_command_spec(spec: str) -> str | None:

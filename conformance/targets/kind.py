@@ -89,7 +89,8 @@ class Outcome:
     ``output`` is the selected output, or ``output_error`` why there is none;
     ``stopped`` is why the target ended early (a rule violation may explain it);
     ``error`` is why the run cannot be judged (a crash, a hang), with ``crash`` the
-    bounded summary of the exception behind it; the tails are the last characters of
+    bounded summary of the exception behind it; ``declined`` and ``refused`` are what
+    a command's reserved exit codes said; the tails are the last characters of
     an out-of-process target's streams.
     """
 
@@ -98,6 +99,10 @@ class Outcome:
     stopped: str | None = None
     error: str | None = None
     crash: Crash | None = None
+    #: The target said it cannot run this cell (the cell is ``n/a``, with this reason).
+    declined: str | None = None
+    #: The target's library refused a response the provider sent (never a ``pass``).
+    refused: str | None = None
     stdout_tail: str | None = None
     stderr_tail: str | None = None
 
@@ -123,6 +128,18 @@ class TargetKind(ABC):
     #: Why a case needing capabilities the target lacks is ``n/a`` (after "needs
     #: capability X, ").
     capability_gap: ClassVar[str] = "which the target does not declare"
+    #: Whether several cells may be held at once (``-j``): each has its own process
+    #: group and port.  In-process kinds share the interpreter (and respx's router).
+    parallel: ClassVar[bool] = False
+
+    def abandon(self) -> None:
+        """End every conversation this kind holds now (an interrupted parallel run);
+        a kind that holds cells one at a time has nothing to end."""
+        return
+
+    def reopen(self) -> None:
+        """Let conversations start again after ``abandon``."""
+        return
 
     @abstractmethod
     def hold(self, stage: Stage) -> Outcome:

@@ -1,15 +1,19 @@
 """Turn a ``--target`` spec into a target the runner can drive.
 
-``reference`` is the bundled reference adapter; ``module:attr`` names an ``Adapter`` or
+``reference`` is the bundled reference adapter (``reference-command`` the same, run as
+a command through a manifest shipped in the package); a ``*.toml``/``*.yaml`` path is a
+target manifest (``conformance.targets.manifest``); ``module:attr`` names an ``Adapter`` or
 ``Client`` (a class, instantiated without arguments, an instance, or a factory function
 returning one); ``cmd:<shell command>`` is a command target.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from conformance.errors import ConformanceError
 from conformance.interrupt import Interrupted
@@ -19,6 +23,13 @@ from conformance.targets.client import ClientKind
 from conformance.targets.command import CommandKind, parse_command_spec
 from conformance.targets.command_name import command_name
 from conformance.targets.kind import Crash, TargetKind
+from conformance.targets.manifest import (
+    ManifestError,
+    command_environment,
+    is_manifest_spec,
+    load_manifest,
+    manifest_path,
+)
 
 __all__ = ["REFERENCE_SPEC", "ResolvedTarget", "TargetError", "command_name", "resolve_target"]
 
@@ -62,7 +73,28 @@ class ResolvedTarget:
         return self.spec == REFERENCE_SPEC
 
     def pin_for(self, case_id: str, wire: str) -> str | None:
-        return self.pins.get(f"{case_id}[{wire}]") or self.pins.get(case_id)
+        """The pin of a cell: ``id[wire]`` first, then ``id``, then the first glob (in
+        the order declared) that matches ``id[wire]`` or ``id``."""
+        exact = self.pins.get(f"{case_id}[{wire}]") or self.pins.get(case_id)
+        if exact is not None:
+            return exact
+        cell = f"{case_id}[{wire}]"
+        return next(
+            (
+                reason
+                for pattern, reason in self.pins.items()
+                if fnmatch.fnmatchcase(cell, pattern) or fnmatch.fnmatchcase(case_id, pattern)
+            ),
+            None,
+        )
+
+    def unknown_pins(self, case_ids: set[str]) -> list[str]:
+        """The pins that name no case of ``case_ids`` (a glob that matches none too)."""
+        return [
+            pin
+            for pin in self.pins
+            if not any(fnmatch.fnmatchcase(i, pin.partition("[")[0]) for i in case_ids)
+        ]
 
 
 def target_from_object(
@@ -125,8 +157,40 @@ def _path_hint(module_name: str, error: ImportError) -> str:
     )
 
 
+def target_from_manifest(path: Path, name: str | None = None) -> ResolvedTarget:
+    """The target a manifest declares; its declarations override the object's own."""
+    try:
+        manifest = load_manifest(path)
+    except ManifestError as error:
+        raise TargetError(str(error)) from None
+    kind: TargetKind
+    if manifest.kind == "command":
+        assert manifest.command is not None  # the schema demands it
+        kind = CommandKind(
+            manifest.command,
+            contract=manifest.contract,
+            cwd=str((path.parent / manifest.cwd) if manifest.cwd else path.parent.resolve()),
+            environment=command_environment(manifest),
+            model=manifest.model,
+        )
+    else:
+        kind = resolve_target(manifest.kind).kind
+    return ResolvedTarget(
+        spec=str(path),
+        name=name or manifest.name,
+        kind=kind,
+        wires=frozenset(manifest.wires) or None,
+        capabilities=frozenset(manifest.capabilities),
+        pins=dict(manifest.pins),
+        timeout=manifest.timeout,
+    )
+
+
 def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
-    """Resolve ``reference``, ``module:attr`` or ``cmd:<shell command>``."""
+    """Resolve ``reference``, ``reference-command``, a manifest (``*.toml``, ``*.yaml``),
+    ``module:attr`` or ``cmd:<shell command>``."""
+    if is_manifest_spec(spec):
+        return target_from_manifest(manifest_path(spec), name)
     try:
         command = parse_command_spec(spec)
     except ValueError as error:

@@ -10,10 +10,10 @@ from typing import Any, ClassVar
 import httpx
 import httpx2
 
+from conformance.agent.runner import Poster, hold, http_sender
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.targets.base import Client, Conversation
 from conformance.targets.command import contract_environment
-from harness.agents.adapter_agent import Poster, hold, http_sender
 
 
 class _ReferenceClient(Client):

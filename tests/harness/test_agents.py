@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
+from conformance.agent.runner import ENDPOINTS, http_sender, session_from_contract
 from conformance.http import HttpRequest, HttpResponse, json_response
 from conformance.targets.adapter import drive_adapter
 from conformance.targets.base import (
@@ -31,13 +32,12 @@ from conformance.targets.base import (
 )
 from conformance.targets.client import run_client
 from conformance.targets.command import CommandTarget
-from harness.agents.adapter_agent import ENDPOINTS, http_sender, session_from_contract
 from harness.clients.httpx2_client import Httpx2AnthropicClient
 from harness.clients.httpx_client import HttpxAnthropicClient, request_body
 from tests.targets.conversation import SESSION, assert_conversation_held, bodies, provider
 
 ROOT = Path(__file__).resolve().parents[2]
-NODE_AGENT = ROOT / "harness" / "agents" / "anthropic_min.mjs"
+NODE_AGENT = ROOT / "conformance" / "examples" / "anthropic_min.mjs"
 
 
 class ReplaySession(AdapterSession):
@@ -83,7 +83,7 @@ class ReplayAdapter(Adapter):
 def agent(spec: str) -> str:
     """The shell command running the adapter agent from the repository root."""
     python = shlex.quote(sys.executable)
-    return f"cd {shlex.quote(str(ROOT))} && {python} -m harness.agents.adapter_agent {spec}"
+    return f"cd {shlex.quote(str(ROOT))} && {python} -m conformance.agent {spec}"
 
 
 REPLAY_SPEC = "tests.harness.test_agents:ReplayAdapter"
@@ -158,8 +158,9 @@ def test_the_contract_document_rebuilds_the_session() -> None:
         include=("reasoning.encrypted_content",),
     )
     assert session_from_contract(json.loads(responses.contract_json())) == responses
-    with pytest.raises(ValueError, match="contract version 2"):
-        session_from_contract({**SESSION.contract(), "version": 2})
+    # v2 is spoken since issue 7 (history, output file); an unknown version is not.
+    with pytest.raises(ValueError, match="contract version 3"):
+        session_from_contract({**SESSION.contract(), "version": 3})
 
 
 class Recorder:

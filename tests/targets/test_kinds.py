@@ -25,7 +25,7 @@ from conformance.targets.kind import (
 from harness.clients.reference_client import ReferenceOverHttpx
 from tests.targets.conversation import SESSION, provider
 
-AGENT = "harness.agents.adapter_agent conformance.reference.adapter:ReferenceAdapter"
+AGENT = "conformance.agent conformance.reference.adapter:ReferenceAdapter"
 DEPTH = 40  # frames below the target's entry point: far more than TRACEBACK_LINES
 
 

@@ -10,12 +10,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from conformance.agent.runner import ENDPOINTS
 from conformance.http import HttpRequest
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.wires.contract import contract_problems
 from conformance.wires.registry import get_wire, wire_names
 from conformance.wires.roles import Wire
-from harness.agents.adapter_agent import ENDPOINTS
 from tests.checks.kit import fake_wire
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +53,7 @@ def checklist_misses(wire: Wire, root: Path, registered: tuple[str, ...]) -> lis
     if name not in ReferenceAdapter.codecs or name not in ReferenceAdapter.wires:
         misses.append("4. no reference codec in conformance/reference/ (ReferenceAdapter)")
     if name not in ENDPOINTS:
-        misses.append("5. no endpoint in harness/agents/adapter_agent.py (ENDPOINTS)")
+        misses.append("5. no endpoint in conformance/agent/runner.py (ENDPOINTS)")
     docs = (root / "docs" / "wires.md").read_text(encoding="utf-8")
     if not re.search(rf"^## {re.escape(name)}\b", docs, re.MULTILINE):
         misses.append(f"6. no `## {name}` section in docs/wires.md")
@@ -88,7 +88,7 @@ def test_a_wire_that_skipped_the_checklist_is_told_each_step() -> None:
         "1. no package conformance/wires/fake_wire/",
         "2. not registered in conformance/wires/registry.py",
         "4. no reference codec in conformance/reference/ (ReferenceAdapter)",
-        "5. no endpoint in harness/agents/adapter_agent.py (ENDPOINTS)",
+        "5. no endpoint in conformance/agent/runner.py (ENDPOINTS)",
         "6. no `## fake-wire` section in docs/wires.md",
         "6. not named in README.md",
         "7. no case lists it under `wires:`",

@@ -1,12 +1,14 @@
-"""Run any in-process ``Adapter`` as a command target (contract v1).
+"""Run any in-process ``Adapter`` as a command target (contract v1 and v2).
 
-``python -m harness.agents.adapter_agent module:attr`` reads ``CONFORMANCE_CASE``,
-opens a conversation with the adapter and holds it against the provider over real HTTP,
-the same loop the suite runs in-process.  Running one adapter both ways proves that the
-command transport changes no verdict.
+``python -m conformance.agent module:attr`` reads ``CONFORMANCE_CASE``, loads its saved
+history (v2), opens a conversation with the adapter and holds it against the provider
+over real HTTP, the same loop the suite runs in-process, then writes the selected output
+to ``CONFORMANCE_OUTPUT`` (v2).  Running one adapter both ways proves that the command
+transport changes no verdict.
 
 Exit codes: 0 done; 1 the provider answered with an HTTP error (or the turn ran away);
-2 bad invocation.
+2 bad invocation; the reserved codes of ``conformance.targets.contract`` for a wire the
+adapter does not speak and a history it cannot load.
 """
 
 from __future__ import annotations
@@ -21,10 +23,10 @@ from typing import Any, Protocol
 
 import httpx
 
-from conformance.model import ThinkingConfig
+from conformance.model import Message, ThinkingConfig
 from conformance.targets.adapter import MAX_REQUESTS_PER_TURN, AdapterKind
 from conformance.targets.base import (
-    CONTRACT_VERSION,
+    CONTRACT_VERSIONS,
     Adapter,
     AdapterSession,
     Session,
@@ -33,9 +35,14 @@ from conformance.targets.base import (
     WireRequest,
     WireResponse,
 )
+from conformance.targets.contract import (
+    EXIT_HISTORY_UNLOADABLE,
+    EXIT_WIRE_UNSUPPORTED,
+    OUTPUT_VARIABLE,
+)
 from conformance.targets.resolve import TargetError, resolve_target
 
-USAGE = "usage: python -m harness.agents.adapter_agent module:attr"
+USAGE = "usage: python -m conformance.agent module:attr"
 
 
 @dataclass(frozen=True)
@@ -85,9 +92,10 @@ class AgentError(Exception):
 
 
 def session_from_contract(document: Mapping[str, Any]) -> Session:
-    """The ``Session`` a ``CONFORMANCE_CASE`` document describes (it has no history)."""
-    if document.get("version") != CONTRACT_VERSION:
-        raise ValueError(f"contract version {document.get('version')!r} is not {CONTRACT_VERSION}")
+    """The ``Session`` a ``CONFORMANCE_CASE`` document describes, with its saved history
+    (v2); a history that does not load stops with its reserved exit code."""
+    if document.get("version") not in CONTRACT_VERSIONS:
+        raise ValueError(f"contract version {document.get('version')!r} is not one of 1, 2")
     include = document.get("include")
     return Session(
         case=document["case"],
@@ -101,7 +109,20 @@ def session_from_contract(document: Mapping[str, Any]) -> Session:
         max_tokens=document["max_tokens"],
         store=document.get("store"),
         include=None if include is None else tuple(include),
+        history=load_history(document.get("history", [])),
     )
+
+
+def load_history(items: object) -> tuple[Message, ...]:
+    """The saved conversation of a v2 case document, as the case language's messages."""
+    try:
+        if not isinstance(items, list):
+            raise ValueError("`history` is not a list")
+        return tuple(Message.model_validate(item) for item in items)
+    except ValueError as error:
+        raise AgentError(
+            f"cannot load the saved history: {error}", EXIT_HISTORY_UNLOADABLE
+        ) from None
 
 
 def load_adapter(spec: str) -> Adapter:
@@ -156,7 +177,8 @@ def http_sender(client: Poster, session: Session, environ: Mapping[str, str]) ->
     """Posts each request on the wire's real path; an HTTP error status stops the run."""
     endpoint = ENDPOINTS.get(session.wire)
     if endpoint is None:
-        raise AgentError(f"wire {session.wire!r} is not one of {', '.join(ENDPOINTS)}", 2)
+        known = ", ".join(ENDPOINTS)
+        raise AgentError(f"wire {session.wire!r} is not one of {known}", EXIT_WIRE_UNSUPPORTED)
     key_headers = endpoint.key_headers(environ.get(endpoint.key_variable, "conformance-key"))
 
     def send(request: WireRequest) -> WireResponse:
@@ -175,13 +197,35 @@ def http_sender(client: Poster, session: Session, environ: Mapping[str, str]) ->
     return send
 
 
+def write_output(conversation: AdapterSession, path: Path) -> None:
+    """The selected output in the v2 output file; an adapter that selects none writes
+    none (the suite then says so)."""
+    try:
+        output = conversation.final_output()
+    except NotImplementedError:
+        return
+    document = {"text": output.text, "complete": output.complete, "stop": output.stop}
+    path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
+
+
+def _speaks(adapter: Adapter, session: Session) -> bool:
+    wires = adapter.wires
+    column = f"{session.wire}:{session.dialect}" if session.dialect else session.wire
+    return not wires or session.wire in wires or column in wires
+
+
 def run(spec: str, environ: Mapping[str, str]) -> None:
     adapter = load_adapter(spec)
     document = json.loads(Path(environ["CONFORMANCE_CASE"]).read_text(encoding="utf-8"))
     session = session_from_contract(document)
+    if not _speaks(adapter, session):
+        raise AgentError(f"{spec} does not speak {session.wire}", EXIT_WIRE_UNSUPPORTED)
+    conversation = adapter.open(session)
     # trust_env=False: the provider is on loopback; no proxy from the environment.
     with httpx.Client(timeout=60.0, trust_env=False) as client:
-        hold(adapter.open(session), session, http_sender(client, session, environ))
+        hold(conversation, session, http_sender(client, session, environ))
+    if OUTPUT_VARIABLE in environ:
+        write_output(conversation, Path(environ[OUTPUT_VARIABLE]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,7 +3,7 @@
 // Non-streaming; every assistant turn is replayed exactly as received, and every
 // tool_use is answered with the scripted result of its tool.
 //
-//   wire-conformance run --target 'cmd:node harness/agents/anthropic_min.mjs'
+//   wire-conformance run --target "cmd:node $(python -m conformance.examples anthropic_min.mjs)"
 import { readFileSync } from "node:fs";
 
 const env = process.env;

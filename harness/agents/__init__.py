@@ -1,1 +1,0 @@
-"""Command-line agents that honour the command-target contract v1."""
