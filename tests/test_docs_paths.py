@@ -20,7 +20,7 @@ ROOT = Path(conformance.__file__).parent.parent
 PACKAGE = Path(conformance.__file__).parent
 #: Docs written for people working on the suite itself (the README says so).
 CONTRIBUTOR_DOCS = {"architecture.md", "adding-a-wire.md"}
-REPOSITORY_ONLY = re.compile(r"(?<![\w/.-])(harness[/.]\w|tests/)")
+REPOSITORY_ONLY = re.compile(r"(?<![\w/.-])(harness[/.]\w[\w/.]*|tests/[\w/.-]*)")
 PACKAGE_PATH = re.compile(r"`(conformance/[\w/.-]+)`")
 MODULE = re.compile(r"python -m (conformance(?:\.\w+)*)")
 
@@ -46,11 +46,19 @@ def user_docs() -> list[Path]:
     return [ROOT / "README.md", *(d for d in docs if d.name not in CONTRIBUTOR_DOCS)]
 
 
+def _ours(mention: str) -> bool:
+    """A ``harness`` path is always this repository's; a ``tests/`` path is ours when
+    this repository has it (a user's own ``tests/test_conformance.py`` is not)."""
+    if mention.startswith("harness"):
+        return True
+    return (ROOT / mention.rstrip(".")).exists()
+
+
 def repository_only_mentions(path: Path) -> list[str]:
     return [
         f"{path.name}:{number}: {line.strip()}"
         for number, line in user_lines(path)
-        if REPOSITORY_ONLY.search(line)
+        if any(_ours(m.group(1)) for m in REPOSITORY_ONLY.finditer(line))
     ]
 
 
@@ -62,7 +70,8 @@ def test_the_scan_finds_a_repository_path_outside_development(tmp_path: Path) ->
     doc = tmp_path / "doc.md"
     doc.write_text(
         "# Use\nRun `python -m harness.bench`.\nSee `harness/agents/x.py`.\n"
-        "## Development\nRun `tests/x.py`.\n# Next\nAnd `tests/y.py`.\n",
+        "## Development\nRun `tests/test_cli.py`.\n# Next\nAnd `tests/test_cli.py`.\n"
+        "Your own `tests/test_conformance.py` is yours.\n",
         encoding="utf-8",
     )
     assert [m.split(": ")[0] for m in repository_only_mentions(doc)] == [
