@@ -174,9 +174,27 @@ class Options(StrictModel):
 
 Noise: TypeAlias = Literal["ping", "unknown-event"]
 
+#: A transient provider failure a scripted slot answers with instead of a response:
+#: ``overloaded`` (Anthropic 529, OpenAI and Gemini 503), ``rate-limit`` (429 on every
+#: wire), ``server-error`` (500).  Each wire renders it in its own error shape.
+FaultKind: TypeAlias = Literal["overloaded", "rate-limit", "server-error"]
+
+
+class Fault(StrictModel):
+    """An HTTP error answer in the wire's error shape, optionally with ``retry-after``.
+
+    A fault consumes its scripted slot: a client that retries the identical request is
+    served the next scripted answer."""
+
+    kind: FaultKind
+    retry_after: Annotated[int, Field(ge=0, le=60)] | None = Field(
+        default=None, description="Seconds, sent as the `retry-after` header."
+    )
+
 
 class ScriptedResponse(StrictModel):
-    """One assistant response the provider serves, in neutral blocks."""
+    """One assistant response the provider serves, in neutral blocks, or a ``fault``
+    (an HTTP error answer: no blocks, stop ``no_finish``, which a case may omit)."""
 
     stop: Stop
     blocks: tuple[ContentBlock, ...] = ()
@@ -184,9 +202,21 @@ class ScriptedResponse(StrictModel):
         default=(),
         description="Events the wire allows anywhere and a client must tolerate.",
     )
+    fault: Fault | None = Field(
+        default=None, description="Answer with a transient HTTP error instead of a response."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fault_stop(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("fault") is not None and "stop" not in data:
+            return {**data, "stop": "no_finish"}
+        return data
 
     @model_validator(mode="after")
     def _consistent(self) -> ScriptedResponse:
+        if self.fault is not None and (self.blocks or self.noise or self.stop != "no_finish"):
+            raise ValueError("a fault answers with an error: no blocks, no noise, stop no_finish")
         calls = [b for b in self.blocks if isinstance(b, ToolCall)]
         if self.stop == "tool_calls" and not calls:
             raise ValueError("stop `tool_calls` needs at least one tool_call block")

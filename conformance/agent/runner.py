@@ -91,6 +91,14 @@ class AgentError(Exception):
         self.code = code
 
 
+class ErrorAnswer(AgentError):
+    """The provider answered with an HTTP error: the adapter may retry (``retries``)."""
+
+    def __init__(self, message: str, response: WireResponse) -> None:
+        super().__init__(message, 1)
+        self.response = response
+
+
 def session_from_contract(document: Mapping[str, Any]) -> Session:
     """The ``Session`` a ``CONFORMANCE_CASE`` document describes, with its saved history
     (v2); a history that does not load stops with its reserved exit code."""
@@ -156,7 +164,12 @@ def hold(conversation: AdapterSession, session: Session, send: Send) -> None:
     for prompt in session.prompts:
         conversation.add_user(prompt)
         for _ in range(MAX_REQUESTS_PER_TURN):
-            response = send(WireRequest.coerce(conversation.next_request()))
+            try:
+                response = send(WireRequest.coerce(conversation.next_request()))
+            except ErrorAnswer as error:
+                if conversation.retries(error.response):
+                    continue  # a transient fault: the adapter resends its request
+                raise
             calls = conversation.receive(response)
             if not calls and not conversation.continues():
                 break
@@ -190,9 +203,10 @@ def http_sender(client: Poster, session: Session, environ: Mapping[str, str]) ->
         headers = httpx.Headers({"content-type": "application/json", **key_headers})
         headers.update(request.headers)  # the adapter's own headers win, by any case
         answer = client.post(url, content=body, headers=dict(headers.items()))
+        response = WireResponse(answer.status_code, dict(answer.headers), answer.content)
         if answer.status_code >= 400:
-            raise AgentError(f"HTTP {answer.status_code} from POST {url}: {answer.text}", 1)
-        return WireResponse(answer.status_code, dict(answer.headers), answer.content)
+            raise ErrorAnswer(f"HTTP {answer.status_code} from POST {url}: {answer.text}", response)
+        return response
 
     return send
 

@@ -61,6 +61,8 @@ def lint_case(case: Case, file: str) -> list[str]:
         problems += [f"{column}: {p}" for p in realism_problems(case, realism, dialect)]
     for t, turn in enumerate(case.given.turns):
         for r, response in enumerate(turn.responses[:-1]):
+            if response.fault is not None:
+                continue  # a retry of the faulted request gets the next response
             if response.stop not in CONTINUING_STOPS and "xml-recovery" not in case.needs:
                 problems.append(
                     f"turns[{t}].responses[{r}] stops with {response.stop!r} but the turn goes "

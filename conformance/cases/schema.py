@@ -135,6 +135,10 @@ class Turn(StrictModel):
     @model_validator(mode="after")
     def _loop_shape(self) -> Turn:
         last = self.responses[-1]
+        if last.fault is not None:
+            raise ValueError(
+                "a fault is never the last response of a turn: a retry needs an answer"
+            )
         calls = [b for b in last.blocks if isinstance(b, ToolCall)]
         # A call whose arguments do not parse marks the turn as cut whatever the stop
         # claims (rule 33), so a correct target ends the loop there.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from conformance.checks import expectations, invariants, ledger, recorded
+from conformance.checks import expectations, invariants, ledger, recorded, retries
 from conformance.checks.check import Check, Checklist, Judged
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
@@ -30,6 +30,7 @@ CHECKLISTS: tuple[Checklist, ...] = (
     expectations.CHECKLIST,
     ledger.CHECKLIST,
     invariants.CHECKLIST,
+    retries.CHECKLIST,
 )
 
 

@@ -33,6 +33,9 @@ from conformance.targets.base import (
     WireResponse,
 )
 
+#: Statuses a provider answers for a transient failure, which a client retries as is.
+TRANSIENT_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
+
 
 class ReferenceSession(AdapterSession):
     """One conversation held by the reference adapter."""
@@ -43,9 +46,19 @@ class ReferenceSession(AdapterSession):
         self.codec = codec
         self.history = History(session.history)
         self._recovered = 0
+        self._prompt: str | None = None
 
     def add_user(self, text: str) -> None:
+        self._prompt = text
         self.history.add_user(text)
+
+    def retries(self, response: WireResponse) -> bool:
+        """A transient fault is retried; the history stays as it was."""
+        if response.status not in TRANSIENT_STATUSES:
+            return False
+        if not self.guards.on("retry-unchanged") and self._prompt is not None:
+            self.history.add_user(self._prompt)  # the bug: the retry appends the prompt again
+        return True
 
     def next_request(self) -> WireRequest:
         return self.codec.request(self.history.replayable(self.guards))

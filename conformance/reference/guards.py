@@ -65,6 +65,13 @@ _ALL = (
         "handled as truncated.",
         "rule 33 (routers and vLLM parsers report tool_calls for a cut call)",
     ),
+    # ---------------------------------------------------------------- faults
+    Guard(
+        "retry-unchanged",
+        "A transient fault (429, 500, 503, 529) is retried with the request unchanged: the "
+        "pending prompt is not appended again.",
+        "rule 52 (never a different history after a transient error); SDK retry behaviour",
+    ),
     # ---------------------------------------------------------------- XML recovery
     Guard(
         "xml-keep-episodes",

@@ -3,7 +3,8 @@
 The loop is the command contract's, held in-process: each prompt in order; for each,
 ask for a request, send it to the provider, hand back the response, run the calls the
 adapter asks for, until it asks for none.  An error answer from the provider ends the
-conversation, as it would end a real client's turn.
+conversation, as it would end a real client's turn, unless the adapter retries it
+(``AdapterSession.retries``: a transient fault).
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ def drive_adapter(
             )
             answer = WireResponse(response.status, dict(response.headers), response.body)
             if response.status >= 400:
+                if conversation.retries(answer):
+                    continue  # a transient fault: the adapter resends its request
                 run.stopped = f"the provider answered {response.status}"
                 return run
             calls = conversation.receive(answer)

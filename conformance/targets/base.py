@@ -193,6 +193,12 @@ class AdapterSession(ABC):
         expects the content resent to resume (Anthropic ``pause_turn``, rule 14)."""
         return False
 
+    def retries(self, response: WireResponse) -> bool:
+        """Whether to send the same request again after this error answer (a transient
+        fault: overloaded, rate-limited, a server error).  A retry must resend the
+        identical body; the default ends the conversation on any error."""
+        return False
+
     @abstractmethod
     def add_tool_results(self, results: Sequence[ToolResultIn]) -> None:
         """Store the results of the calls ``receive`` asked to run."""

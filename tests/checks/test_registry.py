@@ -23,6 +23,7 @@ from conformance.checks.invariants import (
 from conformance.checks.ledger import ledger_violations
 from conformance.checks.recorded import recorded_violations
 from conformance.checks.registry import CHECKLISTS, Check, all_checks, registered, run_checks
+from conformance.checks.retries import retry_identical
 from conformance.provider.scripted import BEYOND_SCRIPT, PROVIDER_RULES
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
@@ -57,6 +58,7 @@ OTHERS = [
     "invariant/no-reasoning-in-user-input",
     "invariant/append-only",
     "invariant/truncated-call-not-run",
+    "invariant/retry-identical",
 ]
 
 
@@ -105,6 +107,7 @@ def test_each_registered_judge_reports_only_its_own_checks() -> None:
         no_reasoning_in_user_input,
         append_only,
         truncated_call_not_run,
+        retry_identical,
     ]
     assert [c for j in judged for c in j.checks] == list(all_checks())
 

@@ -13,6 +13,7 @@ from conformance.model import ContentBlock, Noise, Reasoning, ScriptedResponse, 
 from conformance.wires import values
 from conformance.wires.anthropic_messages._stops import CUT_STOPS, STOP_REASONS
 from conformance.wires.base import RenderContext, RuleViolation
+from conformance.wires.faults import FaultAnswer, FaultTable, render_fault
 from conformance.wires.sse import format_event, fragments
 
 #: The event a client has never seen: rule 1 says unknown event types must be tolerated.
@@ -179,8 +180,30 @@ def _stream_events(
     return events
 
 
+#: What this wire's provider answers for each scripted fault.
+_FAULTS: FaultTable = {
+    "overloaded": FaultAnswer(
+        529,
+        "overloaded_error",
+        "Overloaded",
+        "Anthropic errors documentation: 529 overloaded_error",
+    ),
+    "rate-limit": FaultAnswer(
+        429,
+        "rate_limit_error",
+        "This request would exceed the rate limit for your organization. Please try again later.",
+        "Anthropic errors documentation: 429 rate_limit_error",
+    ),
+    "server-error": FaultAnswer(
+        500, "api_error", "Internal server error", "Anthropic errors documentation: 500 api_error"
+    ),
+}
+
+
 def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The streamed answer when the request asked for a stream, else the JSON message."""
+    if response.fault is not None:
+        return render_fault(response.fault, "anthropic-messages", _FAULTS, render_error)
     identity = _Identity.of(response, context)
     if not context.stream:
         return _render_message(response, context, identity)

@@ -22,14 +22,36 @@ from conformance.model import (
 )
 from conformance.wires import values
 from conformance.wires.base import RenderContext, RuleViolation
+from conformance.wires.faults import FaultAnswer, FaultTable, render_fault
 from conformance.wires.gemini._errors import INTERNAL_ERROR, error_response
 from conformance.wires.gemini._stops import CUT_STOPS, FINISH_REASONS
 from conformance.wires.gemini._view import GeminiRequestView
 from conformance.wires.sse import format_event, fragments
 
+#: What this wire's provider answers for each scripted fault.
+_FAULTS: FaultTable = {
+    "overloaded": FaultAnswer(
+        503,
+        "UNAVAILABLE",
+        "The model is overloaded. Please try again later.",
+        "Gemini API troubleshooting: 503 UNAVAILABLE",
+    ),
+    "rate-limit": FaultAnswer(
+        429,
+        "RESOURCE_EXHAUSTED",
+        "Resource has been exhausted (e.g. check quota).",
+        "Gemini API troubleshooting: 429 RESOURCE_EXHAUSTED",
+    ),
+    "server-error": FaultAnswer(
+        500, "INTERNAL", INTERNAL_ERROR, "Gemini API troubleshooting: 500 INTERNAL"
+    ),
+}
+
 
 def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The answer to the request in ``context``, streamed the way that request asked."""
+    if response.fault is not None:
+        return render_fault(response.fault, "gemini", _FAULTS, render_error)
     identity = _Identity.of(response, context)
     if not context.stream:
         return _render_json(response, context, identity)

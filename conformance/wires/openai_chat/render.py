@@ -11,6 +11,7 @@ from conformance.http import HttpResponse, json_response
 from conformance.model import ContentBlock, Noise, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.base import RenderContext, RuleViolation
+from conformance.wires.faults import OPENAI_FAULTS, render_fault
 from conformance.wires.openai_chat._details import DETAIL_FORMATS, episode_details
 from conformance.wires.openai_chat._dialects import DEEPSEEK, OPENROUTER, upstream
 from conformance.wires.openai_chat._errors import error_answer
@@ -34,6 +35,8 @@ _SERVER_ERROR = (
 
 def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The stream, or the completion when the context asks for none."""
+    if response.fault is not None:
+        return render_fault(response.fault, "openai-chat", OPENAI_FAULTS, render_error)
     rendering = _Render.of(response, context)
     if not context.stream:
         return rendering.completion()

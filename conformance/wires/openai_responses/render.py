@@ -15,6 +15,7 @@ from conformance.http import HttpResponse, json_response
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.base import RenderContext, RuleViolation
+from conformance.wires.faults import OPENAI_FAULTS, render_fault
 from conformance.wires.openai_responses._minted import Minted, content_part
 from conformance.wires.openai_responses._rule import ResponsesRule
 from conformance.wires.openai_responses._view import ResponsesRequestView
@@ -34,6 +35,8 @@ _SERVER_ERROR = "The server had an error while processing your request. Sorry ab
 def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The answer to the request ``context`` names: streamed when it asked for a stream,
     reasoning items encrypted when it asked for ``reasoning.encrypted_content``."""
+    if response.fault is not None:
+        return render_fault(response.fault, "openai-responses", OPENAI_FAULTS, render_error)
     minted = Minted.of(response, context.index)
     request = context.request
     encrypted = isinstance(request, ResponsesRequestView) and request.encrypted

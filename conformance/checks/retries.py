@@ -1,0 +1,83 @@
+"""What a target sends after a scripted fault (a transient HTTP error answer).
+
+A careful client may retry, stop, or go on with the next prompt; the provider accepts
+each.  A retry must resend the same request: the fault said nothing about the history,
+so a retry that changes it (a prompt appended twice, an empty turn stored from the error)
+is a different conversation than the one the target meant to continue.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import pairwise
+from typing import Any
+
+from conformance.checks.check import Check, Checklist
+from conformance.model import Text
+from conformance.transcript import Exchange, Transcript
+from conformance.verdict import Violation
+
+CHECKLIST = Checklist()
+
+RETRY_IDENTICAL = Check(
+    id="invariant/retry-identical",
+    statement="A request sent again after a transient fault (overloaded, rate-limited, a "
+    "server error) has the same JSON body as the request that got the fault; the "
+    "alternatives, stopping or going on with the next prompt, are accepted too.",
+    source="rule 52 (never a different history after a transient error); the providers' "
+    "SDKs retry 429 and 5xx answers with the request unchanged",
+    evidence="documented",
+)
+
+
+def _json(exchange: Exchange) -> Any:
+    try:
+        return json.loads(exchange.request.body)
+    except ValueError:
+        return None
+
+
+def _faulted(transcript: Transcript, exchange: Exchange) -> bool:
+    responses = transcript.case.given.responses
+    return exchange.served is not None and responses[exchange.served].fault is not None
+
+
+def _later_prompts(transcript: Transcript, served: int) -> set[str]:
+    """The prompts of the turns after the one whose response ``served`` is."""
+    seen, prompts = 0, set[str]()
+    after = False
+    for turn in transcript.case.given.turns:
+        if after:
+            prompts.add(turn.user)
+        seen += len(turn.responses)
+        after = after or seen > served
+    return prompts
+
+
+def _next_prompt(transcript: Transcript, after: Exchange, sent: Exchange) -> bool:
+    """Whether ``sent`` goes on with a later turn's prompt instead of retrying."""
+    if sent.view is None or not sent.view.messages or after.served is None:
+        return False
+    last = sent.view.messages[-1]
+    texts = {b.text for b in last.blocks if isinstance(b, Text)}
+    return last.role == "user" and bool(texts & _later_prompts(transcript, after.served))
+
+
+@CHECKLIST.judge(RETRY_IDENTICAL)
+def retry_identical(transcript: Transcript, wire: object) -> list[Violation]:
+    """Each request right after a fault is the identical request, or a later prompt."""
+    found: list[Violation] = []
+    exchanges = transcript.exchanges
+    for faulted, sent in pairwise(exchanges):
+        if not _faulted(transcript, faulted) or _next_prompt(transcript, faulted, sent):
+            continue
+        if _json(sent) != _json(faulted) or _json(sent) is None:
+            found.append(
+                RETRY_IDENTICAL.violation(
+                    f"request {sent.number} follows the fault answered to request "
+                    f"{faulted.number} with a different body: a retry resends the same "
+                    f"request",
+                    request=sent.number,
+                )
+            )
+    return found

@@ -1,0 +1,158 @@
+"""Faults in the case language: a scripted slot answered with a transient HTTP error in
+the wire's own error shape; the retry gets the next answer; every reaction the provider
+accepts (an identical retry, a stop) passes, and a retry that changes the body fails."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from conformance.cases.schema import Case, Turn
+from conformance.model import Fault, ScriptedResponse
+from conformance.reference import ReferenceAdapter
+from conformance.reference.adapter import ReferenceSession
+from conformance.runner import RunOptions, plan, run_job
+from conformance.targets.base import WireResponse
+from conformance.targets.resolve import target_from_object
+from conformance.transcript import Transcript
+from conformance.verdict import Result
+from conformance.wires.base import RenderContext
+from conformance.wires.registry import get_wire
+from tests.support import library
+
+FAULT_CASES = {
+    "anthropic-overloaded-after-tool-round-retried-unchanged": "anthropic-messages",
+    "anthropic-rate-limited-with-retry-after": "anthropic-messages",
+    "chat-rate-limited-after-tool-round-retried-unchanged": "openai-chat",
+    "responses-server-error-after-tool-round-retried-unchanged": "openai-responses",
+    "gemini-unavailable-after-tool-round-retried-unchanged": "gemini",
+}
+
+
+def _case(case_id: str) -> Case:
+    return next(c.case for c in library().cases if c.case.id == case_id)
+
+
+def _run(target: object, case_id: str) -> tuple[Result, Transcript]:
+    resolved = target_from_object(target)
+    (job,) = plan([_case(case_id)], resolved)
+    result, transcript = run_job(resolved, job, RunOptions(strict=True))
+    assert transcript is not None
+    return result, transcript
+
+
+# ---------------------------------------------------------------- the case language
+
+
+def test_a_fault_needs_no_stop_and_carries_nothing_else() -> None:
+    fault = ScriptedResponse.model_validate({"fault": {"kind": "overloaded"}})
+    assert fault.stop == "no_finish"
+    assert fault.fault == Fault(kind="overloaded")
+    with pytest.raises(ValidationError, match="a fault answers with an error"):
+        ScriptedResponse.model_validate(
+            {"fault": {"kind": "rate-limit"}, "blocks": [{"kind": "text", "text": "hi"}]}
+        )
+
+
+def test_a_fault_is_never_the_last_response_of_a_turn() -> None:
+    with pytest.raises(ValidationError, match="a retry needs an answer"):
+        Turn.model_validate({"user": "hi", "responses": [{"fault": {"kind": "overloaded"}}]})
+
+
+# ---------------------------------------------------------------- rendering
+
+#: wire -> fault kind -> (status, what the body must hold)
+SHAPES = {
+    "anthropic-messages": {
+        "overloaded": (529, {"type": "error", "error": {"type": "overloaded_error"}}),
+        "rate-limit": (429, {"type": "error", "error": {"type": "rate_limit_error"}}),
+    },
+    "openai-chat": {
+        "rate-limit": (429, {"error": {"type": "requests"}}),
+        "overloaded": (503, {"error": {"type": "server_error"}}),
+        "server-error": (500, {"error": {"type": "server_error"}}),
+    },
+    "openai-responses": {"server-error": (500, {"error": {"type": "server_error"}})},
+    "gemini": {
+        "rate-limit": (429, {"error": {"code": 429, "status": "RESOURCE_EXHAUSTED"}}),
+        "overloaded": (503, {"error": {"code": 503, "status": "UNAVAILABLE"}}),
+    },
+}
+
+
+def _holds(body: object, wanted: object) -> bool:
+    if isinstance(wanted, dict):
+        return isinstance(body, dict) and all(_holds(body.get(k), v) for k, v in wanted.items())
+    return body == wanted
+
+
+@pytest.mark.parametrize(("wire", "kind"), [(w, k) for w, kinds in SHAPES.items() for k in kinds])
+def test_each_wire_renders_a_fault_in_its_own_error_shape(wire: str, kind: str) -> None:
+    status, shape = SHAPES[wire][kind]
+    response = ScriptedResponse.model_validate({"fault": {"kind": kind, "retry_after": 2}})
+    context = RenderContext(index=0, case_id="c", model="m", stream=True)
+    answer = get_wire(wire).render(response, context)
+    assert answer.status == status
+    assert _holds(json.loads(answer.body), shape), answer.body
+    assert ("retry-after", "2") in answer.headers
+    assert not answer.streaming
+
+
+# ---------------------------------------------------------------- reactions
+
+
+@pytest.mark.parametrize("case_id", sorted(FAULT_CASES))
+def test_the_reference_retries_unchanged_and_is_served_the_next_answer(case_id: str) -> None:
+    result, transcript = _run(ReferenceAdapter(), case_id)
+    assert result.verdict == "pass", result.violations
+    served = [e.served for e in transcript.exchanges]
+    fault = next(i for i, r in enumerate(transcript.case.given.responses) if r.fault)
+    assert served[served.index(fault) + 1] == fault + 1  # the retry got the next slot
+    faulted = served.index(fault)
+    retry = transcript.exchanges[faulted + 1]
+    assert json.loads(retry.request.body) == json.loads(transcript.exchanges[faulted].request.body)
+
+
+class _Stops(ReferenceSession):
+    """A client that gives up on the first error answer."""
+
+    def retries(self, response: WireResponse) -> bool:
+        return False
+
+
+class _StoppingAdapter(ReferenceAdapter):
+    session_class = _Stops
+
+
+@pytest.mark.parametrize("case_id", sorted(FAULT_CASES))
+def test_a_stop_right_after_a_fault_is_accepted(case_id: str) -> None:
+    result, transcript = _run(_StoppingAdapter(), case_id)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    assert transcript.stopped is not None
+
+
+@pytest.mark.parametrize("case_id", sorted(FAULT_CASES))
+def test_a_retry_that_changes_the_history_fails(case_id: str) -> None:
+    result, _ = _run(ReferenceAdapter(disabled={"retry-unchanged"}), case_id)
+    assert result.verdict == "fail"
+    assert "invariant/retry-identical" in {v.check for v in result.violations}
+
+
+class _Forgets(ReferenceSession):
+    """A retry that drops the stored tool round (history rebuilt from the prompt only)."""
+
+    def retries(self, response: WireResponse) -> bool:
+        self.history = type(self.history)(self.session.history)
+        self.history.add_user(self.session.prompts[0])
+        return super().retries(response)
+
+
+class _ForgettingAdapter(ReferenceAdapter):
+    session_class = _Forgets
+
+
+def test_a_retry_that_forgets_the_tool_round_fails() -> None:
+    result, _ = _run(_ForgettingAdapter(), "chat-rate-limited-after-tool-round-retried-unchanged")
+    assert "invariant/retry-identical" in {v.check for v in result.violations}
