@@ -64,7 +64,7 @@ def test_a_fault_is_never_the_last_response_of_a_turn() -> None:
 # ---------------------------------------------------------------- rendering
 
 #: wire -> fault kind -> (status, what the body must hold)
-SHAPES = {
+SHAPES: dict[str, dict[str, tuple[int, dict[str, object]]]] = {
     "anthropic-messages": {
         "overloaded": (529, {"type": "error", "error": {"type": "overloaded_error"}}),
         "rate-limit": (429, {"type": "error", "error": {"type": "rate_limit_error"}}),
