@@ -20,6 +20,7 @@ from conformance.transcript import Transcript
 from conformance.verdict import Result
 from conformance.wires.base import RenderContext
 from conformance.wires.registry import get_wire
+from harness.clients.reference_client import ReferenceOverHttpx
 from tests.support import library
 
 FAULT_CASES = {
@@ -156,3 +157,12 @@ class _ForgettingAdapter(ReferenceAdapter):
 def test_a_retry_that_forgets_the_tool_round_fails() -> None:
     result, _ = _run(_ForgettingAdapter(), "chat-rate-limited-after-tool-round-retried-unchanged")
     assert "invariant/retry-identical" in {v.check for v in result.violations}
+
+
+@pytest.mark.parametrize("case_id", sorted(FAULT_CASES))
+def test_over_http_the_agent_loop_retries_as_the_adapter_asks(case_id: str) -> None:
+    """``conformance.agent``'s loop (commands and clients) hands the error answer to the
+    adapter (``ErrorAnswer``) instead of ending on it."""
+    result, transcript = _run(ReferenceOverHttpx(), case_id)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    assert transcript.served_count() == len(transcript.case.given.responses)

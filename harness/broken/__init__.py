@@ -9,12 +9,19 @@ from __future__ import annotations
 from harness.broken.drop_signature_only import DropSignatureOnlyAdapter
 from harness.broken.hoist_thinking import HoistThinkingAdapter
 from harness.broken.merge_episodes import MergeEpisodesAdapter
+from harness.broken.store_error_on_retry import StoreErrorOnRetryAdapter
 
-BROKEN_ADAPTERS = (MergeEpisodesAdapter, HoistThinkingAdapter, DropSignatureOnlyAdapter)
+BROKEN_ADAPTERS = (
+    MergeEpisodesAdapter,
+    HoistThinkingAdapter,
+    DropSignatureOnlyAdapter,
+    StoreErrorOnRetryAdapter,
+)
 
 __all__ = [
     "BROKEN_ADAPTERS",
     "DropSignatureOnlyAdapter",
     "HoistThinkingAdapter",
     "MergeEpisodesAdapter",
+    "StoreErrorOnRetryAdapter",
 ]

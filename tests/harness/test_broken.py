@@ -10,10 +10,16 @@ from __future__ import annotations
 import pytest
 
 from conformance.targets.base import Adapter
-from harness.broken import DropSignatureOnlyAdapter, HoistThinkingAdapter, MergeEpisodesAdapter
+from harness.broken import (
+    DropSignatureOnlyAdapter,
+    HoistThinkingAdapter,
+    MergeEpisodesAdapter,
+    StoreErrorOnRetryAdapter,
+)
 from tests.support import failing, run_library
 
 A, R, G, OR = "anthropic-messages", "openai-responses", "gemini", "openai-chat:openrouter"
+C = "openai-chat"
 
 EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
     # Every reasoning episode of a response becomes one block carrying the first
@@ -63,6 +69,15 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("signature-only-episodes-across-tool-loop", OR),
         ("xml-signature-only-episode-survives-recovery", A),
         ("xml-signature-only-episode-survives-recovery", OR),
+    },
+    # A transient error answer stored as an assistant turn before the retry (rule 52):
+    # every fault case, on the wire it runs on.
+    StoreErrorOnRetryAdapter: {
+        ("anthropic-overloaded-after-tool-round-retried-unchanged", A),
+        ("anthropic-rate-limited-with-retry-after", A),
+        ("chat-rate-limited-after-tool-round-retried-unchanged", C),
+        ("gemini-unavailable-after-tool-round-retried-unchanged", G),
+        ("responses-server-error-after-tool-round-retried-unchanged", R),
     },
 }
 
