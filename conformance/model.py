@@ -190,6 +190,11 @@ class Fault(StrictModel):
     retry_after: Annotated[int, Field(ge=0, le=60)] | None = Field(
         default=None, description="Seconds, sent as the `retry-after` header."
     )
+    mid_stream: bool = Field(
+        default=False,
+        description="Fail a streamed answer after its blocks with the wire's error event "
+        "(a request that asked for no stream gets the HTTP error).",
+    )
 
 
 class ScriptedResponse(StrictModel):
@@ -215,8 +220,12 @@ class ScriptedResponse(StrictModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> ScriptedResponse:
-        if self.fault is not None and (self.blocks or self.noise or self.stop != "no_finish"):
-            raise ValueError("a fault answers with an error: no blocks, no noise, stop no_finish")
+        if self.fault is not None and self.stop != "no_finish":
+            raise ValueError("a fault cuts its answer: stop no_finish")
+        if self.fault is not None and not self.fault.mid_stream and (self.blocks or self.noise):
+            raise ValueError(
+                "a fault answers with an error: no blocks, no noise (unless mid_stream)"
+            )
         calls = [b for b in self.blocks if isinstance(b, ToolCall)]
         if self.stop == "tool_calls" and not calls:
             raise ValueError("stop `tool_calls` needs at least one tool_call block")

@@ -61,13 +61,14 @@ class Transcript:
         """Whether the target stopped early right after a dropped stream (a scripted
         response that ends with no finish, ``no_finish``).  A dropped stream is a
         truncated response: the target may go on, retry, or end with a non-zero exit, and
-        only what it sent is judged (rule 33)."""
-        if self.stopped is None or self.error is not None or not self.exchanges:
+        only what it sent is judged (rule 33).  After a scripted fault the target may also
+        end without stopping early (its prompts done, the retry's answer never asked for)."""
+        if self.error is not None or not self.exchanges:
             return False
         served = self.exchanges[-1].served
         responses = self.case.given.responses
-        return (
-            served is not None
-            and served < len(responses)
-            and (responses[served].stop == "no_finish")
-        )
+        if served is None or served >= len(responses):
+            return False
+        if responses[served].fault is not None:
+            return True  # a scripted fault: ending there, however, is accepted
+        return self.stopped is not None and responses[served].stop == "no_finish"

@@ -5,6 +5,7 @@ accepts (an identical retry, a stop) passes, and a retry that changes the body f
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from pydantic import ValidationError
@@ -38,7 +39,7 @@ def _case(case_id: str) -> Case:
 
 def _run(target: object, case_id: str) -> tuple[Result, Transcript]:
     resolved = target_from_object(target)
-    (job,) = plan([_case(case_id)], resolved)
+    job = plan([_case(case_id)], resolved)[0]
     result, transcript = run_job(resolved, job, RunOptions(strict=True))
     assert transcript is not None
     return result, transcript
@@ -51,10 +52,8 @@ def test_a_fault_needs_no_stop_and_carries_nothing_else() -> None:
     fault = ScriptedResponse.model_validate({"fault": {"kind": "overloaded"}})
     assert fault.stop == "no_finish"
     assert fault.fault == Fault(kind="overloaded")
-    with pytest.raises(ValidationError, match="a fault answers with an error"):
-        ScriptedResponse.model_validate(
-            {"fault": {"kind": "rate-limit"}, "blocks": [{"kind": "text", "text": "hi"}]}
-        )
+    with pytest.raises(ValidationError, match="a fault cuts its answer"):
+        ScriptedResponse.model_validate({"fault": {"kind": "rate-limit"}, "stop": "end"})
 
 
 def test_a_fault_is_never_the_last_response_of_a_turn() -> None:
@@ -166,3 +165,55 @@ def test_over_http_the_agent_loop_retries_as_the_adapter_asks(case_id: str) -> N
     result, transcript = _run(ReferenceOverHttpx(), case_id)
     assert result.verdict == "pass", (result.reason, result.violations)
     assert transcript.served_count() == len(transcript.case.given.responses)
+
+
+#: wire -> what the last event of a stream failed mid-answer holds
+MID_STREAM: dict[str, tuple[str, bytes]] = {
+    "anthropic-messages": ("overloaded", b'event: error\ndata: {"type":"error","error":{"type'),
+    "openai-chat": ("server-error", b'data: {"error":{"message":"The server had an error'),
+    "openai-responses": ("server-error", b'event: error\ndata: {"type":"error","code"'),
+    "gemini": ("overloaded", b'data: {"error":{"code":503,"message":"The model is overloaded'),
+}
+
+
+@pytest.mark.parametrize("wire", sorted(MID_STREAM))
+def test_a_mid_stream_fault_streams_its_blocks_then_the_wires_error_event(wire: str) -> None:
+    kind, last = MID_STREAM[wire]
+    response = ScriptedResponse.model_validate(
+        {"fault": {"kind": kind, "mid_stream": True}, "blocks": [{"kind": "text", "text": "Hal"}]}
+    )
+    context = RenderContext(index=0, case_id="c", model="m", stream=True)
+    answer = get_wire(wire).render(response, context)
+    assert answer.status == 200
+    assert answer.streaming or wire == "gemini"
+    assert b"Hal" in answer.body
+    assert answer.chunks[-1].replace(b" ", b"").startswith(last.replace(b" ", b"")), answer.chunks[
+        -1
+    ]
+    unstreamed = get_wire(wire).render(response, replace(context, stream=False))
+    assert unstreamed.status >= 429  # a request that asked for no stream gets the HTTP error
+
+
+def test_blocks_need_a_mid_stream_fault() -> None:
+    with pytest.raises(ValidationError, match="unless mid_stream"):
+        ScriptedResponse.model_validate(
+            {"fault": {"kind": "rate-limit"}, "blocks": [{"kind": "text", "text": "hi"}]}
+        )
+
+
+MID_STREAM_CASES = {
+    "anthropic-overloaded-error-event-mid-tool-use",
+    "chat-error-chunk-mid-answer",
+    "responses-error-event-mid-answer",
+    "gemini-unavailable-error-object-mid-stream",
+}
+
+
+@pytest.mark.parametrize("case_id", sorted(MID_STREAM_CASES))
+def test_ending_after_a_mid_stream_fault_without_a_retry_is_accepted(case_id: str) -> None:
+    """The reference reads the cut answer as truncated and ends its turn: the retry's
+    answer is never asked for, and that is no error."""
+    result, transcript = _run(ReferenceAdapter(), case_id)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    assert transcript.stopped is None
+    assert transcript.served_count() < len(transcript.case.given.responses)

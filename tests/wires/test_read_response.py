@@ -154,6 +154,8 @@ def carried_back(column: str, response: ScriptedResponse, stream: bool) -> Scrip
     wire, dialect = split_column(column)
     blocks = [_without_directives(b) for b in response.blocks]
     stop = response.stop
+    if response.fault is not None:
+        return None  # a stream that ends on the wire's error event reads as that error
     if stop in ("no_finish", "cancelled"):
         # A cut has no JSON form: the non-streamed render is the provider's 500 answer,
         # which reads as an error.  Streamed, a `cancelled` renders as the cut it resembles.
@@ -207,6 +209,11 @@ def test_every_library_response_reads_back_to_its_script(column: str, stream: bo
     wrong: list[str] = []
     for case_id, index, response in responses:
         rendered = render(column, response, stream=stream, index=index, case_id=case_id)
+        fault = response.fault
+        if fault is not None and not (fault.mid_stream and stream):
+            if rendered.status < 400:  # a fault is the wire's HTTP error answer
+                wrong.append(f"{case_id}[{index}]: a fault answered {rendered.status}")
+            continue
         expected = carried_back(column, response, stream)
         try:
             got: ScriptedResponse | str = read(column, rendered.body, stream)

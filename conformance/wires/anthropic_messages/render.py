@@ -202,14 +202,19 @@ _FAULTS: FaultTable = {
 
 def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The streamed answer when the request asked for a stream, else the JSON message."""
-    if response.fault is not None:
-        return render_fault(response.fault, "anthropic-messages", _FAULTS, render_error)
+    fault = response.fault
+    if fault is not None and not (fault.mid_stream and context.stream):
+        return render_fault(fault, "anthropic-messages", _FAULTS, render_error)
     identity = _Identity.of(response, context)
     if not context.stream:
         return _render_message(response, context, identity)
     chunks = tuple(
         format_event(name, data) for name, data in _stream_events(response, context, identity)
     )
+    if fault is not None:  # rule 1: an error event (e.g. overloaded_error) mid-stream
+        answer = _FAULTS[fault.kind]
+        error = {"type": answer.error_type, "message": answer.message}
+        chunks += (format_event("error", {"type": "error", "error": error}),)
     headers = (
         ("content-type", "text/event-stream; charset=utf-8"),
         ("cache-control", "no-cache"),

@@ -50,12 +50,20 @@ _FAULTS: FaultTable = {
 
 def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The answer to the request in ``context``, streamed the way that request asked."""
-    if response.fault is not None:
-        return render_fault(response.fault, "gemini", _FAULTS, render_error)
+    fault = response.fault
+    if fault is not None and not (fault.mid_stream and context.stream):
+        return render_fault(fault, "gemini", _FAULTS, render_error)
     identity = _Identity.of(response, context)
     if not context.stream:
         return _render_json(response, context, identity)
     chunks = _stream_chunks(response, context.model, identity)
+    if fault is not None:  # the stream's last element is Google's error object
+        answer = _FAULTS[fault.kind]
+        status = answer.error_type
+        chunks = [
+            *chunks,
+            {"error": {"code": answer.status, "message": answer.message, "status": status}},
+        ]
     request = context.request
     if isinstance(request, GeminiRequestView) and not request.sse:
         frames = tuple(_json_array(chunks, closed=response.stop not in CUT_STOPS))

@@ -35,12 +35,17 @@ _SERVER_ERROR = (
 
 def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The stream, or the completion when the context asks for none."""
-    if response.fault is not None:
-        return render_fault(response.fault, "openai-chat", OPENAI_FAULTS, render_error)
+    fault = response.fault
+    if fault is not None and not (fault.mid_stream and context.stream):
+        return render_fault(fault, "openai-chat", OPENAI_FAULTS, render_error)
     rendering = _Render.of(response, context)
     if not context.stream:
         return rendering.completion()
     chunks = tuple(rendering.stream())
+    if fault is not None:  # a chunk that is only an error object, then the stream ends
+        answer = OPENAI_FAULTS[fault.kind]
+        error = {"message": answer.message, "type": answer.error_type, "param": None, "code": None}
+        chunks += (format_event(None, {"error": error}),)
     headers = (
         ("content-type", "text/event-stream; charset=utf-8"),
         ("cache-control", "no-cache"),

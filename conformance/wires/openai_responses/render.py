@@ -35,8 +35,9 @@ _SERVER_ERROR = "The server had an error while processing your request. Sorry ab
 def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The answer to the request ``context`` names: streamed when it asked for a stream,
     reasoning items encrypted when it asked for ``reasoning.encrypted_content``."""
-    if response.fault is not None:
-        return render_fault(response.fault, "openai-responses", OPENAI_FAULTS, render_error)
+    fault = response.fault
+    if fault is not None and not (fault.mid_stream and context.stream):
+        return render_fault(fault, "openai-responses", OPENAI_FAULTS, render_error)
     minted = Minted.of(response, context.index)
     request = context.request
     encrypted = isinstance(request, ResponsesRequestView) and request.encrypted
@@ -46,6 +47,16 @@ def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     chunks = tuple(
         format_event(kind, data) for kind, data in _stream_events(minted, context, encrypted)
     )
+    if fault is not None:  # the stream's error event, then nothing
+        answer = OPENAI_FAULTS[fault.kind]
+        error = {
+            "type": "error",
+            "code": answer.error_type,
+            "message": answer.message,
+            "param": None,
+            "sequence_number": len(chunks),
+        }
+        chunks += (format_event("error", error),)
     headers = (
         ("content-type", "text/event-stream; charset=utf-8"),
         ("cache-control", "no-cache"),
