@@ -210,6 +210,12 @@ class ScriptedResponse(StrictModel):
     fault: Fault | None = Field(
         default=None, description="Answer with a transient HTTP error instead of a response."
     )
+    if_continued: bool = Field(
+        default=False,
+        description="Served only to a target that goes on with the tool loop after a cut "
+        "turn (answering its cut calls with error results); a target that ends the turn "
+        "there skips it.",
+    )
 
     @model_validator(mode="before")
     @classmethod

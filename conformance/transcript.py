@@ -55,7 +55,15 @@ class Transcript:
         return [(e.number, e.view) for e in self.exchanges if e.view is not None]
 
     def served_count(self) -> int:
-        return sum(1 for e in self.exchanges if e.served is not None)
+        """Scripted responses used: those served, and each ``if_continued`` response the
+        target passed over by ending its cut turn (it was never asked for)."""
+        served = {e.served for e in self.exchanges if e.served is not None}
+        passed = sum(
+            1
+            for i, r in enumerate(self.case.given.responses)
+            if r.if_continued and i not in served and i - 1 in served
+        )
+        return len([e for e in self.exchanges if e.served is not None]) + passed
 
     def ended_on_dropped_stream(self) -> bool:
         """Whether the target stopped early right after a dropped stream (a scripted

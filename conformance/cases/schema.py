@@ -134,6 +134,16 @@ class Turn(StrictModel):
 
     @model_validator(mode="after")
     def _loop_shape(self) -> Turn:
+        for r, response in enumerate(self.responses):
+            before = self.responses[r - 1] if r else None
+            cut = before is not None and any(
+                isinstance(b, ToolCall) and not b.complete for b in before.blocks
+            )
+            if response.if_continued and not cut:
+                raise ValueError(
+                    f"responses.{r}: `if_continued` follows a response with a cut tool call "
+                    "(the turn a target may end or continue)"
+                )
         last = self.responses[-1]
         if last.fault is not None:
             raise ValueError(

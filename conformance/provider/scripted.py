@@ -73,6 +73,8 @@ class ScriptedProvider:
         self.script = case.given.responses
         self.exchanges: list[Exchange] = []
         self._served = 0
+        #: ``if_continued`` responses passed over: the target ended the turn instead.
+        self.skipped: set[int] = set()
         self.lock = threading.Lock()
 
     @property
@@ -117,7 +119,9 @@ class ScriptedProvider:
         return ValidationContext(
             number=number,
             options=self.case.given.options,
-            served=self.script[: self._served],
+            served=tuple(
+                r for i, r in enumerate(self.script[: self._served]) if i not in self.skipped
+            ),
             history=self.case.given.history,
             dialect=self.dialect,
             answered=tuple(
@@ -139,6 +143,19 @@ class ScriptedProvider:
             f"requests used up the retry allowance"
         )
 
+    def _skip_continuation(self, view: RequestView) -> None:
+        """Pass over an ``if_continued`` response when the request starts a new user turn
+        (its last message is the user's): the target ended the cut turn, which is
+        accepted as well as going on with the loop (rule 33)."""
+        while (
+            self._served < len(self.script)
+            and self.script[self._served].if_continued
+            and view.messages
+            and view.messages[-1].role == "user"
+        ):
+            self.skipped.add(self._served)
+            self._served += 1
+
     def _error(self, rule: Rule, **fields: object) -> tuple[HttpResponse, RuleViolation]:
         violation = RuleViolation(rule, rule.error.format(**fields))
         return self.wire.render_error(violation), violation
@@ -156,6 +173,7 @@ class ScriptedProvider:
         except RequestParseError as error:
             violation = RuleViolation(MALFORMED_REQUEST, error.message, error.at)
             return self.wire.render_error(violation), None, None, [violation], error.message
+        self._skip_continuation(view)
         if self._served >= len(self.script) or self.exhausted:
             response, violation = self._error(BEYOND_SCRIPT, number=number, count=self._count())
             return response, view, None, [violation], violation.message
