@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from conformance.cases.model_name import session_model
@@ -155,12 +155,16 @@ def _judge_job(
     if job.skip:
         return _not_applicable(job, job.skip), None
     wire = get_wire(job.wire)
-    provider = ScriptedProvider(job.case, wire, job.dialect)
+    names = target.tool_names
+    played = job if names is None else replace(job, case=names.apply(job.case))
+    provider = ScriptedProvider(played.case, wire, job.dialect)
     transcript = Transcript(job.case, job.column, job.dialect)
-    outcome = target.kind.hold(_stage(job, provider, wire, target.timeout or options.timeout))
+    outcome = target.kind.hold(_stage(played, provider, wire, target.timeout or options.timeout))
     if outcome.declined is not None:
         return _not_applicable(job, outcome.declined), None
     _record(transcript, outcome, provider)
+    if names is not None:  # the checks and the reports speak the case's tool names
+        transcript.exchanges = names.restore(transcript.exchanges)
     violations = run_checks(transcript, wire)
     pin = target.pin_for(job.case.id, job.column)
     result = decide(

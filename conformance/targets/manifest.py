@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from conformance.errors import ConformanceError
 from conformance.targets.base import CONTRACT_VERSION
+from conformance.targets.tool_names import ToolNames
 from conformance.wires.registry import columns, wire_names
 
 MANIFEST_SUFFIXES = (".toml", ".yaml", ".yml")
@@ -57,6 +58,9 @@ class Manifest(BaseModel):
     timeout: float | None = Field(None, gt=0, le=86400, description="seconds per cell")
     model: str | None = Field(None, min_length=1, description="model name told to the target")
     contract: Literal[1, 2] = Field(2, description="command contract version")
+    tool_names: ToolNames | None = Field(
+        None, description="the target's names for the case's tools (prefix and/or table)"
+    )
 
     @field_validator("wires")
     @classmethod

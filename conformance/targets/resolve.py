@@ -30,6 +30,7 @@ from conformance.targets.manifest import (
     load_manifest,
     manifest_path,
 )
+from conformance.targets.tool_names import ToolNames
 
 __all__ = ["REFERENCE_SPEC", "ResolvedTarget", "TargetError", "command_name", "resolve_target"]
 
@@ -58,6 +59,8 @@ class ResolvedTarget:
     capabilities: frozenset[str] = frozenset()
     pins: Mapping[str, str] = field(default_factory=dict)
     timeout: float | None = None
+    #: The target's own names for the case's tools (a manifest's ``tool_names``).
+    tool_names: ToolNames | None = None
 
     def speaks(self, column: str) -> bool:
         """Whether the target runs ``column`` (a wire, or ``wire:dialect``); declaring a
@@ -183,6 +186,7 @@ def target_from_manifest(path: Path, name: str | None = None) -> ResolvedTarget:
         capabilities=frozenset(manifest.capabilities),
         pins=dict(manifest.pins),
         timeout=manifest.timeout,
+        tool_names=manifest.tool_names,
     )
 
 
