@@ -10,6 +10,9 @@
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
     wire-conformance target --schema
+    wire-conformance probe  [--target reference|module:attr] [--probes FILE]... [--json PATH]
+                            [--markdown PATH] [--all-killers] [--isolate none|fork]
+                            [--case GLOB] [--wire W] [--strict] | --schema
     wire-conformance decode --wire WIRE[:DIALECT] [--json] [--stream | --no-stream] FILE
 
 ``run`` exits 0 when every cell passed (or is pinned, xfail or n/a), 1 on any fail,
@@ -177,6 +180,9 @@ def _parser() -> argparse.ArgumentParser:
         help="whether the body is a stream (default: told from its content)",
     )
     decode.add_argument("file", type=Path, metavar="FILE", help="the recorded response body")
+    from conformance.probe.command import add_probe_parser
+
+    add_probe_parser(commands)
     return parser
 
 
@@ -563,6 +569,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cases(args, console)
     if args.command == "decode":
         return _decode(args, console)
+    if args.command == "probe":
+        from conformance.probe.command import run_probe_command
+
+        return run_probe_command(args)
     if args.command == "target":
         from conformance.targets.manifest import manifest_schema
 

@@ -1,0 +1,148 @@
+"""``wire-conformance probe``: the positive control, every probe, the reports.
+
+Exit 0 when every mutant is killed (or an accepted survivor) and every expectation is
+met; 1 on a failing control, an unaccepted survivor, an invalid probe or an unmet
+``expect_killed_by``; 2 on a usage error; 128 + N when signal N ended the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from conformance.interrupt import Interrupted, ending_signals_raise
+from conformance.probe.catalogue import (
+    Catalogue,
+    CatalogueError,
+    load_catalogue,
+    merge,
+    reference_catalogue,
+    schema_json,
+)
+from conformance.probe.report import ProbeReport, control_summary, markdown, terminal
+from conformance.probe.run import (
+    ProbeOptions,
+    ProbeUsageError,
+    control,
+    in_process_spec,
+    run_probes,
+)
+from conformance.probe.verdicts import MutantResult
+from conformance.verdict import DEFAULT_TIMEOUT
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def add_probe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    probe = commands.add_parser(
+        "probe", help="apply named mutants to a target's source and require cases to kill them"
+    )
+    probe.add_argument("--schema", action="store_true", help="print the catalogue JSON Schema")
+    probe.add_argument(
+        "--target", default="reference", help="reference (default) or module:attr (in-process)"
+    )
+    probe.add_argument(
+        "--probes",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="a catalogue (*.yaml) or one probe as a unified diff (*.diff, *.patch); "
+        "repeatable; default for --target reference: the shipped reference catalogue",
+    )
+    probe.add_argument("--case", action="append", default=[], metavar="GLOB")
+    probe.add_argument("--wire", action="append", default=[])
+    probe.add_argument("--cases", action="append", type=Path, default=[], metavar="DIR")
+    probe.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report")
+    probe.add_argument("--markdown", type=Path, metavar="PATH", help="write a Markdown report")
+    probe.add_argument(
+        "--all-killers",
+        action="store_true",
+        help="run every cell on each mutant (default: stop "
+        "at the first killer once the expected ones are settled)",
+    )
+    probe.add_argument(
+        "--isolate",
+        choices=("none", "fork"),
+        default="none",
+        help="run each mutant in this process (none) or a forked child (fork)",
+    )
+    probe.add_argument("--strict", action="store_true", help="`should` violations kill too")
+    probe.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S")
+    probe.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
+
+
+def _catalogue(args: argparse.Namespace) -> Catalogue:
+    if args.probes:
+        return merge([load_catalogue(p) for p in args.probes])
+    if args.target == "reference":
+        return reference_catalogue()
+    raise ProbeUsageError("--probes FILE is needed for a target other than the reference")
+
+
+def _write(report: ProbeReport, args: argparse.Namespace) -> None:
+    if args.json is not None:
+        args.json.write_text(report.to_json(), encoding="utf-8")
+    if args.markdown is not None:
+        args.markdown.write_text(markdown(report), encoding="utf-8")
+
+
+def run_probe_command(args: argparse.Namespace) -> int:
+    from conformance.cases.library import load_library
+    from conformance.runner import RunOptions, plan
+    from conformance.targets.resolve import TargetError, resolve_target
+
+    if args.schema:
+        sys.stdout.write(schema_json() + "\n")
+        return EXIT_OK
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        spec = in_process_spec(args.target)
+        catalogue = _catalogue(args)
+        target = resolve_target(spec)
+    except (ProbeUsageError, CatalogueError, TargetError) as error:
+        print(f"wire-conformance probe: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    library = load_library(args.cases)
+    cases = [loaded.case for loaded in library.cases]
+    jobs = plan(cases, target, args.wire, [*args.case, *catalogue.cases])
+    options = ProbeOptions(
+        run=RunOptions(timeout=args.timeout, strict=args.strict or catalogue.strict),
+        all_killers=args.all_killers,
+        isolate=args.isolate,
+    )
+    mutants: list[MutantResult] = []
+
+    def build() -> ProbeReport:
+        return ProbeReport(
+            target=spec,
+            catalogues=tuple(str(p) for p in args.probes) or (catalogue.source,),
+            strict=options.run.strict,
+            all_killers=args.all_killers,
+            control=control_summary(checked.results),
+            mutants=tuple(mutants),
+        )
+
+    def progress(mutant: MutantResult) -> None:
+        mutants.append(mutant)
+        if not args.quiet and sys.stderr.isatty():
+            print(f"\r{len(mutants)}/{len(catalogue.probes)} mutants", end="", file=sys.stderr)
+
+    try:
+        with ending_signals_raise():
+            checked = control(target, jobs, options.run)
+            if not checked.failing:
+                run_probes(spec, catalogue, checked.killable, options, progress)
+    except Interrupted as interruption:
+        print(f"wire-conformance probe: {interruption}", file=sys.stderr)
+        return interruption.exit_status
+    if not args.quiet and sys.stderr.isatty():
+        print(file=sys.stderr)
+    report = build()
+    _write(report, args)
+    text = terminal(report)
+    sys.stdout.write(text if not args.quiet else text.splitlines()[-1] + "\n")
+    return EXIT_OK if report.ok else EXIT_FAILED
