@@ -220,7 +220,8 @@ REFERENCE_CATALOGUE = "reference.yaml"
 def reference_catalogue() -> Catalogue:
     """The catalogue ``wire-conformance probe --target reference`` runs by default."""
     text = resources.files("conformance.probe").joinpath(REFERENCE_CATALOGUE).read_text("utf-8")
-    return parse_catalogue(text, f"conformance/probe/{REFERENCE_CATALOGUE}", Path.cwd())
+    folder = Path(str(resources.files("conformance.probe")))
+    return parse_catalogue(text, f"conformance/probe/{REFERENCE_CATALOGUE}", folder)
 
 
 def merge(catalogues: Sequence[Catalogue]) -> Catalogue:

@@ -81,7 +81,7 @@ def _killed_by(mutant: MutantResult) -> str:
     if len(shown) > SHOWN_KILLERS:
         cells.append(f"+{len(shown) - SHOWN_KILLERS} more")
     text = ", ".join(cells) or "-"
-    return f"{text} ({len(shown)} of {mutant.cells_run} cells run)"
+    return f"{text} ({len(shown)}/{mutant.cells_run} cells)"
 
 
 def _expected(mutant: MutantResult) -> str:

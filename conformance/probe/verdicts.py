@@ -26,6 +26,11 @@ MUTANT_VERDICTS: tuple[MutantVerdict, ...] = (
     "invalid",
 )
 _TIMED_OUT = "did not finish within"
+#: An ``error`` cell that is behaviour, not a crash: the target sent a request the
+#: script has no answer for (its violations name the check), or ended the conversation
+#: before the script did (killed under this pseudo-check).
+CONVERSATION = "conversation"
+_STOPPED = "the target stopped after"
 
 
 class Killer(BaseModel):
@@ -99,6 +104,9 @@ def observe(result: Result) -> tuple[Killer | None, Killer | None]:
         return Killer(case=result.case, wire=result.wire, checks=tuple(checks)), None
     if result.verdict == "error":
         reason = (result.reason or "error").splitlines()[0]
+        if result.violations or reason.startswith(_STOPPED):
+            checks = sorted({v.check for v in result.violations}) or [CONVERSATION]
+            return Killer(case=result.case, wire=result.wire, checks=tuple(checks)), None
         return None, Killer(case=result.case, wire=result.wire, error=reason)
     return None, None
 
