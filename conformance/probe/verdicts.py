@@ -31,6 +31,7 @@ _TIMED_OUT = "did not finish within"
 #: before the script did (killed under this pseudo-check).
 CONVERSATION = "conversation"
 _STOPPED = "the target stopped after"
+_RAISED = "the target raised"
 
 
 class Killer(BaseModel):
@@ -104,7 +105,8 @@ def observe(result: Result) -> tuple[Killer | None, Killer | None]:
         return Killer(case=result.case, wire=result.wire, checks=tuple(checks)), None
     if result.verdict == "error":
         reason = (result.reason or "error").splitlines()[0]
-        if result.violations or reason.startswith(_STOPPED):
+        crashed = reason.startswith(_RAISED) or _TIMED_OUT in reason
+        if not crashed and (result.violations or reason.startswith(_STOPPED)):
             checks = sorted({v.check for v in result.violations}) or [CONVERSATION]
             return Killer(case=result.case, wire=result.wire, checks=tuple(checks)), None
         return None, Killer(case=result.case, wire=result.wire, error=reason)
