@@ -1,0 +1,143 @@
+"""``wire-conformance probe``: exit codes, reports, the control, interruptions."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from tests.probe.toy import CATALOGUE, SPEC, importable, tree, write_toy
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_schema_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["probe", "--schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["title"] == "wire-conformance probe catalogue"
+
+
+def test_a_users_catalogue_runs_and_writes_its_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalogue = write_toy(tmp_path)
+    with importable(tmp_path):
+        code = main(
+            [
+                "probe",
+                "--target",
+                SPEC,
+                "--probes",
+                str(catalogue),
+                "--json",
+                str(tmp_path / "r.json"),
+                "--markdown",
+                str(tmp_path / "r.md"),
+            ]
+        )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "pick-last-even-if-empty  killed    empty-terminal-output-last-nonempty-text" in out
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert (report["format"], report["version"]) == ("wire-conformance-probes", 1)
+    assert report["summary"]["ok"] is True
+    assert [m["verdict"] for m in report["mutants"]] == ["killed", "killed"]
+    assert "| `pick-first` | `toyadapter/pick.py` | killed |" in (tmp_path / "r.md").read_text()
+
+
+def test_a_survivor_or_an_invalid_probe_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalogue = write_toy(tmp_path)
+    catalogue.write_text(
+        CATALOGUE.replace('replace: "iter(texts)"', 'replace: "reversed(list(texts))"')
+        + "  - {id: twice, path: toyadapter/pick.py, find: t, replace: u, note: n}\n"
+    )
+    with importable(tmp_path):
+        code = main(["probe", "--target", SPEC, "--probes", str(catalogue)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "PROBLEM pick-first: survived" in out
+    assert "PROBLEM twice: invalid: `find` matches" in out
+
+
+def test_a_target_red_before_any_mutant_stops_and_names_the_cells(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(
+        [
+            "probe",
+            "--target",
+            "harness.broken.merge_episodes:MergeEpisodesAdapter",
+            "--probes",
+            str(REPO / "conformance/probe/reference.yaml"),
+            "--case",
+            "gemini-back-to-back-*",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.startswith("the unmutated target fails; no mutant was run. Failing cells:")
+    assert "gemini-back-to-back-signed-thoughts-split[gemini] fail" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--target", "cmd:true"], "command targets are not supported yet"),
+        (["--target", "harness.broken.merge_episodes:MergeEpisodesAdapter"], "--probes FILE"),
+        (["--probes", "/nonexistent.yaml"], "/nonexistent.yaml: No such file"),
+    ],
+)
+def test_usage_errors_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["probe", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_run_leaves_the_tree_byte_identical(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    catalogue = write_toy(tmp_path)
+    catalogue.write_text(
+        CATALOGUE.replace('cases: ["empty-terminal-output-*", "chat-empty-final-message-*"]\n', "")
+    )
+    before = tree(tmp_path, caches=True)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": f"{tmp_path}:{REPO}"}
+    command = [
+        sys.executable,
+        "-m",
+        "conformance",
+        "probe",
+        "--target",
+        SPEC,
+        "--probes",
+        str(catalogue),
+        "--all-killers",
+        "-q",
+    ]
+    delays = random.Random(int(signum)).sample([0.4, 0.7, 1.0, 1.3, 1.6], 3)
+    statuses = []
+    for delay in delays:
+        process = subprocess.Popen(
+            command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        time.sleep(delay)
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=60)
+        # -signum: ended while still starting up (before the handlers are installed)
+        assert process.returncode in (0, -signum, 128 + signum), err
+        assert tree(tmp_path, caches=True) == before
+        statuses.append(process.returncode)
+    assert 128 + signum in statuses  # at least one run was interrupted mid-probe
