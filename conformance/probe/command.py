@@ -23,6 +23,7 @@ from conformance.probe.catalogue import (
 )
 from conformance.probe.report import ProbeReport, control_summary, markdown, terminal
 from conformance.probe.run import (
+    CommandRoot,
     ProbeOptions,
     ProbeUsageError,
     control,
@@ -30,6 +31,14 @@ from conformance.probe.run import (
     run_probes,
 )
 from conformance.probe.verdicts import MutantResult
+from conformance.targets.command import CommandKind
+from conformance.targets.manifest import (
+    ManifestError,
+    is_manifest_spec,
+    load_manifest,
+    manifest_path,
+)
+from conformance.targets.resolve import REFERENCE_SPEC, ResolvedTarget, TargetError, resolve_target
 from conformance.verdict import DEFAULT_TIMEOUT
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -41,7 +50,10 @@ def add_probe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     )
     probe.add_argument("--schema", action="store_true", help="print the catalogue JSON Schema")
     probe.add_argument(
-        "--target", default="reference", help="reference (default) or module:attr (in-process)"
+        "--target",
+        default="reference",
+        help="reference (default), module:attr (in-process), a manifest or 'cmd:<command>' "
+        "(each mutant in a scratch copy of the target's root)",
     )
     probe.add_argument(
         "--probes",
@@ -82,6 +94,23 @@ def _catalogue(args: argparse.Namespace) -> Catalogue:
     raise ProbeUsageError("--probes FILE is needed for a target other than the reference")
 
 
+def _subject(spec: str) -> tuple[ResolvedTarget, str | CommandRoot]:
+    """The target, and what each mutant is applied to: an in-process target's
+    ``module:attr``, or a command target's root (the manifest's ``cwd``, else the
+    current folder) with the manifest's ``build``."""
+    build = None
+    if is_manifest_spec(spec):
+        manifest = load_manifest(manifest_path(spec))
+        build = manifest.build
+        if manifest.kind != "command":
+            spec = manifest.kind
+    target = resolve_target(spec if spec != "reference" else REFERENCE_SPEC)
+    if isinstance(target.kind, CommandKind):
+        root = Path(target.kind.cwd or os.getcwd()).resolve()
+        return target, CommandRoot(target, root, build)
+    return target, in_process_spec(spec)
+
+
 def _write(report: ProbeReport, args: argparse.Namespace) -> None:
     if args.json is not None:
         args.json.write_text(report.to_json(), encoding="utf-8")
@@ -92,7 +121,6 @@ def _write(report: ProbeReport, args: argparse.Namespace) -> None:
 def run_probe_command(args: argparse.Namespace) -> int:
     from conformance.cases.library import load_library
     from conformance.runner import RunOptions, plan
-    from conformance.targets.resolve import TargetError, resolve_target
 
     if args.schema:
         sys.stdout.write(schema_json() + "\n")
@@ -100,12 +128,12 @@ def run_probe_command(args: argparse.Namespace) -> int:
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
-        spec = in_process_spec(args.target)
         catalogue = _catalogue(args)
-        target = resolve_target(spec)
-    except (ProbeUsageError, CatalogueError, TargetError) as error:
+        target, subject = _subject(args.target)
+    except (ProbeUsageError, CatalogueError, TargetError, ManifestError) as error:
         print(f"wire-conformance probe: {error}", file=sys.stderr)
         return EXIT_USAGE
+    spec = args.target if isinstance(subject, CommandRoot) else subject
     library = load_library(args.cases)
     cases = [loaded.case for loaded in library.cases]
     jobs = plan(cases, target, args.wire, [*args.case, *catalogue.cases])
@@ -135,7 +163,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
         with ending_signals_raise():
             checked = control(target, jobs, options.run)
             if not checked.failing:
-                run_probes(spec, catalogue, checked.killable, options, progress)
+                run_probes(subject, catalogue, checked.killable, options, progress)
     except Interrupted as interruption:
         print(f"wire-conformance probe: {interruption}", file=sys.stderr)
         return interruption.exit_status

@@ -27,6 +27,7 @@ from conformance.probe.modules import (
     scope_of,
 )
 from conformance.probe.mutate import ProbeInvalid, compiled, mutated_source
+from conformance.probe.scratch_root import mutant_command
 from conformance.probe.verdicts import (
     Killer,
     MutantResult,
@@ -70,11 +71,8 @@ def in_process_spec(spec: str) -> str:
     """The ``module:attr`` of an in-process target, or ``ProbeUsageError``."""
     spec = REFERENCE_SPEC if spec == "reference" else spec
     module, _, attr = spec.partition(":")
-    if not module or not attr or spec.startswith("cmd:") or spec.endswith((".toml", ".yaml")):
-        raise ProbeUsageError(
-            f"{spec!r}: the probe runner mutates in-process targets (reference, module:attr); "
-            "command targets are not supported yet"
-        )
+    if not module or not attr:
+        raise ProbeUsageError(f"{spec!r}: a target is reference, module:attr or a command")
     return spec
 
 
@@ -205,18 +203,46 @@ def probe_forked(
     return judge(probe, [], [Killer(case="*", wire="*", error=f"the child died ({died})")], 0, 0)
 
 
+@dataclass(frozen=True)
+class CommandRoot:
+    """A command target to probe: the resolved target, the root copied for each mutant
+    and the build run in the copy."""
+
+    target: ResolvedTarget
+    root: Path
+    build: str | None = None
+    build_timeout: float = 600.0
+
+
+def probe_command(
+    command: CommandRoot, probe: Probe, jobs: Sequence[Job], options: ProbeOptions
+) -> MutantResult:
+    try:
+        with mutant_command(
+            command.target, command.root, probe, command.build, command.build_timeout
+        ) as target:
+            return run_cells(probe, target, jobs, options)
+    except ProbeInvalid as error:
+        return invalid(probe, str(error))
+
+
 def run_probes(
-    spec: str,
+    spec: str | CommandRoot,
     catalogue: Catalogue,
     jobs: Sequence[Job],
     options: ProbeOptions,
     on_mutant: Callable[[MutantResult], None] | None = None,
 ) -> list[MutantResult]:
-    """Every probe of ``catalogue`` on the cells ``jobs`` (the control's passing ones)."""
-    each = probe_forked if options.isolate == "fork" else probe_in_process
+    """Every probe of ``catalogue`` on the cells ``jobs`` (the control's passing ones):
+    ``spec`` is an in-process target's ``module:attr``, or a command target's root."""
     results = []
     for probe in catalogue.probes:
-        result = each(spec, probe, jobs, options)
+        if isinstance(spec, CommandRoot):
+            result = probe_command(spec, probe, jobs, options)
+        elif options.isolate == "fork":
+            result = probe_forked(spec, probe, jobs, options)
+        else:
+            result = probe_in_process(spec, probe, jobs, options)
         results.append(result)
         if on_mutant is not None:
             on_mutant(result)

@@ -57,6 +57,12 @@ class Manifest(BaseModel):
     timeout: float | None = Field(None, gt=0, le=86400, description="seconds per cell")
     model: str | None = Field(None, min_length=1, description="model name told to the target")
     contract: Literal[1, 2] = Field(2, description="command contract version")
+    build: str | None = Field(
+        None,
+        min_length=1,
+        description="shell command run in a scratch copy of cwd before probing a mutant "
+        "(kind `command`; `wire-conformance probe` only)",
+    )
 
     @field_validator("wires")
     @classmethod
@@ -73,8 +79,8 @@ class Manifest(BaseModel):
         if self.kind == "command" and not (self.command or "").strip():
             raise ValueError("kind `command` needs `command`, the shell command to run")
         if self.kind != "command":
-            if self.command is not None or self.cwd is not None or self.env:
-                raise ValueError("`command`, `cwd` and `env` are for kind `command` only")
+            if self.command is not None or self.cwd is not None or self.env or self.build:
+                raise ValueError("`command`, `cwd`, `env` and `build` are for kind `command` only")
             if ":" not in self.kind:
                 raise ValueError(f"kind {self.kind!r} is neither `command` nor `module:attr`")
         if self.contract == CONTRACT_VERSION and self.capabilities:

@@ -92,7 +92,7 @@ def test_a_target_red_before_any_mutant_stops_and_names_the_cells(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--target", "cmd:true"], "command targets are not supported yet"),
+        (["--target", "cmd:true", "--probes", "/dev/null"], "/dev/null: a catalogue is a mapping"),
         (["--target", "harness.broken.merge_episodes:MergeEpisodesAdapter"], "--probes FILE"),
         (["--probes", "/nonexistent.yaml"], "/nonexistent.yaml: No such file"),
     ],
@@ -141,3 +141,64 @@ def test_an_interrupted_run_leaves_the_tree_byte_identical(
         assert tree(tmp_path, caches=True) == before
         statuses.append(process.returncode)
     assert 128 + signum in statuses  # at least one run was interrupted mid-probe
+
+
+MANIFEST = """\
+name = "toy-command"
+kind = "command"
+command = '"$CONFORMANCE_PYTHON" -m conformance.agent toyadapter.adapter:ToyAdapter'
+env = { PYTHONPATH = "." }
+wires = ["anthropic-messages", "openai-chat"]
+capabilities = ["history", "output-selection", "xml-recovery", "pause-resume"]
+build = "test -f toyadapter/pick.py && echo built > BUILT"
+"""
+
+
+@pytest.mark.slow
+def test_a_command_target_is_probed_in_a_scratch_copy_of_its_root(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalogue = write_toy(tmp_path)
+    catalogue.write_text(CATALOGUE.replace('"chat-empty-final-message-*"', ""))
+    (tmp_path / "toy.toml").write_text(MANIFEST)
+    before = tree(tmp_path, caches=True)
+    code = main(
+        [
+            "probe",
+            "--target",
+            str(tmp_path / "toy.toml"),
+            "--probes",
+            str(catalogue),
+            "--json",
+            str(tmp_path.parent / "command.json"),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    report = json.loads((tmp_path.parent / "command.json").read_text())
+    assert [m["verdict"] for m in report["mutants"]] == ["killed", "killed"]
+    assert tree(tmp_path, caches=True) == before  # no BUILT file, no mutant, no cache
+
+
+@pytest.mark.slow
+def test_a_failing_build_makes_the_probe_invalid(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalogue = write_toy(tmp_path)
+    (tmp_path / "toy.toml").write_text(
+        MANIFEST.replace('build = "test -f', 'build = "echo no compiler >&2; exit 3; test -f')
+    )
+    code = main(
+        [
+            "probe",
+            "--target",
+            str(tmp_path / "toy.toml"),
+            "--probes",
+            str(catalogue),
+            "--case",
+            "empty-terminal-output-last-nonempty-text",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "invalid   the build failed (exit 3): no compiler" in out
