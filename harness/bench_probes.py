@@ -79,7 +79,7 @@ def bench_catalogue(all_killers: bool) -> None:
     )
     mode = "all killers" if all_killers else "first killer"
     for isolate in ("none", "fork"):
-        options = ProbeOptions(RunOptions(strict=True), all_killers, isolate)  # type: ignore[arg-type]
+        options = ProbeOptions(RunOptions(strict=True), all_killers, isolate)
         started = time.perf_counter()
         results = run_probes(REFERENCE_SPEC, catalogue, jobs, options)
         seconds = time.perf_counter() - started

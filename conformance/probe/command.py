@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from pathlib import Path
 
 from conformance.interrupt import Interrupted, ending_signals_raise
@@ -111,6 +112,15 @@ def _subject(spec: str) -> tuple[ResolvedTarget, str | CommandRoot]:
     return target, in_process_spec(spec)
 
 
+def progress_line(done: list[MutantResult], total: int, started: float) -> str:
+    """Mutants done, killed, survived, and the time left at the rate so far."""
+    killed = sum(m.verdict == "killed" for m in done)
+    survived = sum(m.verdict == "survived" for m in done)
+    elapsed = time.monotonic() - started
+    left = elapsed / len(done) * (total - len(done)) if done else 0.0
+    return f"{len(done)}/{total} mutants, {killed} killed, {survived} survived, ETA {left:.0f} s   "
+
+
 def _write(report: ProbeReport, args: argparse.Namespace) -> None:
     if args.json is not None:
         args.json.write_text(report.to_json(), encoding="utf-8")
@@ -154,10 +164,16 @@ def run_probe_command(args: argparse.Namespace) -> int:
             mutants=tuple(mutants),
         )
 
+    started = time.monotonic()
+
     def progress(mutant: MutantResult) -> None:
         mutants.append(mutant)
-        if not args.quiet and sys.stderr.isatty():
-            print(f"\r{len(mutants)}/{len(catalogue.probes)} mutants", end="", file=sys.stderr)
+        if not args.quiet and sys.stderr.isatty():  # quiet in CI: no terminal
+            print(
+                f"\r{progress_line(mutants, len(catalogue.probes), started)}",
+                end="",
+                file=sys.stderr,
+            )
 
     try:
         with ending_signals_raise():

@@ -202,3 +202,17 @@ def test_a_failing_build_makes_the_probe_invalid(
     out = capsys.readouterr().out
     assert code == 1
     assert "invalid   the build failed (exit 3): no compiler" in out
+
+
+def test_the_progress_line_counts_and_estimates() -> None:
+    import time as clock
+
+    from conformance.probe.command import progress_line
+    from conformance.probe.verdicts import MutantResult
+
+    done = [
+        MutantResult(id="a", where="m", note="n", verdict="killed"),
+        MutantResult(id="b", where="m", note="n", verdict="survived"),
+    ]
+    line = progress_line(done, 4, clock.monotonic() - 2.0)
+    assert line.startswith("2/4 mutants, 1 killed, 1 survived, ETA 2 s")
