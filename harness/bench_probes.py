@@ -90,6 +90,25 @@ def bench_catalogue(all_killers: bool) -> None:
         )
         if isolate == "none":
             _overhead(results, jobs, unmutated, seconds)
+            _rebuild()
+
+
+def _rebuild() -> None:
+    """The cost of building a mutated target alone (the package re-imported with the
+    mutant, the target resolved, the modules put back)."""
+    from conformance.probe.mutate import ProbeInvalid
+    from conformance.probe.run import mutant_target
+
+    probes = reference_catalogue().probes
+    started = time.perf_counter()
+    for probe in probes:
+        try:
+            with mutant_target(REFERENCE_SPEC, probe):
+                pass
+        except ProbeInvalid:
+            pass
+    per = 1000 * (time.perf_counter() - started) / len(probes)
+    print(f"building one mutated reference in-process: {per:.1f} ms")
 
 
 def _overhead(
