@@ -98,9 +98,7 @@ def ab_text(table: ABTable, everything: bool = False) -> str:
     ]
     for c in shown:
         cell = f"{c.case}[{c.wire}]"
-        lines.append(
-            f"{cell:<{width}}  {c.baseline or '-':<16}  {c.target or '-':<16}  {c.flip}"
-        )
+        lines.append(f"{cell:<{width}}  {c.baseline or '-':<16}  {c.target or '-':<16}  {c.flip}")
     counts = ", ".join(f"{n} {f}" for f, n in table.counts.items() if n)
     lines.append(f"{table.target} against {table.baseline}: {counts}")
     return "\n".join(lines) + "\n"
