@@ -8,6 +8,7 @@ met; 1 on a failing control, an unaccepted survivor, an invalid probe or an unme
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import os
 import sys
 import time
@@ -146,7 +147,10 @@ def run_probe_command(args: argparse.Namespace) -> int:
     spec = args.target if isinstance(subject, CommandRoot) else subject
     library = load_library(args.cases)
     cases = [loaded.case for loaded in library.cases]
-    jobs = plan(cases, target, args.wire, [*args.case, *catalogue.cases])
+    # the catalogue's own selection, narrowed by --case (never widened)
+    jobs = plan(cases, target, args.wire, catalogue.cases)
+    if args.case:
+        jobs = [j for j in jobs if any(fnmatch.fnmatchcase(j.case.id, p) for p in args.case)]
     options = ProbeOptions(
         run=RunOptions(timeout=args.timeout, strict=args.strict or catalogue.strict),
         all_killers=args.all_killers,

@@ -199,7 +199,8 @@ def probe_forked(
         raise
     if text:
         return MutantResult.model_validate(json.loads(text))
-    died = f"signal {-os.waitstatus_to_exitcode(status)}" if os.WIFSIGNALED(status) else "exit"
+    code = os.waitstatus_to_exitcode(status)
+    died = f"signal {-code}" if code < 0 else f"exit {code}"
     return judge(probe, [], [Killer(case="*", wire="*", error=f"the child died ({died})")], 0, 0)
 
 

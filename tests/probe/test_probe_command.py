@@ -216,3 +216,29 @@ def test_the_progress_line_counts_and_estimates() -> None:
     ]
     line = progress_line(done, 4, clock.monotonic() - 2.0)
     assert line.startswith("2/4 mutants, 1 killed, 1 survived, ETA 2 s")
+
+
+def test_case_narrows_the_catalogues_selection(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    catalogue = write_toy(tmp_path)
+    with importable(tmp_path):
+        code = main(
+            [
+                "probe",
+                "--target",
+                SPEC,
+                "--probes",
+                str(catalogue),
+                "--case",
+                "chat-empty-*",
+                "--case",
+                "refusal-*",
+                "--json",
+                str(tmp_path / "r.json"),
+            ]
+        )
+    capsys.readouterr()
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert code == 1  # the expected killer is outside the selection: unmet
+    assert report["control"]["cells"] == 1  # chat-empty-final-message-* only

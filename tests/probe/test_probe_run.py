@@ -197,3 +197,12 @@ def test_a_path_outside_the_root_is_invalid(tmp_path: Path) -> None:
         cells = jobs(SPEC, ("empty-terminal-output-*",))
         results = run_probes(SPEC, load_catalogue(path), cells, ProbeOptions(RunOptions()))
     assert "outside the catalogue's root" in (results[0].reason or "")
+
+
+def test_a_forked_mutant_that_kills_its_process_is_crashed() -> None:
+    body = OUTPUT.replace(
+        "text = texts[-1] if texts else None", "__import__('os')._exit(7)"
+    ).replace("    expect_killed_by: [empty-terminal-output-last-nonempty-text]\n", "")
+    result = probe(body, isolate="fork")
+    assert result.verdict == "crashed"
+    assert result.errors[0].error == "the child died (exit 7)"
