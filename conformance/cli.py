@@ -11,8 +11,9 @@
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
     wire-conformance target --schema
-    wire-conformance probe  [--target reference|module:attr] [--probes FILE]... [--json PATH]
-                            [--markdown PATH] [--all-killers] [--isolate none|fork]
+    wire-conformance probe  [--target reference|module:attr|MANIFEST|cmd:<command>]
+                            [--probes FILE]... [-j N] [--json PATH] [--markdown PATH]
+                            [--all-killers] [--isolate none|fork]
                             [--case GLOB] [--wire W] [--strict] | --schema
     wire-conformance decode --wire WIRE[:DIALECT] [--json] [--stream | --no-stream] FILE
 

@@ -66,6 +66,14 @@ def add_probe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
         help="a catalogue (*.yaml) or one probe as a unified diff (*.diff, *.patch); "
         "repeatable; default for --target reference: the shipped reference catalogue",
     )
+    probe.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="hold up to N cells of a command target at once (control and mutants)",
+    )
     probe.add_argument("--case", action="append", default=[], metavar="GLOB")
     probe.add_argument("--wire", action="append", default=[])
     probe.add_argument("--cases", action="append", type=Path, default=[], metavar="DIR")
@@ -155,6 +163,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
         run=RunOptions(timeout=args.timeout, strict=args.strict or catalogue.strict),
         all_killers=args.all_killers,
         isolate=args.isolate,
+        workers=max(1, min(args.jobs, 64)),
     )
     mutants: list[MutantResult] = []
 
@@ -181,7 +190,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
 
     try:
         with ending_signals_raise():
-            checked = control(target, jobs, options.run)
+            checked = control(target, jobs, options.run, options.workers)
             if not checked.failing:
                 run_probes(subject, catalogue, checked.killable, options, progress)
     except Interrupted as interruption:

@@ -36,7 +36,7 @@ from conformance.probe.verdicts import (
     judge,
     observe,
 )
-from conformance.runner import Job, RunOptions, run_job, run_jobs
+from conformance.runner import Job, RunOptions, run_job, run_jobs_parallel
 from conformance.targets.resolve import REFERENCE_SPEC, ResolvedTarget, TargetError, resolve_target
 from conformance.verdict import Result
 
@@ -52,6 +52,8 @@ class ProbeOptions:
     run: RunOptions
     all_killers: bool = False
     isolate: Isolation = "none"
+    #: Cells of a command target held at once (``-j``); in-process kinds run one.
+    workers: int = 1
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,10 @@ def in_process_spec(spec: str) -> str:
     return spec
 
 
-def control(target: ResolvedTarget, jobs: Sequence[Job], options: RunOptions) -> Control:
-    results = run_jobs(target, jobs, options)
+def control(
+    target: ResolvedTarget, jobs: Sequence[Job], options: RunOptions, workers: int = 1
+) -> Control:
+    results = run_jobs_parallel(target, jobs, options, workers)
     killable = tuple(j for j, r in zip(jobs, results, strict=True) if r.verdict == "pass")
     return Control(tuple(results), killable)
 
@@ -114,14 +118,22 @@ def run_cells(
     killers: list[Killer] = []
     errors: list[Killer] = []
     ran: set[int] = set()
-    for index, job in enumerate(ordered):
-        result, _ = run_job(target, job, options.run)
-        ran.add(index)
-        killer, error = observe(result)
-        if killer is not None:
-            killers.append(killer)
-        if error is not None:
-            errors.append(error)
+    # A kind that holds cells at once (a command) runs ``workers`` cells per step; the
+    # steps are fixed, so where a first-killer run stops does not depend on timing.
+    step = options.workers if target.kind.parallel else 1
+    for start in range(0, len(ordered), step):
+        chunk = ordered[start : start + step]
+        if len(chunk) == 1:
+            results = [run_job(target, chunk[0], options.run)[0]]
+        else:
+            results = run_jobs_parallel(target, chunk, options.run, len(chunk))
+        for offset, result in enumerate(results):
+            ran.add(start + offset)
+            killer, error = observe(result)
+            if killer is not None:
+                killers.append(killer)
+            if error is not None:
+                errors.append(error)
         if not options.all_killers and _settled(probe, killers, ran, ordered):
             break
     return judge(probe, killers, errors, len(ran), len(ordered))

@@ -155,8 +155,9 @@ build = "test -f toyadapter/pick.py && echo built > BUILT"
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("jobs", ["1", "3"])
 def test_a_command_target_is_probed_in_a_scratch_copy_of_its_root(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
 ) -> None:
     catalogue = write_toy(tmp_path)
     catalogue.write_text(CATALOGUE.replace('"chat-empty-final-message-*"', ""))
@@ -171,12 +172,16 @@ def test_a_command_target_is_probed_in_a_scratch_copy_of_its_root(
             str(catalogue),
             "--json",
             str(tmp_path.parent / "command.json"),
+            "-j",
+            jobs,
         ]
     )
     out = capsys.readouterr().out
     assert code == 0, out
     report = json.loads((tmp_path.parent / "command.json").read_text())
     assert [m["verdict"] for m in report["mutants"]] == ["killed", "killed"]
+    # the same killers at -j 1 and -j 3: the expected killer first, stopping there
+    assert report["mutants"][0]["killers"][0]["case"] == "empty-terminal-output-last-nonempty-text"
     assert tree(tmp_path, caches=True) == before  # no BUILT file, no mutant, no cache
 
 
