@@ -23,7 +23,7 @@ from conformance.probe.catalogue import (
     reference_catalogue,
     schema_json,
 )
-from conformance.probe.report import ProbeReport, control_summary, markdown, terminal
+from conformance.probe.report import ProbeReport, control_summary, junit, markdown, terminal
 from conformance.probe.run import (
     CommandRoot,
     ProbeOptions,
@@ -79,6 +79,7 @@ def add_probe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
     probe.add_argument("--cases", action="append", type=Path, default=[], metavar="DIR")
     probe.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report")
     probe.add_argument("--markdown", type=Path, metavar="PATH", help="write a Markdown report")
+    probe.add_argument("--junit", type=Path, metavar="PATH", help="write a JUnit XML report")
     probe.add_argument(
         "--all-killers",
         action="store_true",
@@ -135,6 +136,8 @@ def _write(report: ProbeReport, args: argparse.Namespace) -> None:
         args.json.write_text(report.to_json(), encoding="utf-8")
     if args.markdown is not None:
         args.markdown.write_text(markdown(report), encoding="utf-8")
+    if args.junit is not None:
+        args.junit.write_text(junit(report), encoding="utf-8")
 
 
 def run_probe_command(args: argparse.Namespace) -> int:

@@ -4,6 +4,7 @@ and Markdown.  No timings: the same run gives the same bytes."""
 from __future__ import annotations
 
 import json
+import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
 
@@ -143,3 +144,31 @@ def markdown(report: ProbeReport) -> str:
         failing = "\n".join(f"- `{c}`" for c in report.control.failing)
         return head + f"The unmutated target fails; no mutant was run:\n\n{failing}\n"
     return head + markdown_table(report)
+
+
+def junit(report: ProbeReport) -> str:
+    """JUnit XML for CI dashboards: one testcase per mutant (a failing control is one
+    errored testcase); a mutant that fails the run is a failure, an accepted survivor
+    is skipped with its reason."""
+    suite = ET.Element(
+        "testsuite",
+        name=f"wire-conformance-probes[{report.target}]",
+        tests=str(len(report.mutants) or 1),
+        failures=str(len(report.problems)),
+        errors=str(int(bool(report.control.failing))),
+    )
+    if report.control.failing:
+        case = ET.SubElement(suite, "testcase", classname="control", name="unmutated target")
+        failing = "\n".join(report.control.failing)
+        ET.SubElement(case, "error", message="the unmutated target fails").text = failing
+    for mutant in report.mutants:
+        case = ET.SubElement(suite, "testcase", classname=mutant.where, name=mutant.id)
+        detail = f"{mutant.verdict}: {_killed_by(mutant)}\n{mutant.note}"
+        if mutant.problem:
+            ET.SubElement(case, "failure", message=mutant.problem).text = detail
+        elif mutant.verdict == "survived":
+            ET.SubElement(case, "skipped", message=f"accepted: {mutant.accepted}")
+        else:
+            ET.SubElement(case, "system-out").text = detail
+    ET.indent(suite)
+    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

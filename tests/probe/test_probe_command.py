@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -62,9 +63,25 @@ def test_a_survivor_or_an_invalid_probe_exits_1(
         + "  - {id: twice, path: toyadapter/pick.py, find: t, replace: u, note: n}\n"
     )
     with importable(tmp_path):
-        code = main(["probe", "--target", SPEC, "--probes", str(catalogue)])
+        code = main(
+            [
+                "probe",
+                "--target",
+                SPEC,
+                "--probes",
+                str(catalogue),
+                "--junit",
+                str(tmp_path / "r.xml"),
+            ]
+        )
     out = capsys.readouterr().out
     assert code == 1
+    junit = ElementTree.parse(tmp_path / "r.xml").getroot()
+    assert (junit.get("tests"), junit.get("failures")) == ("3", "2")
+    failed = {c.get("name"): c.find("failure") for c in junit.iter("testcase")}
+    assert failed["pick-last-even-if-empty"] is None
+    assert failed["pick-first"] is not None
+    assert failed["pick-first"].get("message") == "survived"
     assert "PROBLEM pick-first: survived" in out
     assert "PROBLEM twice: invalid: `find` matches" in out
 
