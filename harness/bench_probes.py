@@ -151,11 +151,11 @@ def bench_mutmut(modules: Sequence[str], limit: float) -> None:
         shutil.rmtree(copy / "tests")
         (copy / "tests").mkdir()
         (copy / "tests" / "test_cells.py").write_text(MUTMUT_TEST)
-        paths = ", ".join(f'"conformance/reference/{m}.py"' for m in modules)
+        paths = "\n  ".join(f"conformance/reference/{m}.py" for m in modules)
         with (copy / "setup.cfg").open("w") as config:
             config.write(
                 "[mutmut]\n"
-                f"paths_to_mutate = {paths.replace(chr(34), '')}\n"
+                f"paths_to_mutate = {paths}\n"
                 "tests_dir = tests/\n"
                 "also_copy = conformance/\n  cases/\n  snapshots/\n"
             )
