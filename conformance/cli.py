@@ -7,9 +7,14 @@
                             [--evidence documented|observed|any] [--save-exchanges DIR]
                             [--snapshots DIR [--update-snapshots]]
                             [--format auto|matrix|list] [-q]
+                            [--baseline TARGET [--ab-json PATH]]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
     wire-conformance target --schema
+    wire-conformance probe  [--target reference|module:attr|MANIFEST|cmd:<command>]
+                            [--probes FILE]... [-j N] [--json PATH] [--markdown PATH]
+                            [--all-killers] [--isolate none|fork]
+                            [--case GLOB] [--wire W] [--strict] | --schema
     wire-conformance decode --wire WIRE[:DIALECT] [--json] [--stream | --no-stream] FILE
 
 ``run`` exits 0 when every cell passed (or is pinned, xfail or n/a), 1 on any fail,
@@ -44,7 +49,7 @@ if TYPE_CHECKING:
     from conformance.cases.schema import Case
     from conformance.model import ScriptedResponse
     from conformance.report.model import Report
-    from conformance.runner import Job
+    from conformance.runner import Job, RunOptions
     from conformance.snapshots import SnapshotStore
     from conformance.targets.resolve import ResolvedTarget
     from conformance.verdict import Result
@@ -137,6 +142,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
     run.add_argument(
+        "--baseline",
+        metavar="TARGET",
+        help="also run this target on the same selection and print an A/B cell table "
+        "(both verdicts per case × wire, and what was fixed, broke or still fails)",
+    )
+    run.add_argument("--ab-json", type=Path, metavar="PATH", help="write the A/B table as JSON")
+    run.add_argument(
         "--format",
         choices=("auto", "matrix", "list"),
         default="auto",
@@ -177,6 +189,9 @@ def _parser() -> argparse.ArgumentParser:
         help="whether the body is a stream (default: told from its content)",
     )
     decode.add_argument("file", type=Path, metavar="FILE", help="the recorded response body")
+    from conformance.probe.command import add_probe_parser
+
+    add_probe_parser(commands)
     return parser
 
 
@@ -272,7 +287,46 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     report = _report(target, results, args, library.errors, unused)
     _write_reports(args, report)
     _print_summary(args, report, unused, console)
+    if args.baseline:
+        code = _run_baseline(args, target, cases, results, options, console)
+        if code is not None:
+            return code
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _run_baseline(
+    args: argparse.Namespace,
+    target: ResolvedTarget,
+    cases: Sequence[Case],
+    results: Sequence[Result],
+    options: RunOptions,
+    console: Console,
+) -> int | None:
+    """Run ``--baseline`` on the same selection and print the A/B table; an exit status
+    when the baseline cannot run or is interrupted."""
+    from conformance.report.ab import ab_text, compare
+    from conformance.runner import plan, run_jobs_parallel
+    from conformance.targets.resolve import TargetError, resolve_target
+
+    try:
+        baseline = resolve_target(args.baseline)
+    except TargetError as error:
+        console.print(f"wire-conformance: --baseline: {error}", markup=False)
+        return EXIT_USAGE
+    jobs = plan(cases, baseline, args.wire, args.case)
+    theirs: list[Result] = []
+    try:
+        with ending_signals_raise():
+            run_jobs_parallel(baseline, jobs, options, args.jobs, theirs.append)
+    except Interrupted as interruption:
+        console.print(f"wire-conformance: baseline {interruption}", markup=False)
+        return interruption.exit_status
+    name = baseline.name if baseline.name != target.name else f"{baseline.name} (baseline)"
+    table = compare(target.name, name, results, theirs)
+    sys.stdout.write(ab_text(table))
+    if args.ab_json:
+        args.ab_json.write_text(table.to_json(), encoding="utf-8")
+    return None
 
 
 def _selection_problem(
@@ -563,6 +617,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cases(args, console)
     if args.command == "decode":
         return _decode(args, console)
+    if args.command == "probe":
+        from conformance.probe.command import run_probe_command
+
+        return run_probe_command(args)
     if args.command == "target":
         from conformance.targets.manifest import manifest_schema
 

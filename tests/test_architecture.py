@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "reference": 6,
     "runner": 7,
     "report": 8,
+    "probe": 8,
     "pytest": 9,
     "cli": 9,
     "agent": 9,

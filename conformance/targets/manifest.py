@@ -61,6 +61,12 @@ class Manifest(BaseModel):
     tool_names: ToolNames | None = Field(
         None, description="the target's names for the case's tools (prefix and/or table)"
     )
+    build: str | None = Field(
+        None,
+        min_length=1,
+        description="shell command run in a scratch copy of cwd before probing a mutant "
+        "(kind `command`; `wire-conformance probe` only)",
+    )
 
     @field_validator("wires")
     @classmethod
@@ -77,8 +83,8 @@ class Manifest(BaseModel):
         if self.kind == "command" and not (self.command or "").strip():
             raise ValueError("kind `command` needs `command`, the shell command to run")
         if self.kind != "command":
-            if self.command is not None or self.cwd is not None or self.env:
-                raise ValueError("`command`, `cwd` and `env` are for kind `command` only")
+            if self.command is not None or self.cwd is not None or self.env or self.build:
+                raise ValueError("`command`, `cwd`, `env` and `build` are for kind `command` only")
             if ":" not in self.kind:
                 raise ValueError(f"kind {self.kind!r} is neither `command` nor `module:attr`")
         if self.contract == CONTRACT_VERSION and self.capabilities:

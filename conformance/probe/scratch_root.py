@@ -1,0 +1,98 @@
+"""Command targets: each mutant in a scratch copy of the target's root.
+
+The root (the manifest's ``cwd``, or the current folder for ``cmd:``) is copied to a
+temporary folder, the mutated file written there, the manifest's ``build`` run there,
+and the command run from there: the user's tree is only ever read.  The copy is
+removed whatever happens (an interruption, a crash, a failed build).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+
+from conformance.probe.catalogue import Probe
+from conformance.probe.mutate import ProbeInvalid, compiled, mutated_source
+from conformance.targets.command import CommandKind
+from conformance.targets.resolve import ResolvedTarget
+
+#: What is not copied: version control and caches (never part of what a command runs).
+IGNORED = shutil.ignore_patterns(
+    ".git", ".hg", ".svn", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache"
+)
+#: The most characters of a failed build's output a reason keeps.
+BUILD_TAIL = 600
+
+
+@contextmanager
+def scratch_copy(root: Path) -> Iterator[Path]:
+    """A copy of ``root`` in a temporary folder, removed on the way out."""
+    folder = Path(tempfile.mkdtemp(prefix="wire-conformance-probe-"))
+    try:
+        copy = folder / (root.name or "root")
+        shutil.copytree(root, copy, symlinks=True, ignore=IGNORED)
+        yield copy
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_build(build: str, cwd: Path, environment: Mapping[str, str], timeout: float) -> None:
+    """Run the build in its own process group; a failure is ``ProbeInvalid`` (the
+    mutant cannot be built), an interruption ends the whole group."""
+    process = subprocess.Popen(
+        build,
+        shell=True,
+        cwd=cwd,
+        env={**os.environ, **environment},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except BaseException:  # a timeout or an interruption: nothing of the build survives
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        raise
+    if process.returncode != 0:
+        tail = output.decode(errors="replace")[-BUILD_TAIL:].strip()
+        raise ProbeInvalid(f"the build failed (exit {process.returncode}): {tail}")
+
+
+def probed_file(probe: Probe, root: Path) -> Path:
+    """The file a command target's probe mutates: a ``path`` inside the target's root."""
+    if probe.path is None:
+        raise ProbeInvalid("a command target's probe names a `path`, not a `module`")
+    path = (Path(probe.root_dir) / probe.path).resolve()
+    if not path.is_relative_to(root.resolve()):
+        raise ProbeInvalid(f"{probe.path} is outside the target's root {root}")
+    if not path.is_file():
+        raise ProbeInvalid(f"{probe.path} is not a file")
+    return path
+
+
+@contextmanager
+def mutant_command(
+    target: ResolvedTarget, root: Path, probe: Probe, build: str | None, build_timeout: float
+) -> Iterator[ResolvedTarget]:
+    """The command target run from a scratch copy of ``root`` holding the mutant."""
+    assert isinstance(target.kind, CommandKind)  # the caller dispatches on the kind
+    path = probed_file(probe, root)
+    mutated = mutated_source(probe, path.read_text(encoding="utf-8"))
+    if path.suffix == ".py":
+        compiled(mutated, str(path))
+    with scratch_copy(root) as copy:
+        (copy / path.relative_to(root.resolve())).write_text(mutated, encoding="utf-8")
+        if build:
+            try:
+                run_build(build, copy, target.kind.environment, build_timeout)
+            except subprocess.TimeoutExpired:
+                raise ProbeInvalid(f"the build did not finish within {build_timeout:g} s") from None
+        yield replace(target, kind=replace(target.kind, cwd=str(copy)))

@@ -1,0 +1,211 @@
+"""Benchmarks of the probe runner (figures, never assertions).
+
+    python -m harness.bench_probes [--mutmut] [--mutmut-modules output,turns]
+
+* the reference catalogue in-process and with ``--isolate fork``: mutants per second;
+* the in-process overhead of a probe: the seconds its cells took on the mutant against
+  the seconds the same cells take on the unmutated reference;
+* with ``--mutmut`` (mutmut 3 installed in the environment, never a project
+  dependency): mutmut on reference modules in a scratch copy of the repository, with a
+  pytest file that runs the bundled cases on the reference, and its mutations per
+  second beside ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from conformance.cases.library import load_library
+from conformance.probe.catalogue import reference_catalogue
+from conformance.probe.run import ProbeOptions, control, run_probes
+from conformance.runner import Job, RunOptions, plan, run_job
+from conformance.targets.resolve import REFERENCE_SPEC, resolve_target
+
+REPO = Path(__file__).resolve().parents[1]
+
+MUTMUT_TEST = '''\
+"""The bundled cases on the reference adapter (strict), as the probe runner runs them."""
+
+import pytest
+
+from conformance.cases.library import load_library
+from conformance.reference.adapter import ReferenceAdapter
+from conformance.runner import RunOptions, plan, run_job
+from conformance.targets.resolve import target_from_object
+
+TARGET = target_from_object(ReferenceAdapter())
+JOBS = [j for j in plan((c.case for c in load_library().cases), TARGET) if not j.skip]
+
+
+@pytest.mark.parametrize("job", JOBS, ids=[f"{j.case.id}[{j.column}]" for j in JOBS])
+def test_cell(job):
+    result, _ = run_job(TARGET, job, RunOptions(strict=True))
+    assert result.verdict in ("pass", "pinned"), result.reason
+'''
+
+
+def _cells() -> list[Job]:
+    target = resolve_target(REFERENCE_SPEC)
+    jobs = plan((c.case for c in load_library().cases), target)
+    return list(control(target, jobs, RunOptions(strict=True)).killable)
+
+
+def _unmutated_seconds(jobs: Sequence[Job]) -> dict[tuple[str, str], float]:
+    target = resolve_target(REFERENCE_SPEC)
+    seconds = {}
+    for job in jobs:
+        started = time.perf_counter()
+        run_job(target, job, RunOptions(strict=True))
+        seconds[(job.case.id, job.column)] = time.perf_counter() - started
+    return seconds
+
+
+def bench_catalogue(all_killers: bool) -> None:
+    catalogue = reference_catalogue()
+    jobs = _cells()
+    unmutated = _unmutated_seconds(jobs)
+    print(
+        f"unmutated reference: {len(jobs)} cells in {sum(unmutated.values()):.2f} s "
+        f"({1000 * sum(unmutated.values()) / len(jobs):.1f} ms per cell)"
+    )
+    mode = "all killers" if all_killers else "first killer"
+    for isolate in ("none", "fork"):
+        options = ProbeOptions(RunOptions(strict=True), all_killers, isolate)
+        started = time.perf_counter()
+        results = run_probes(REFERENCE_SPEC, catalogue, jobs, options)
+        seconds = time.perf_counter() - started
+        cells = sum(r.cells_run for r in results)
+        print(
+            f"reference catalogue, isolate {isolate}, {mode}: {len(results)} mutants, "
+            f"{cells} cells in {seconds:.2f} s = {len(results) / seconds:.1f} mutants/s"
+        )
+        if isolate == "none":
+            _overhead(results, jobs, unmutated, seconds)
+            _rebuild()
+
+
+def _rebuild() -> None:
+    """The cost of building a mutated target alone (the package re-imported with the
+    mutant, the target resolved, the modules put back)."""
+    from conformance.probe.mutate import ProbeInvalid
+    from conformance.probe.run import mutant_target
+
+    probes = reference_catalogue().probes
+    started = time.perf_counter()
+    for probe in probes:
+        try:
+            with mutant_target(REFERENCE_SPEC, probe):
+                pass
+        except ProbeInvalid:
+            pass
+    per = 1000 * (time.perf_counter() - started) / len(probes)
+    print(f"building one mutated reference in-process: {per:.1f} ms")
+
+
+def _overhead(
+    results: Sequence[object],
+    jobs: Sequence[Job],
+    unmutated: dict[tuple[str, str], float],
+    seconds: float,
+) -> None:
+    """The whole catalogue's time against the unmutated time of the cells its mutants
+    ran (each mutant runs its expected killers first, then the rest in order)."""
+    from conformance.probe.run import _ordered
+    from conformance.probe.verdicts import MutantResult
+
+    catalogue = {p.id: p for p in reference_catalogue().probes}
+    same_cells = 0.0
+    for result in results:
+        assert isinstance(result, MutantResult)
+        ordered = _ordered(catalogue[result.id], jobs)[: result.cells_run]
+        same_cells += sum(unmutated[(j.case.id, j.column)] for j in ordered)
+    if same_cells:
+        print(
+            f"in-process cost: {seconds:.2f} s for the catalogue against {same_cells:.2f} s "
+            f"for the same cells unmutated: {100 * (seconds / same_cells - 1):+.0f}%"
+        )
+
+
+def bench_mutmut(modules: Sequence[str], limit: float) -> None:
+    """mutmut 3 in a scratch copy of the repository (it writes ``mutants/`` there)."""
+    mutmut = shutil.which("mutmut", path=str(Path(sys.executable).parent))
+    if mutmut is None:
+        print("mutmut: not installed in this environment (pip install 'mutmut>=3,<4')")
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-mutmut-") as folder:
+        copy = Path(folder) / "repo"
+        shutil.copytree(
+            REPO,
+            copy,
+            ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*_cache", "mutants"),
+        )
+        shutil.rmtree(copy / "tests")
+        (copy / "tests").mkdir()
+        (copy / "tests" / "test_cells.py").write_text(MUTMUT_TEST)
+        paths = "\n  ".join(f"conformance/reference/{m}.py" for m in modules)
+        with (copy / "setup.cfg").open("w") as config:
+            config.write(
+                "[mutmut]\n"
+                f"paths_to_mutate = {paths}\n"
+                "tests_dir = tests/\n"
+                "also_copy = conformance/\n  cases/\n  snapshots/\n"
+            )
+        env = {**os.environ, "PYTHONPATH": str(copy)}
+        started = time.perf_counter()
+        try:
+            run = subprocess.run(
+                [mutmut, "run", "--max-children", "1"],
+                cwd=copy,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=limit,
+            )
+            output = run.stdout + run.stderr
+            finished = True
+        except subprocess.TimeoutExpired as expired:
+            output = (
+                (expired.stdout or b"").decode(errors="replace")
+                if isinstance(expired.stdout, bytes)
+                else (expired.stdout or "")
+            )
+            finished = False
+        seconds = time.perf_counter() - started
+        results = subprocess.run(
+            [mutmut, "results", "--all", "true"], cwd=copy, env=env, capture_output=True, text=True
+        ).stdout
+        done = len(re.findall(r": (killed|survived|timeout|suspicious|segfault)", results))
+        total = len(re.findall(r"^\s*\S+__mutmut_\d+", results, re.MULTILINE))
+        state = "finished" if finished else f"stopped at the {limit:g} s limit"
+        print(
+            f"mutmut 3 on {', '.join(modules)}: {done} mutants judged of {total} in "
+            f"{seconds:.1f} s ({state}) = {done / seconds:.2f} mutations/s"
+        )
+        if not done:
+            print("mutmut output (tail):", output[-1500:])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m harness.bench_probes")
+    parser.add_argument("--all-killers", action="store_true")
+    parser.add_argument("--mutmut", action="store_true", help="also run mutmut 3 (installed)")
+    parser.add_argument("--mutmut-modules", default="output", help="reference modules, comma")
+    parser.add_argument("--mutmut-limit", type=float, default=600.0, metavar="S")
+    args = parser.parse_args(argv)
+    bench_catalogue(args.all_killers)
+    if args.mutmut:
+        bench_mutmut(args.mutmut_modules.split(","), args.mutmut_limit)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
