@@ -51,9 +51,27 @@ def _signal(pids: list[int], sig: signal.Signals) -> None:
             os.kill(pid, sig)
 
 
+#: Empty scans in a row (``SETTLE_PAUSE`` s apart) that say no marked process is left.  One
+#: is not enough: a process in the middle of ``exec`` (a ``setsid`` that is becoming its
+#: program) may not show its environment for that instant.
+SETTLE_SCANS = 3
+SETTLE_PAUSE = 0.02
+
+
+def _settled_scan(marker: str) -> list[int]:
+    """The marked processes, or ``[]`` once ``SETTLE_SCANS`` scans in a row found none."""
+    for attempt in range(SETTLE_SCANS):
+        pids = marked(marker)
+        if pids:
+            return pids
+        if attempt + 1 < SETTLE_SCANS:
+            time.sleep(SETTLE_PAUSE)
+    return []
+
+
 def end_marked(marker: str, grace: float) -> None:
     """SIGTERM every marked process, then SIGKILL what is left after ``grace`` s."""
-    pids = marked(marker)
+    pids = _settled_scan(marker)
     if not pids:
         return
     _signal(pids, signal.SIGTERM)
