@@ -8,7 +8,7 @@ from conformance.cases.library import load_library
 from conformance.cases.loader import CaseSet
 from conformance.runner import RunOptions, plan, run_jobs
 from conformance.targets.resolve import target_from_object
-from conformance.verdict import Result
+from conformance.verdict import EvidenceThreshold, Result
 
 
 @cache
@@ -16,11 +16,14 @@ def library() -> CaseSet:
     return load_library()
 
 
-def run_library(target: object, strict: bool = True) -> dict[tuple[str, str], Result]:
+def run_library(
+    target: object, strict: bool = True, evidence: EvidenceThreshold = "observed"
+) -> dict[tuple[str, str], Result]:
     """Every bundled case × wire on ``target`` (an Adapter or Client instance)."""
     resolved = target_from_object(target)
     jobs = plan((c.case for c in library().cases), resolved)
-    return {r.key: r for r in run_jobs(resolved, jobs, RunOptions(strict=strict))}
+    options = RunOptions(strict=strict, evidence=evidence)
+    return {r.key: r for r in run_jobs(resolved, jobs, options)}
 
 
 def failing(results: dict[tuple[str, str], Result]) -> set[tuple[str, str]]:

@@ -1,9 +1,12 @@
 """What a target sends after a scripted fault (a transient HTTP error answer).
 
 A careful client may retry, stop, or go on with the next prompt; the provider accepts
-each.  A retry must resend the same request: the fault said nothing about the history,
+each.  A retry should resend the same request: the fault said nothing about the history,
 so a retry that changes it (a prompt appended twice, an empty turn stored from the error)
-is a different conversation than the one the target meant to continue.
+is a different conversation than the one the target meant to continue.  The provider
+accepts such a retry all the same, and no provider document or public report says
+otherwise, so the check is a ``should`` resting on ``inferred`` evidence: it fails a run
+only under ``--strict --evidence any``.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ RETRY_IDENTICAL = Check(
     statement="A request sent again after a transient fault (overloaded, rate-limited, a "
     "server error) has the same JSON body as the request that got the fault; the "
     "alternatives, stopping or going on with the next prompt, are accepted too.",
-    source="rule 52 (never a different history after a transient error); the providers' "
-    "SDKs retry 429 and 5xx answers with the request unchanged",
-    evidence="documented",
+    source="docs/writing-cases.md (faults); inferred from the providers' own SDKs, which "
+    "retry 429 and 5xx answers with the request unchanged (the provider accepts a changed "
+    "retry)",
+    severity="should",
+    evidence="inferred",
 )
 
 

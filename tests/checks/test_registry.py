@@ -174,7 +174,11 @@ def test_a_rule_bound_check_copies_its_rule() -> None:
 
 def test_should_checks_are_the_costly_ones() -> None:
     should = {c.id for c in judged_checks() if c.severity == "should"}
-    assert should == {"invariant/ledger-complete", "invariant/append-only"}
+    assert should == {
+        "invariant/ledger-complete",
+        "invariant/append-only",
+        "invariant/retry-identical",
+    }
 
 
 def one_loop() -> Case:
