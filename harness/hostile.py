@@ -9,7 +9,7 @@ never asserted.  What it builds:
   and a looping ``*.yaml`` link and a linked family folder;
 * a deeply nested SSE body for ``decode``;
 * a command target that prints 30 MB, leaves a ``setsid`` grandchild behind, and sends a
-  deeply nested body, a body above the 16 MiB cap and a request with malformed framing;
+  deeply nested body, a body above the 32 MiB cap and a request with malformed framing;
 * a 95 000-event scripted stream held by the reference adapter (a case file expands to
   at most 100 000 values; ``tests/test_fault_injection.py`` holds a 300 000-event
   stream built in memory).

@@ -69,7 +69,7 @@ from conformance.targets.resolve import TargetError, resolve_target, target_from
 from tests.targets.conversation import SESSION, provider
 
 #: The documented cap on a request body, and the deepest JSON the suite reads.
-MAX_BODY_BYTES = 16 * 1024 * 1024
+MAX_BODY_BYTES = 32 * 1024 * 1024
 MAX_DEPTH = 128
 
 VOCABULARY = Vocabulary(frozenset({"tool-pairing"}), {"anthropic-messages": ()})
