@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from conformance.cases.schema import Case
 from conformance.checks import quote
@@ -216,16 +216,6 @@ def _sent(view: RequestView, hints: LedgerHints) -> list[_Sent]:
     ]
 
 
-def _as_minted(sent: list[_Sent], mints: Sequence[Mint], hints: LedgerHints) -> list[_Sent]:
-    """Each sent payload spelled the way it was minted, where the wire's field makes the
-    two spellings one payload (``LedgerHints.payload_key``): reports name it as minted."""
-    spelled = {hints.payload_key(m.payload): m.payload for m in mints}
-    return [
-        replace(item, payload=spelled.get(hints.payload_key(item.payload), item.payload))
-        for item in sent
-    ]
-
-
 def _judge(
     number: int, view: RequestView, book: _Book, served: Sequence[int], hints: LedgerHints
 ) -> list[Violation]:
@@ -233,7 +223,7 @@ def _judge(
     by_payload: dict[str, list[Mint]] = defaultdict(list)
     for mint in mints:
         by_payload[mint.payload].append(mint)
-    sent = _as_minted(_sent(view, hints), mints, hints)
+    sent = _sent(view, hints)
     found: list[Violation] = []
     seen: Counter[str] = Counter()
     returned: list[tuple[_Sent, Mint]] = []

@@ -8,7 +8,7 @@ paired with when it does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
@@ -27,11 +27,6 @@ DEFAULT_COMPANIONS: Mapping[str, Companion] = MappingProxyType(
 )
 
 
-def verbatim(payload: str) -> str:
-    """A payload that is a string on the wire: only the same characters are the same."""
-    return payload
-
-
 @dataclass(frozen=True)
 class LedgerHints:
     """The ledger's per-wire facts.
@@ -43,10 +38,9 @@ class LedgerHints:
     the ledger does not ask where an episode sat).  ``strength`` and ``strengths``: how
     strongly a minted payload must come back within its tool loop, by block kind (a kind
     not listed has ``strength``).  ``companions``: what a payload stays paired with, by
-    block kind (a kind not listed has none).  ``payload_key``: what makes two spellings of
-    a payload the same one, where the wire's field is not a string (Gemini's
-    ``thoughtSignature`` is protobuf ``bytes``: any base64 spelling of the minted bytes is
-    the minted payload); the default compares characters.
+    block kind (a kind not listed has none).  Payloads are compared as the wire's parse
+    spells them: a wire whose field is not a string (Gemini's ``thoughtSignature`` is
+    protobuf ``bytes``) puts every spelling of the same bytes in one form in its view.
     """
 
     sentinels: frozenset[str] = frozenset()
@@ -54,12 +48,10 @@ class LedgerHints:
     strength: Severity = "must"
     strengths: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
     companions: Mapping[str, Companion] = field(default_factory=lambda: DEFAULT_COMPANIONS)
-    payload_key: Callable[[str], str] = verbatim
 
     def sentinel(self, payload: str) -> bool:
-        """Whether ``payload`` is one of the wire's documented placeholders, in any spelling."""
-        key = self.payload_key(payload)
-        return any(self.payload_key(s) == key for s in self.sentinels)
+        """Whether ``payload`` is one of the wire's documented placeholders."""
+        return payload in self.sentinels
 
     def severity(self, block: Block) -> Severity:
         """How strongly a payload minted on ``block`` must come back."""

@@ -64,6 +64,14 @@ def test_the_view_carries_a_url_safe_signature_in_the_minted_spelling() -> None:
     assert view.messages[1].blocks[0].signature == SIG_A  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("spelled", [SENTINEL_BASE64, urlsafe(SENTINEL_BASE64)])
+def test_the_view_carries_the_sentinel_as_the_literal(spelled: str) -> None:
+    """The one place a Gemini payload's spelling is settled is the parse: the ledger
+    compares what the view holds, so the sentinel must reach it as the literal."""
+    view = parse(loop(model(call("read", {}, "call_a", spelled)), PARALLEL_ANSWERS))
+    assert view.messages[1].blocks[0].signature == SENTINEL  # type: ignore[union-attr]
+
+
 def test_other_bytes_are_still_corrupted() -> None:
     other = base64.b64encode(b"not the minted bytes").decode()
     replay = loop(model(call("read", {"p": "a"}, "call_a", other)), PARALLEL_ANSWERS)

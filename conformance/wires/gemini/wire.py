@@ -8,7 +8,7 @@ companion.  The field is protobuf ``bytes``, so the ledger compares decoded byte
 from __future__ import annotations
 
 from conformance.wires.gemini import parse, read, realism, render, route, rules
-from conformance.wires.gemini._signatures import SENTINEL, canonical
+from conformance.wires.gemini._signatures import SENTINEL
 from conformance.wires.gemini._view import NAME
 from conformance.wires.gemini.validate import validate
 from conformance.wires.hints import LedgerHints
@@ -31,7 +31,6 @@ WIRE = Wire(
         strength="should",
         strengths={"tool_call": "must"},
         companions={"tool_call": "id"},
-        payload_key=canonical,
     ),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
     models={"": "gemini-2.5-flash"},
