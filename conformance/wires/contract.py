@@ -33,8 +33,13 @@ CONTRACT: Mapping[str, Mapping[str, tuple[str, ...] | None]] = MappingProxyType(
         },
         # a request body into the neutral view, and its raw conversation items
         "parse": {"parse": ("request", "context"), "history_items": ("view",)},
-        # a scripted response as the provider sends it, and its error answer
-        "render": {"render": ("response", "context"), "render_error": ("violation",)},
+        # a scripted response as the provider sends it, its error answer, and a saved
+        # conversation as the request fields that hold it
+        "render": {
+            "render": ("response", "context"),
+            "render_error": ("violation",),
+            "render_history": ("messages", "dialect"),
+        },
         # the rules and the checks that apply them (``BOOK``), ``RULES`` derived from it
         "rules": {"BOOK": None, "RULES": None},
         # the request checked against the book

@@ -15,12 +15,12 @@ registry (``conformance.wires.registry.get_wire``) hands it out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import Block, ScriptedResponse, Stop
+from conformance.model import Block, Message, ScriptedResponse, Stop
 from conformance.wires.base import (
     RenderContext,
     RequestView,
@@ -172,6 +172,8 @@ class Wire:
     validate: Callable[[RequestView, ValidationContext], list[RuleViolation]]
     render: Callable[[ScriptedResponse, RenderContext], HttpResponse]
     render_error: Callable[[RuleViolation], HttpResponse]
+    #: A saved conversation as the request body fields that hold it (``render_history``).
+    render_history: Callable[[Sequence[Message], str | None], dict[str, Any]]
     read: ReadFn
     history_items: Callable[[RequestView], list[Any]]
     hints: LedgerHints

@@ -86,6 +86,7 @@ def fake_wire(
         validate=lambda view, context: [],
         render=lambda response, context: HttpResponse(200, b"{}"),
         render_error=lambda violation: HttpResponse(400, violation.message.encode()),
+        render_history=lambda messages, dialect: {"messages": []},
         read=_read_nothing,
         history_items=_messages,
         hints=hints,

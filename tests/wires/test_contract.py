@@ -23,7 +23,11 @@ GOOD: dict[str, str] = {
         "def wants_stream(request, view): ...\n"
     ),
     "parse": "def parse(request, context=None): ...\ndef history_items(view): ...\n",
-    "render": "def render(response, context): ...\ndef render_error(violation): ...\n",
+    "render": (
+        "def render(response, context): ...\n"
+        "def render_error(violation): ...\n"
+        "def render_history(messages, dialect): ...\n"
+    ),
     "rules": (
         "from conformance.wires.base import Rule\n"
         "SOME_RULE = Rule(id='fake/r', ref='', statement='', source='', error='')\n"

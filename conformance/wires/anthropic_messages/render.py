@@ -9,12 +9,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.http import HttpResponse, json_response
-from conformance.model import ContentBlock, Noise, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.model import (
+    ContentBlock,
+    Message,
+    Noise,
+    Reasoning,
+    ScriptedResponse,
+    Text,
+    ToolCall,
+)
 from conformance.wires import values
 from conformance.wires.anthropic_messages._stops import CUT_STOPS, STOP_REASONS
 from conformance.wires.base import RenderContext, RuleViolation
 from conformance.wires.faults import FaultAnswer, FaultTable, render_fault
 from conformance.wires.sse import format_event, fragments
+from conformance.wires.anthropic_messages._history import history_messages
 
 #: The event a client has never seen: rule 1 says unknown event types must be tolerated.
 _FUTURE_EVENT = "conformance_future_event"
@@ -260,3 +269,9 @@ def render_error(violation: RuleViolation) -> HttpResponse:
         "request_id": request_id,
     }
     return json_response(rule.status, body, {"request-id": request_id})
+
+
+def render_history(messages: Sequence[Message], dialect: str | None) -> dict[str, Any]:
+    """A saved conversation as the request body fields that hold it ({"messages": [...]}): what
+    a client storing the wire's own JSON replays, and ``parse`` reads back."""
+    return history_messages(messages)

@@ -15,6 +15,7 @@ from conformance.model import (
     Chunks,
     ContentBlock,
     Media,
+    Message,
     Reasoning,
     ScriptedResponse,
     Text,
@@ -27,6 +28,7 @@ from conformance.wires.gemini._errors import INTERNAL_ERROR, error_response
 from conformance.wires.gemini._stops import CUT_STOPS, FINISH_REASONS
 from conformance.wires.gemini._view import GeminiRequestView
 from conformance.wires.sse import format_event, fragments
+from conformance.wires.gemini._history import history_contents
 
 #: What this wire's provider answers for each scripted fault.
 _FAULTS: FaultTable = {
@@ -199,3 +201,9 @@ def _json_array(chunks: Sequence[dict[str, Any]], closed: bool) -> list[bytes]:
 def render_error(violation: RuleViolation) -> HttpResponse:
     """Google's error body for a broken rule, with the rule's status."""
     return error_response(violation.rule.status, violation.message)
+
+
+def render_history(messages: Sequence[Message], dialect: str | None) -> dict[str, Any]:
+    """A saved conversation as the request body fields that hold it ({"contents": [...]}): what
+    a client storing the wire's own JSON replays, and ``parse`` reads back."""
+    return history_contents(messages)

@@ -24,6 +24,7 @@ WIRE = Wire(
     validate=validate,
     render=render.render,
     render_error=render.render_error,
+    render_history=render.render_history,
     read=read.read,
     history_items=parse.history_items,
     hints=LedgerHints(

@@ -4,11 +4,20 @@ completion, with deterministic ids and usage numbers in each dialect's own shape
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from conformance.http import HttpResponse, json_response
-from conformance.model import ContentBlock, Noise, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.model import (
+    ContentBlock,
+    Message,
+    Noise,
+    Reasoning,
+    ScriptedResponse,
+    Text,
+    ToolCall,
+)
 from conformance.wires import values
 from conformance.wires.base import RenderContext, RuleViolation
 from conformance.wires.faults import OPENAI_FAULTS, render_fault
@@ -17,6 +26,7 @@ from conformance.wires.openai_chat._dialects import DEEPSEEK, OPENROUTER, upstre
 from conformance.wires.openai_chat._errors import error_answer
 from conformance.wires.openai_chat._stops import CUT_STOPS, FINISH_REASONS
 from conformance.wires.sse import DONE, format_comment, format_event, fragments
+from conformance.wires.openai_chat._history import history_messages
 
 #: ``created`` of every rendered completion: fixed, so renders are byte-stable.
 _CREATED = 1_700_000_000
@@ -252,3 +262,9 @@ class _Render:
 def render_error(violation: RuleViolation) -> HttpResponse:
     """The provider's error envelope for a broken rule (see ``_errors``)."""
     return error_answer(violation)
+
+
+def render_history(messages: Sequence[Message], dialect: str | None) -> dict[str, Any]:
+    """A saved conversation as the request body fields that hold it ({"messages": [...]}, in the dialect's reasoning fields): what
+    a client storing the wire's own JSON replays, and ``parse`` reads back."""
+    return history_messages(messages, dialect)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from conformance.http import HttpResponse, json_response
-from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.model import ContentBlock, Message, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.base import RenderContext, RuleViolation
 from conformance.wires.faults import OPENAI_FAULTS, render_fault
@@ -20,6 +20,7 @@ from conformance.wires.openai_responses._minted import Minted, content_part
 from conformance.wires.openai_responses._rule import ResponsesRule
 from conformance.wires.openai_responses._view import ResponsesRequestView
 from conformance.wires.sse import format_event, fragments
+from conformance.wires.openai_responses._history import history_input
 
 #: A fixed ``created_at``: the same script renders the same bytes.
 _CREATED_AT = 1_750_000_000
@@ -270,3 +271,9 @@ def render_error(violation: RuleViolation) -> HttpResponse:
     }
     request_id = "req_" + values.digest("error", rule.id, violation.message)[:32]
     return json_response(rule.status, {"error": error}, {"x-request-id": request_id})
+
+
+def render_history(messages: Sequence[Message], dialect: str | None) -> dict[str, Any]:
+    """A saved conversation as the request body fields that hold it ({"input": [...]}): what
+    a client storing the wire's own JSON replays, and ``parse`` reads back."""
+    return history_input(messages)
