@@ -1,9 +1,10 @@
 """Run any in-process ``Adapter`` as a command target (contract v1 and v2).
 
 ``python -m conformance.agent module:attr`` reads ``CONFORMANCE_CASE``, loads its saved
-history (v2), opens a conversation with the adapter and holds it against the provider
-over real HTTP, the same loop the suite runs in-process, then writes the selected output
-to ``CONFORMANCE_OUTPUT`` (v2).  Running one adapter both ways proves that the command
+history (v2: the wire's own request JSON, read by the wire's ``parse``), opens a
+conversation with the adapter and holds it against the provider over real HTTP, the
+same loop the suite runs in-process, then writes the selected output to
+``CONFORMANCE_OUTPUT`` (v2).  Running one adapter both ways proves that the command
 transport changes no verdict.
 
 Exit codes: 0 done; 1 the provider answered with an HTTP error (or the turn ran away);
@@ -41,6 +42,8 @@ from conformance.targets.contract import (
     OUTPUT_VARIABLE,
 )
 from conformance.targets.resolve import TargetError, resolve_target
+from conformance.wires import saved_history
+from conformance.wires.registry import get_wire
 
 USAGE = "usage: python -m conformance.agent module:attr"
 
@@ -117,8 +120,28 @@ def session_from_contract(document: Mapping[str, Any]) -> Session:
         max_tokens=document["max_tokens"],
         store=document.get("store"),
         include=None if include is None else tuple(include),
-        history=load_history(document.get("history", [])),
+        history=document_history(document),
     )
+
+
+def document_history(document: Mapping[str, Any]) -> tuple[Message, ...]:
+    """The saved conversation of a v2 document: its ``wire_history`` read by the wire's
+    own ``parse`` (origins put back by location), as a client storing the wire's JSON
+    loads it; the neutral ``history`` where the wire cannot hold it (``null``)."""
+    fields = document.get("wire_history")
+    if fields is None:
+        return load_history(document.get("history", []))
+    try:
+        wire = get_wire(document["wire"])
+    except KeyError as error:
+        raise AgentError(str(error), EXIT_WIRE_UNSUPPORTED) from None
+    try:
+        origins = document.get("wire_history_origins", {})
+        return saved_history.load(wire, fields, origins, document.get("dialect"))
+    except saved_history.HistoryLoadError as error:
+        raise AgentError(
+            f"cannot load the saved history: {error}", EXIT_HISTORY_UNLOADABLE
+        ) from None
 
 
 def load_history(items: object) -> tuple[Message, ...]:

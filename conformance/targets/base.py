@@ -73,7 +73,8 @@ class Session:
 
     def contract(self, version: int = CONTRACT_VERSION) -> dict[str, Any]:
         """The ``CONFORMANCE_CASE`` JSON document; v2 adds the saved ``history`` (the
-        case language's messages, as JSON)."""
+        case language's messages, as JSON) and the same history in the wire's request
+        form (``wire_history``)."""
         thinking: dict[str, Any] = {"mode": self.thinking.mode}
         if self.thinking.budget_tokens is not None:
             thinking["budget_tokens"] = self.thinking.budget_tokens
@@ -103,7 +104,27 @@ class Session:
             document["include"] = list(self.include)
         if version >= CONTRACT_V2:
             document["history"] = [m.model_dump(mode="json") for m in self.history]
+            document.update(self.wire_history())
         return document
+
+    def wire_history(self) -> dict[str, Any]:
+        """The v2 fields that carry the saved history in the wire's own request form:
+        ``wire_history`` (the request body fields, ``null`` when the wire has no field for
+        some block, ``wire_history_lost`` says which), ``wire_history_origins`` (who
+        minted each token that came from elsewhere, by the block's location)."""
+        # Imported here: the target API stays free of the judge's wires for the
+        # reference adapter, which imports this module (its independence test).
+        from conformance.wires.registry import get_wire
+        from conformance.wires.saved_history import hold
+
+        held = hold(get_wire(self.wire), self.history, self.dialect)
+        fields: dict[str, Any] = {
+            "wire_history": held.fields,
+            "wire_history_origins": held.origins,
+        }
+        if held.lost is not None:
+            fields["wire_history_lost"] = held.lost
+        return fields
 
     def contract_json(self, version: int = CONTRACT_VERSION) -> str:
         return json.dumps(self.contract(version), ensure_ascii=False, indent=2) + "\n"

@@ -47,9 +47,7 @@ def _plain(block: Block) -> Block:
 
 def as_stored(messages: Sequence[Message]) -> tuple[Message, ...]:
     """The history without what no request body carries: stream directives and origins."""
-    return tuple(
-        Message(role=m.role, blocks=tuple(_plain(b) for b in m.blocks)) for m in messages
-    )
+    return tuple(Message(role=m.role, blocks=tuple(_plain(b) for b in m.blocks)) for m in messages)
 
 
 def _request(wire: Wire, fields: Mapping[str, Any], dialect: str | None) -> HttpRequest:
@@ -92,9 +90,7 @@ def hold(wire: Wire, messages: Sequence[Message], dialect: str | None) -> HeldHi
     return HeldHistory(fields, origins)
 
 
-def load(
-    wire: Wire, fields: object, origins: object, dialect: str | None
-) -> tuple[Message, ...]:
+def load(wire: Wire, fields: object, origins: object, dialect: str | None) -> tuple[Message, ...]:
     """Saved wire JSON (and the origins beside it) as neutral messages, read by the
     wire's own ``parse``; raises ``HistoryLoadError`` saying why it does not load."""
     if not isinstance(fields, dict):

@@ -118,3 +118,11 @@ def test_a_missing_name_an_extra_name_and_other_parameters_are_reported(root: Pa
         "fake_names.rules: `check_request` is not in the contract (make it `_check_request`)",
         "fake_names.validate: `validate` takes (view), the contract says (view, context)",
     ]
+
+
+def test_a_render_module_without_the_history_renderer_is_reported(root: Path) -> None:
+    modules = dict(GOOD)
+    modules["render"] = "def render(response, context): ...\ndef render_error(violation): ...\n"
+    assert contract_problems(package(root, "fake_history", modules)) == [
+        "fake_history.render: `render_history` is missing"
+    ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from conformance.model import Block, Media, Message, Reasoning, Text, ToolCall, ToolResult
+from conformance.model import Block, Media, Message, Reasoning, Text, ToolCall
 
 
 def _block(block: Block) -> dict[str, Any]:

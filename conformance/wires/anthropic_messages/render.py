@@ -19,11 +19,11 @@ from conformance.model import (
     ToolCall,
 )
 from conformance.wires import values
+from conformance.wires.anthropic_messages._history import history_messages
 from conformance.wires.anthropic_messages._stops import CUT_STOPS, STOP_REASONS
 from conformance.wires.base import RenderContext, RuleViolation
 from conformance.wires.faults import FaultAnswer, FaultTable, render_fault
 from conformance.wires.sse import format_event, fragments
-from conformance.wires.anthropic_messages._history import history_messages
 
 #: The event a client has never seen: rule 1 says unknown event types must be tolerated.
 _FUTURE_EVENT = "conformance_future_event"
@@ -272,6 +272,6 @@ def render_error(violation: RuleViolation) -> HttpResponse:
 
 
 def render_history(messages: Sequence[Message], dialect: str | None) -> dict[str, Any]:
-    """A saved conversation as the request body fields that hold it ({"messages": [...]}): what
-    a client storing the wire's own JSON replays, and ``parse`` reads back."""
+    """A saved conversation as the request body fields that hold it (``messages``): what a
+    client storing the wire's own JSON replays, and ``parse`` reads back."""
     return history_messages(messages)

@@ -25,10 +25,10 @@ from conformance.wires import values
 from conformance.wires.base import RenderContext, RuleViolation
 from conformance.wires.faults import FaultAnswer, FaultTable, render_fault
 from conformance.wires.gemini._errors import INTERNAL_ERROR, error_response
+from conformance.wires.gemini._history import history_contents
 from conformance.wires.gemini._stops import CUT_STOPS, FINISH_REASONS
 from conformance.wires.gemini._view import GeminiRequestView
 from conformance.wires.sse import format_event, fragments
-from conformance.wires.gemini._history import history_contents
 
 #: What this wire's provider answers for each scripted fault.
 _FAULTS: FaultTable = {
@@ -204,6 +204,6 @@ def render_error(violation: RuleViolation) -> HttpResponse:
 
 
 def render_history(messages: Sequence[Message], dialect: str | None) -> dict[str, Any]:
-    """A saved conversation as the request body fields that hold it ({"contents": [...]}): what
-    a client storing the wire's own JSON replays, and ``parse`` reads back."""
+    """A saved conversation as the request body fields that hold it (``contents``): what a
+    client storing the wire's own JSON replays, and ``parse`` reads back."""
     return history_contents(messages)

@@ -24,9 +24,9 @@ from conformance.wires.faults import OPENAI_FAULTS, render_fault
 from conformance.wires.openai_chat._details import DETAIL_FORMATS, episode_details
 from conformance.wires.openai_chat._dialects import DEEPSEEK, OPENROUTER, upstream
 from conformance.wires.openai_chat._errors import error_answer
+from conformance.wires.openai_chat._history import history_messages
 from conformance.wires.openai_chat._stops import CUT_STOPS, FINISH_REASONS
 from conformance.wires.sse import DONE, format_comment, format_event, fragments
-from conformance.wires.openai_chat._history import history_messages
 
 #: ``created`` of every rendered completion: fixed, so renders are byte-stable.
 _CREATED = 1_700_000_000
@@ -265,6 +265,7 @@ def render_error(violation: RuleViolation) -> HttpResponse:
 
 
 def render_history(messages: Sequence[Message], dialect: str | None) -> dict[str, Any]:
-    """A saved conversation as the request body fields that hold it ({"messages": [...]}, in the dialect's reasoning fields): what
-    a client storing the wire's own JSON replays, and ``parse`` reads back."""
+    """A saved conversation as the request body fields that hold it (``messages``, with
+    the dialect's reasoning fields): what a client storing the wire's own JSON replays,
+    and ``parse`` reads back."""
     return history_messages(messages, dialect)

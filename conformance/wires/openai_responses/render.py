@@ -16,11 +16,11 @@ from conformance.model import ContentBlock, Message, Reasoning, ScriptedResponse
 from conformance.wires import values
 from conformance.wires.base import RenderContext, RuleViolation
 from conformance.wires.faults import OPENAI_FAULTS, render_fault
+from conformance.wires.openai_responses._history import history_input
 from conformance.wires.openai_responses._minted import Minted, content_part
 from conformance.wires.openai_responses._rule import ResponsesRule
 from conformance.wires.openai_responses._view import ResponsesRequestView
 from conformance.wires.sse import format_event, fragments
-from conformance.wires.openai_responses._history import history_input
 
 #: A fixed ``created_at``: the same script renders the same bytes.
 _CREATED_AT = 1_750_000_000
@@ -274,6 +274,6 @@ def render_error(violation: RuleViolation) -> HttpResponse:
 
 
 def render_history(messages: Sequence[Message], dialect: str | None) -> dict[str, Any]:
-    """A saved conversation as the request body fields that hold it ({"input": [...]}): what
-    a client storing the wire's own JSON replays, and ``parse`` reads back."""
+    """A saved conversation as the request body fields that hold it (``input``): what a
+    client storing the wire's own JSON replays, and ``parse`` reads back."""
     return history_input(messages)
