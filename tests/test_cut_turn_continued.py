@@ -6,13 +6,18 @@ turn passes over."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from pydantic import ValidationError
 
 from conformance.cases.schema import Case, Turn
+from conformance.model import TRUNCATING_STOPS, ToolCall, ToolResult
 from conformance.reference import ReferenceAdapter
 from conformance.reference.adapter import ReferenceSession
+from conformance.reference.turns import settle
 from conformance.runner import RunOptions, plan, run_job
+from conformance.targets.base import CallToRun, WireResponse
 from conformance.targets.resolve import target_from_object
 from conformance.transcript import Transcript
 from conformance.verdict import Result
@@ -78,6 +83,136 @@ def test_a_continuation_follows_a_cut_call() -> None:
                 "user": "hi",
                 "responses": [
                     {"stop": "end", "blocks": [{"kind": "text", "text": "a"}]},
+                    {"if_continued": True, "stop": "end"},
+                ],
+            }
+        )
+
+
+# ------------------------------------------------ calls cut by the output limit or a drop
+
+#: Cells whose turn is cut by ``max_tokens`` / ``length`` / a dropped stream while it holds
+#: a tool call: each scripts the continuation ``if_continued``.
+CUT_BY_LIMIT = {
+    ("chat-length-cut-call-not-run", "openai-chat"),
+    ("chat-length-cut-turn-runs-none-of-its-calls", "openai-chat"),
+    ("deepseek-length-cut-call-after-tool-round", "openai-chat:deepseek"),
+    ("responses-incomplete-mid-function-call-not-run", "openai-responses"),
+    ("truncation-max-tokens-mid-tool-use-partial-json", "anthropic-messages"),
+    ("truncation-max-tokens-mid-tool-use-partial-json", "openai-chat:openrouter"),
+    ("truncation-no-finish-mid-tool-use", "anthropic-messages"),
+    ("truncation-no-finish-mid-tool-use", "openai-chat:openrouter"),
+}
+
+NOT_RUN = "not run: the response was cut before this call was complete"
+
+
+class _AnswersCutCallsSession(ReferenceSession):
+    """Keeps every call of a cut turn (a cut one with ``{}``, the arguments a client that
+    cannot parse them sends) and answers each with an error result, unrun (earendil-works/pi
+    PR#6285); ``go_on`` then asks the model again once instead of ending the turn."""
+
+    go_on = False
+    runs_them = False
+    _pending = False
+
+    def receive(self, response: WireResponse) -> Sequence[CallToRun]:
+        decoded = self.codec.decode(response)
+        blocks = self.consolidate(decoded)
+        if decoded.stop not in TRUNCATING_STOPS:
+            settled = settle(blocks, decoded.stop, self._offered(), self.guards, self._new_id)
+            self.history.add_assistant(settled.blocks, decoded.stop)
+            self.history.add_tool_results(settled.answered)
+            return list(settled.calls)
+        kept = tuple(
+            b.model_copy(update={"arguments": {}})
+            if isinstance(b, ToolCall) and not b.complete
+            else b
+            for b in blocks
+        )
+        calls = [b for b in kept if isinstance(b, ToolCall)]
+        self.history.add_assistant(kept, decoded.stop)
+        if self.runs_them:
+            return [CallToRun(c.id, c.name, dict(c.arguments)) for c in calls if c.complete]
+        self.history.add_tool_results(
+            [ToolResult(call_id=c.id, content=NOT_RUN, is_error=True) for c in calls]
+        )
+        self._pending = self.go_on and bool(calls)
+        return []
+
+    def continues(self) -> bool:
+        if self._pending:
+            self._pending = False
+            return True
+        return super().continues()
+
+
+class _AnswersAndEndsSession(_AnswersCutCallsSession):
+    pass
+
+
+class _AnswersAndGoesOnSession(_AnswersCutCallsSession):
+    go_on = True
+
+
+class _RunsCutCallsSession(_AnswersCutCallsSession):
+    runs_them = True
+
+
+def _adapter(session: type[ReferenceSession]) -> ReferenceAdapter:
+    class _Adapter(ReferenceAdapter):
+        session_class = session
+
+    return _Adapter()
+
+
+@pytest.mark.parametrize(("case_id", "column"), sorted(CUT_BY_LIMIT))
+@pytest.mark.parametrize(
+    "reaction",
+    ["ends, dropping the cut call", "ends, answering it unrun", "answers it unrun and goes on"],
+)
+def test_every_reaction_rule_33_accepts_passes(case_id: str, column: str, reaction: str) -> None:
+    session = {
+        "ends, dropping the cut call": ReferenceSession,
+        "ends, answering it unrun": _AnswersAndEndsSession,
+        "answers it unrun and goes on": _AnswersAndGoesOnSession,
+    }[reaction]
+    result, transcript = _run(_adapter(session), case_id, column)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    served = [e.served for e in transcript.exchanges]
+    continuation = next(i for i, r in enumerate(_case(case_id).given.responses) if r.if_continued)
+    if session is _AnswersAndGoesOnSession:
+        assert continuation in served  # the continuation answered the loop that went on
+    else:
+        assert continuation not in served  # passed over: the turn ended at the cut
+    assert None not in served  # no request beyond the script, none rejected
+
+
+@pytest.mark.parametrize(("case_id", "column"), sorted(CUT_BY_LIMIT))
+def test_running_a_call_of_the_cut_turn_fails(case_id: str, column: str) -> None:
+    result, _ = _run(_adapter(_RunsCutCallsSession), case_id, column)
+    assert result.verdict == "fail"
+    assert any(v.severity == "must" for v in result.violations)
+
+
+def test_a_continuation_may_follow_a_call_cut_by_the_output_limit() -> None:
+    call = {"kind": "tool_call", "id": "c1", "name": "t", "arguments": {"a": 1}}
+    turn = Turn.model_validate(
+        {
+            "user": "hi",
+            "responses": [
+                {"stop": "max_tokens", "blocks": [call]},
+                {"if_continued": True, "stop": "end", "blocks": [{"kind": "text", "text": "a"}]},
+            ],
+        }
+    )
+    assert turn.responses[1].if_continued
+    with pytest.raises(ValidationError, match="`if_continued` follows a response"):
+        Turn.model_validate(
+            {
+                "user": "hi",
+                "responses": [
+                    {"stop": "max_tokens", "blocks": [{"kind": "text", "text": "cut"}]},
                     {"if_continued": True, "stop": "end"},
                 ],
             }

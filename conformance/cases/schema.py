@@ -25,6 +25,7 @@ from conformance.catalogue import resolve
 from conformance.catalogue.model import Seed
 from conformance.model import (
     CONTINUING_STOPS,
+    TRUNCATING_STOPS,
     BlockKind,
     Message,
     Options,
@@ -122,6 +123,15 @@ Provenance: TypeAlias = Annotated[
 # ---------------------------------------------------------------- the script
 
 
+def _cut_calls(response: ScriptedResponse) -> bool:
+    """Whether ``response`` cuts tool calls: one whose arguments do not parse, or any
+    call of a response cut by the output limit or a dropped stream.  Rule 33 lets a
+    target end the turn there, or answer the calls with error results, unrun, and go on."""
+    calls = [b for b in response.blocks if isinstance(b, ToolCall)]
+    cut_stop = response.stop in TRUNCATING_STOPS and response.fault is None
+    return bool(calls) and (cut_stop or any(not c.complete for c in calls))
+
+
 class Turn(StrictModel):
     """A user prompt and the responses of its tool loop, in order.
 
@@ -136,10 +146,7 @@ class Turn(StrictModel):
     def _loop_shape(self) -> Turn:
         for r, response in enumerate(self.responses):
             before = self.responses[r - 1] if r else None
-            cut = before is not None and any(
-                isinstance(b, ToolCall) and not b.complete for b in before.blocks
-            )
-            if response.if_continued and not cut:
+            if response.if_continued and (before is None or not _cut_calls(before)):
                 raise ValueError(
                     f"responses.{r}: `if_continued` follows a response with a cut tool call "
                     "(the turn a target may end or continue)"
