@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from conformance.cases.model_name import session_model
-from conformance.cases.schema import Case, ExpectOutput
+from conformance.cases.schema import Case
 from conformance.checks.registry import run_checks
 from conformance.decide import decide
 from conformance.exchanges import save_exchanges
@@ -114,7 +114,7 @@ def _stage(job: Job, provider: ScriptedProvider, wire: Wire, timeout: float) -> 
         session=session,
         provider=provider,
         endpoint=wire.endpoint(session.model, True),
-        wants_output=any(isinstance(e, ExpectOutput) for e in job.case.expect),
+        wants_output=job.case.expects_output,
         timeout=timeout,
     )
 

@@ -91,18 +91,39 @@ def test_a_continuation_follows_a_cut_call() -> None:
 
 # ------------------------------------------------ calls cut by the output limit or a drop
 
-#: Cells whose turn is cut by ``max_tokens`` / ``length`` / a dropped stream while it holds
-#: a tool call: each scripts the continuation ``if_continued``.
-CUT_BY_LIMIT = {
-    ("chat-length-cut-call-not-run", "openai-chat"),
-    ("chat-length-cut-turn-runs-none-of-its-calls", "openai-chat"),
-    ("deepseek-length-cut-call-after-tool-round", "openai-chat:deepseek"),
-    ("responses-incomplete-mid-function-call-not-run", "openai-responses"),
-    ("truncation-max-tokens-mid-tool-use-partial-json", "anthropic-messages"),
-    ("truncation-max-tokens-mid-tool-use-partial-json", "openai-chat:openrouter"),
-    ("truncation-no-finish-mid-tool-use", "anthropic-messages"),
-    ("truncation-no-finish-mid-tool-use", "openai-chat:openrouter"),
-}
+
+def _cut_by_limit() -> set[tuple[str, str]]:
+    """Every cell whose turn is cut by ``max_tokens`` / ``length`` / a dropped stream while
+    it holds a tool call, and scripts the continuation ``if_continued``."""
+    cells: set[tuple[str, str]] = set()
+    for loaded in library().cases:
+        for turn in loaded.case.given.turns:
+            for before, response in zip(turn.responses, turn.responses[1:], strict=False):
+                if response.if_continued and before.stop in TRUNCATING_STOPS:
+                    cells |= {(loaded.case.id, column) for column in loaded.case.wires}
+    return cells
+
+
+CUT_BY_LIMIT = _cut_by_limit()
+
+
+def test_every_cut_by_limit_case_scripts_the_continuation() -> None:
+    """The twelve cases whose cut turn holds a call accept going on (rule 33)."""
+    assert {case for case, _ in CUT_BY_LIMIT} >= {
+        "chat-length-cut-call-not-run",
+        "chat-length-cut-turn-runs-none-of-its-calls",
+        "deepseek-length-cut-call-after-tool-round",
+        "responses-incomplete-mid-function-call-not-run",
+        "truncation-max-tokens-mid-tool-use-partial-json",
+        "truncation-no-finish-mid-tool-use",
+        "gemini-max-tokens-complete-calls-not-run",
+        "gemini-max-tokens-partial-thought-after-call-not-merged",
+        "truncation-max-tokens-dangling-episode-after-tool-call",
+        "empty-terminal-max-tokens-after-tool-turn-not-replayed",
+        "empty-terminal-output-last-nonempty-text",
+        "responses-incomplete-after-text-reports-earlier-text",
+    }
+
 
 NOT_RUN = "not run: the response was cut before this call was complete"
 

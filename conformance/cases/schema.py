@@ -451,9 +451,15 @@ class Case(StrictModel):
         needs = set(self.requires)
         if self.given.history:
             needs.add("history")
-        if any(isinstance(e, ExpectOutput) for e in self.expect):
+        if self.expects_output:
             needs.add("output-selection")
         return frozenset(needs)
+
+    @property
+    def expects_output(self) -> bool:
+        """Whether an expectation judges the selected output (also as one alternative of
+        an ``any_of``)."""
+        return any(_judges_output(e) for e in self.expect)
 
     @property
     def evidence(self) -> Evidence:
@@ -462,3 +468,9 @@ class Case(StrictModel):
         if all(isinstance(p, SeedRef) for p in self.provenance):
             return "design"
         return "observed"
+
+
+def _judges_output(expectation: Expectation) -> bool:
+    if isinstance(expectation, ExpectAnyOf):
+        return any(_judges_output(e) for e in expectation.any_of)
+    return isinstance(expectation, ExpectOutput)
