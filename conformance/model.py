@@ -216,6 +216,12 @@ class ScriptedResponse(StrictModel):
         "turn (answering its cut calls with error results); a target that ends the turn "
         "there skips it.",
     )
+    if_retried: bool = Field(
+        default=False,
+        description="Served only to a target that sends the identical request again after "
+        "a dropped stream (the previous response, `no_finish`); a target that goes on or "
+        "ends there skips it.",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -232,6 +238,8 @@ class ScriptedResponse(StrictModel):
             raise ValueError(
                 "a fault answers with an error: no blocks, no noise (unless mid_stream)"
             )
+        if self.if_retried and self.if_continued:
+            raise ValueError("a response answers a retry or a continuation, not both")
         calls = [b for b in self.blocks if isinstance(b, ToolCall)]
         if self.stop == "tool_calls" and not calls:
             raise ValueError("stop `tool_calls` needs at least one tool_call block")

@@ -55,14 +55,19 @@ class Transcript:
         return [(e.number, e.view) for e in self.exchanges if e.view is not None]
 
     def served_count(self) -> int:
-        """Scripted responses used: those served, and each ``if_continued`` response the
-        target passed over by ending its cut turn (it was never asked for)."""
+        """Scripted responses used: those served, and each ``if_continued`` or
+        ``if_retried`` response the target passed over by ending its cut turn or not
+        retrying (it was never asked for)."""
         served = {e.served for e in self.exchanges if e.served is not None}
-        passed = sum(
-            1
-            for i, r in enumerate(self.case.given.responses)
-            if r.if_continued and i not in served and i - 1 in served
-        )
+        responses = self.case.given.responses
+        passed = 0
+        for i, response in enumerate(responses):
+            if not (response.if_continued or response.if_retried) or i in served:
+                continue
+            before = i - 1
+            while before >= 0 and (responses[before].if_continued or responses[before].if_retried):
+                before -= 1  # the optional answers of one dropped stream follow it together
+            passed += before in served
         return len([e for e in self.exchanges if e.served is not None]) + passed
 
     def ended_on_dropped_stream(self) -> bool:

@@ -146,6 +146,15 @@ class Turn(StrictModel):
     def _loop_shape(self) -> Turn:
         for r, response in enumerate(self.responses):
             before = self.responses[r - 1] if r else None
+            if response.if_retried and (
+                before is None or before.stop != "no_finish" or before.fault is not None
+            ):
+                raise ValueError(
+                    f"responses.{r}: `if_retried` follows a dropped stream (`no_finish`, no "
+                    "fault: a fault's retry gets the next response anyway)"
+                )
+            if before is not None and before.if_retried and response.if_continued:
+                before = self.responses[r - 2]  # both answer the dropped stream
             if response.if_continued and (before is None or not _cut_calls(before)):
                 raise ValueError(
                     f"responses.{r}: `if_continued` follows a response with a cut tool call "
