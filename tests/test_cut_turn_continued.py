@@ -154,7 +154,9 @@ class _AnswersCutCallsSession(ReferenceSession):
         calls = [b for b in kept if isinstance(b, ToolCall)]
         self.history.add_assistant(kept, decoded.stop)
         if self.runs_them:
-            return [CallToRun(c.id, c.name, dict(c.arguments)) for c in calls if c.complete]
+            return [
+                CallToRun(c.id, c.name, c.arguments) for c in calls if isinstance(c.arguments, dict)
+            ]
         self.history.add_tool_results(
             [ToolResult(call_id=c.id, content=NOT_RUN, is_error=True) for c in calls]
         )
