@@ -9,6 +9,7 @@ holds the mutated object.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -165,6 +166,10 @@ def mutant_target(spec: str, probe: Probe) -> Iterator[ResolvedTarget]:
     path = module_file(name)
     code = compiled(mutated_source(probe, path.read_text(encoding="utf-8")), str(path))
     with mutated_modules(scope, name, code):
+        try:
+            importlib.import_module(name)
+        except Exception as error:  # the mutant's own import fails: its fault, reported
+            raise ProbeInvalid(f"the mutant does not import: {error!r}") from None
         try:
             target = resolve_target(spec)
         except TargetError as error:
