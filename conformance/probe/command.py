@@ -105,7 +105,7 @@ def _catalogue(args: argparse.Namespace) -> Catalogue:
     raise ProbeUsageError("--probes FILE is needed for a target other than the reference")
 
 
-def _subject(spec: str) -> tuple[ResolvedTarget, str | CommandRoot]:
+def probe_subject(spec: str) -> tuple[ResolvedTarget, str | CommandRoot]:
     """The target, and what each mutant is applied to: an in-process target's
     ``module:attr``, or a command target's root (the manifest's ``cwd``, else the
     current folder) with the manifest's ``build``."""
@@ -151,7 +151,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
         sys.path.insert(0, os.getcwd())
     try:
         catalogue = _catalogue(args)
-        target, subject = _subject(args.target)
+        target, subject = probe_subject(args.target)
     except (ProbeUsageError, CatalogueError, TargetError, ManifestError) as error:
         print(f"wire-conformance probe: {error}", file=sys.stderr)
         return EXIT_USAGE

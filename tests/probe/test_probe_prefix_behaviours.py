@@ -27,7 +27,9 @@ PRE_FIX_PROBES: Mapping[str, str] = {
     "redacted_thinking dropped from the leading-thinking repair (§138)": (
         "guard-leading-thinking-redacted-counts"
     ),
-    "the unsigned-trailing drop disabled (M2, §114)": "seed-dangling-unsigned-trailing-episode-sent",
+    "the unsigned-trailing drop disabled (M2, §114)": (
+        "seed-dangling-unsigned-trailing-episode-sent"
+    ),
     "a signed trailing episode over-popped in the stored turn (§126, §137)": (
         "seed-overpop-signed-trailing-episode"
     ),
@@ -74,7 +76,9 @@ def test_a_behaviour_without_its_probe_is_reported() -> None:
     without = catalogue.model_copy(
         update={
             "probes": tuple(
-                p for p in catalogue.probes if p.id != "seed-dangling-unsigned-trailing-episode-sent"
+                p
+                for p in catalogue.probes
+                if p.id != "seed-dangling-unsigned-trailing-episode-sent"
             )
         }
     )
