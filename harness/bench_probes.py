@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -26,7 +27,8 @@ from pathlib import Path
 
 from conformance.cases.library import load_library
 from conformance.probe.catalogue import reference_catalogue
-from conformance.probe.run import ProbeOptions, control, run_probes
+from conformance.probe.reach import Reach
+from conformance.probe.run import Control, ProbeOptions, control, run_probes
 from conformance.runner import Job, RunOptions, plan, run_job
 from conformance.targets.resolve import REFERENCE_SPEC, resolve_target
 
@@ -53,10 +55,16 @@ def test_cell(job):
 '''
 
 
-def _cells() -> list[Job]:
+def _control() -> Control:
     target = resolve_target(REFERENCE_SPEC)
     jobs = plan((c.case for c in load_library().cases), target)
-    return list(control(target, jobs, RunOptions(strict=True)).killable)
+    return control(
+        target, jobs, RunOptions(strict=True), reach=(REFERENCE_SPEC, reference_catalogue())
+    )
+
+
+def _cells() -> list[Job]:
+    return list(_control().killable)
 
 
 def _unmutated_seconds(jobs: Sequence[Job]) -> dict[tuple[str, str], float]:
@@ -69,33 +77,53 @@ def _unmutated_seconds(jobs: Sequence[Job]) -> dict[tuple[str, str], float]:
     return seconds
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def bench_catalogue(all_killers: bool) -> None:
     catalogue = reference_catalogue()
-    jobs = _cells()
-    unmutated = _unmutated_seconds(jobs)
+    target = resolve_target(REFERENCE_SPEC)
+    jobs = plan((c.case for c in load_library().cases), target)
+    started = time.perf_counter()
+    control(target, jobs, RunOptions(strict=True))
+    plain = time.perf_counter() - started
+    started = time.perf_counter()
+    checked = _control()
+    recorded = time.perf_counter() - started
     print(
-        f"unmutated reference: {len(jobs)} cells in {sum(unmutated.values()):.2f} s "
-        f"({1000 * sum(unmutated.values()) / len(jobs):.1f} ms per cell)"
+        f"positive control: {plain:.2f} s; recording the lines each cell reaches: "
+        f"{recorded:.2f} s ({100 * (recorded / plain - 1):+.0f}%, once per run)"
+    )
+    cells = list(checked.killable)
+    unmutated = _unmutated_seconds(cells)
+    print(
+        f"unmutated reference: {len(cells)} cells in {sum(unmutated.values()):.2f} s "
+        f"({1000 * sum(unmutated.values()) / len(cells):.1f} ms per cell)"
     )
     mode = "all killers" if all_killers else "first killer"
     for isolate in ("none", "fork"):
         options = ProbeOptions(RunOptions(strict=True), all_killers, isolate)
+        cpu, children = time.process_time(), _children_cpu()
         started = time.perf_counter()
-        results = run_probes(REFERENCE_SPEC, catalogue, jobs, options)
+        results = run_probes(REFERENCE_SPEC, catalogue, cells, options, reached=checked.reached)
         seconds = time.perf_counter() - started
-        cells = sum(r.cells_run for r in results)
+        cpu = time.process_time() - cpu + _children_cpu() - children
+        ran = sum(r.cells_run for r in results)
         print(
             f"reference catalogue, isolate {isolate}, {mode}: {len(results)} mutants, "
-            f"{cells} cells in {seconds:.2f} s = {len(results) / seconds:.1f} mutants/s"
+            f"{ran} cells in {seconds:.2f} s = {len(results) / seconds:.1f} mutants/s "
+            f"(CPU {cpu:.2f} s = {len(results) / cpu:.1f} mutants per CPU second)"
         )
         if isolate == "none":
-            _overhead(results, jobs, unmutated, seconds)
+            _overhead(results, cells, unmutated, seconds, checked.reached)
             _rebuild()
 
 
 def _rebuild() -> None:
-    """The cost of building a mutated target alone (the package re-imported with the
-    mutant, the target resolved, the modules put back)."""
+    """The cost of building a mutated target alone (the mutated module and its
+    dependants re-imported, the target resolved, the modules put back)."""
     from conformance.probe.mutate import ProbeInvalid
     from conformance.probe.run import mutant_target
 
@@ -116,17 +144,20 @@ def _overhead(
     jobs: Sequence[Job],
     unmutated: dict[tuple[str, str], float],
     seconds: float,
+    reached: Reach | None,
 ) -> None:
     """The whole catalogue's time against the unmutated time of the cells its mutants
-    ran (each mutant runs its expected killers first, then the rest in order)."""
-    from conformance.probe.run import _ordered
+    ran (each mutant runs the cells that reach its change, expected killers first)."""
+    from conformance.probe.run import _ordered, reaching
     from conformance.probe.verdicts import MutantResult
 
     catalogue = {p.id: p for p in reference_catalogue().probes}
     same_cells = 0.0
     for result in results:
         assert isinstance(result, MutantResult)
-        ordered = _ordered(catalogue[result.id], jobs)[: result.cells_run]
+        probe = catalogue[result.id]
+        cells = reaching(probe, jobs, reached)
+        ordered = _ordered(probe, cells)[: result.cells_run]
         same_cells += sum(unmutated[(j.case.id, j.column)] for j in ordered)
     if same_cells:
         print(

@@ -30,6 +30,7 @@ from conformance.probe.run import (
     ProbeUsageError,
     control,
     in_process_spec,
+    reach_of,
     run_probes,
 )
 from conformance.probe.verdicts import MutantResult
@@ -193,9 +194,11 @@ def run_probe_command(args: argparse.Namespace) -> int:
 
     try:
         with ending_signals_raise():
-            checked = control(target, jobs, options.run, options.workers)
+            checked = control(
+                target, jobs, options.run, options.workers, reach_of(subject, catalogue)
+            )
             if not checked.failing:
-                run_probes(subject, catalogue, checked.killable, options, progress)
+                run_probes(subject, catalogue, checked.killable, options, progress, checked.reached)
     except Interrupted as interruption:
         print(f"wire-conformance probe: {interruption}", file=sys.stderr)
         return interruption.exit_status

@@ -17,7 +17,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import CodeType, ModuleType
@@ -136,11 +136,13 @@ def dependants(name: str, scope: str) -> frozenset[str]:
 
 
 class _CodeLoader(importlib.abc.Loader):
-    """Executes a given code object; a package first gets the attributes of its
-    submodules that were kept, as the original package had them."""
+    """Executes a given code object (with ``names`` bound in the module first); a
+    package first gets the attributes of its submodules that were kept, as the original
+    package had them."""
 
-    def __init__(self, code: CodeType) -> None:
+    def __init__(self, code: CodeType, names: Mapping[str, object]) -> None:
         self.code = code
+        self.names = names
 
     def exec_module(self, module: ModuleType) -> None:
         if hasattr(module, "__path__"):
@@ -149,17 +151,21 @@ class _CodeLoader(importlib.abc.Loader):
                 rest = name[len(prefix) :] if name.startswith(prefix) else ""
                 if rest and "." not in rest and child is not None:
                     setattr(module, rest, child)
+        module.__dict__.update(self.names)
         exec(self.code, module.__dict__)
 
 
 class _RebuildFinder(importlib.abc.MetaPathFinder):
-    """Finds the modules being rebuilt first: the mutant's in-memory code for the
-    mutated one, the cached code of its file for each dependant."""
+    """Finds the modules being rebuilt first: the given in-memory code for the changed
+    ones (a mutant, or the control's reach markers), the cached code of its file for
+    each dependant."""
 
-    def __init__(self, rebuilt: Iterable[str], name: str, code: CodeType) -> None:
+    def __init__(
+        self, rebuilt: Iterable[str], codes: Mapping[str, CodeType], names: Mapping[str, object]
+    ) -> None:
         self.rebuilt = frozenset(rebuilt)
-        self.name = name
-        self.code = code
+        self.codes = codes
+        self.names = names
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
@@ -169,8 +175,11 @@ class _RebuildFinder(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
             return spec
-        code = self.code if fullname == self.name else source_code(spec.origin)
-        spec.loader = _CodeLoader(code)
+        code = self.codes.get(fullname)
+        if code is None:
+            spec.loader = _CodeLoader(source_code(spec.origin), {})
+        else:
+            spec.loader = _CodeLoader(code, self.names)
         spec.cached = None
         return spec
 
@@ -179,10 +188,13 @@ _MISSING = object()
 
 
 @contextmanager
-def mutated_modules(scope: str, name: str, code: CodeType) -> Iterator[frozenset[str]]:
-    """Within the block, importing anything of ``scope`` gives the mutated family; the
-    names rebuilt (the mutated module and its dependants) are yielded."""
-    rebuilt = dependants(name, scope)
+def rebuilt_modules(
+    scope: str, codes: Mapping[str, CodeType], names: Mapping[str, object] | None = None
+) -> Iterator[frozenset[str]]:
+    """Within the block, importing anything of ``scope`` gives the modules of ``codes``
+    built from their given code (``names`` bound in each first) and their dependants
+    rebuilt over them; the names rebuilt are yielded."""
+    rebuilt = frozenset().union(*(dependants(name, scope) for name in codes))
     before = {n for n in sys.modules if in_scope(n, scope)}
     saved = {n: sys.modules[n] for n in rebuilt if n in sys.modules}
     attributes = []
@@ -191,7 +203,7 @@ def mutated_modules(scope: str, name: str, code: CodeType) -> Iterator[frozenset
         parent = sys.modules.get(parent_name) if parent_name not in rebuilt else None
         if parent is not None:
             attributes.append((parent, child, getattr(parent, child, _MISSING)))
-    finder = _RebuildFinder(rebuilt, name, code)
+    finder = _RebuildFinder(rebuilt, codes, names or {})
     for saved_name in saved:
         del sys.modules[saved_name]
     sys.meta_path.insert(0, finder)
@@ -209,3 +221,11 @@ def mutated_modules(scope: str, name: str, code: CodeType) -> Iterator[frozenset
                     delattr(parent, child)
             else:
                 setattr(parent, child, value)
+
+
+@contextmanager
+def mutated_modules(scope: str, name: str, code: CodeType) -> Iterator[frozenset[str]]:
+    """Within the block, importing anything of ``scope`` gives the mutated family; the
+    names rebuilt (the mutated module and its dependants) are yielded."""
+    with rebuilt_modules(scope, {name: code}) as rebuilt:
+        yield rebuilt

@@ -35,6 +35,7 @@ from conformance.probe.run import (
     control,
     probe_command,
     probe_in_process,
+    reach_of,
 )
 from conformance.probe.verdicts import MutantResult
 from conformance.targets.manifest import ManifestError
@@ -92,7 +93,7 @@ class ProbeRun:
             from conformance.cases.library import load_library
             from conformance.runner import plan
 
-            target, _ = self.subject()
+            target, subject = self.subject()
             dirs = [Path(d) for d in self.config.getoption("--conformance-cases")]
             cases = [loaded.case for loaded in load_library(dirs).cases]
             wires = self.config.getoption("--conformance-wire")
@@ -100,7 +101,9 @@ class ProbeRun:
             patterns = self.config.getoption("--conformance-case")
             if patterns:
                 jobs = [j for j in jobs if any(fnmatch.fnmatchcase(j.case.id, p) for p in patterns)]
-            self._checked = control(target, jobs, self.options().run)
+            self._checked = control(
+                target, jobs, self.options().run, reach=reach_of(subject, self.catalogue)
+            )
         return self._checked
 
     def probe(self, probe_id: str) -> MutantResult:
@@ -112,7 +115,7 @@ class ProbeRun:
         _, subject = self.subject()
         if isinstance(subject, CommandRoot):
             return probe_command(subject, probe, checked.killable, self.options())
-        return probe_in_process(subject, probe, checked.killable, self.options())
+        return probe_in_process(subject, probe, checked.killable, self.options(), checked.reached)
 
 
 def describe(result: MutantResult) -> str:
