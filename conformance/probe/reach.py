@@ -85,7 +85,7 @@ def _hunk_changes(diff: str) -> list[tuple[str, list[int]]]:
     return hunks
 
 
-def _changes(probe: Probe, source: str) -> list[tuple[int, int, set[int] | None]]:
+def changes(probe: Probe, source: str) -> list[tuple[int, int, set[int] | None]]:
     """Per place the probe edits: its first and last line in the original source and
     the lines it changes (``None``: it only inserts between them)."""
     if probe.diff_text is not None:
@@ -144,15 +144,15 @@ def _place(node: ast.stmt) -> Place:
 def touched(probe: Probe, source: str) -> list[Mark] | None:
     """Where the probe's markers go, or ``None`` when its reach cannot be decided (a
     change outside a function body, or one that touches no statement)."""
-    changes = _changes(probe, source)
-    if not changes:
+    places = changes(probe, source)
+    if not places:
         return None
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return None
     marks: list[Mark] = []
-    for first, last, changed in changes:
+    for first, last, changed in places:
         if changed is not None:
             first, last = min(changed), max(changed)
         function = _innermost_function(tree, first, last)

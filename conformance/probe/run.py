@@ -32,6 +32,7 @@ from conformance.probe.modules import (
 from conformance.probe.mutate import ProbeInvalid, compiled, mutated_source
 from conformance.probe.reach import MARKER, Mark, Reach, ReachRecorder, instrumented, touched
 from conformance.probe.scratch_root import mutant_command
+from conformance.probe.swap import swap_for, swapped
 from conformance.probe.verdicts import (
     Killer,
     MutantResult,
@@ -233,10 +234,17 @@ def _mutant(spec: str, probe: Probe) -> tuple[str, str, Path, str]:
 
 
 @contextmanager
-def mutant_target(spec: str, probe: Probe) -> Iterator[ResolvedTarget]:
-    """The target rebuilt with the probe's mutant, valid inside the block."""
+def mutant_target(spec: str, probe: Probe, fresh: bool = False) -> Iterator[ResolvedTarget]:
+    """The target with the probe's mutant, valid inside the block: the changed
+    function's code swapped in place when that is enough, else (or with ``fresh``) the
+    mutated module and its dependants re-imported."""
     scope, name, path, source = _mutant(spec, probe)
     code = compiled(mutated_source(probe, source), str(path))
+    swap = None if fresh else swap_for(probe, source, code, name)
+    if swap is not None:
+        with swapped(swap):
+            yield resolve_target(spec)
+        return
     with mutated_modules(scope, name, code):
         try:
             importlib.import_module(name)
@@ -263,10 +271,12 @@ def probe_in_process(
     jobs: Sequence[Job],
     options: ProbeOptions,
     reached: Reach | None = None,
+    fresh: bool = False,
 ) -> MutantResult:
+    """The mutant in this process (``fresh``: its modules re-imported, never swapped)."""
     cells = reaching(probe, jobs, reached)
     try:
-        with mutant_target(spec, probe) as target:
+        with mutant_target(spec, probe, fresh) as target:
             return run_cells(probe, target, cells, options, len(jobs) - len(cells))
     except ProbeInvalid as error:
         return invalid(probe, str(error))
@@ -287,7 +297,7 @@ def probe_forked(
         status = 0
         try:
             os.close(read_end)
-            result = probe_in_process(spec, probe, jobs, options, reached)
+            result = probe_in_process(spec, probe, jobs, options, reached, fresh=True)
             with os.fdopen(write_end, "w", encoding="utf-8") as out:
                 out.write(result.model_dump_json())
         except BaseException:
