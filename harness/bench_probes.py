@@ -26,9 +26,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance.cases.library import load_library
-from conformance.probe.catalogue import reference_catalogue
+from conformance.probe.catalogue import Catalogue, reference_catalogue
 from conformance.probe.reach import Reach
 from conformance.probe.run import Control, ProbeOptions, control, run_probes
+from conformance.probe.verdicts import MutantResult
 from conformance.runner import Job, RunOptions, plan, run_job
 from conformance.targets.resolve import REFERENCE_SPEC, resolve_target
 
@@ -74,20 +75,6 @@ def _cpu() -> float:
     return time.process_time() + usage.ru_utime + usage.ru_stime
 
 
-def _unmutated_seconds(jobs: Sequence[Job]) -> dict[tuple[str, str], float]:
-    """CPU seconds of each cell on the unmutated reference (best of 3)."""
-    target = resolve_target(REFERENCE_SPEC)
-    seconds: dict[tuple[str, str], float] = {}
-    for _ in range(3):
-        for job in jobs:
-            started = _cpu()
-            run_job(target, job, RunOptions(strict=True))
-            spent = _cpu() - started
-            key = (job.case.id, job.column)
-            seconds[key] = min(seconds.get(key, spent), spent)
-    return seconds
-
-
 def bench_catalogue(all_killers: bool) -> None:
     catalogue = reference_catalogue()
     target = resolve_target(REFERENCE_SPEC)
@@ -104,11 +91,6 @@ def bench_catalogue(all_killers: bool) -> None:
         f"({100 * (marked / plain - 1):+.0f}%, once per run)"
     )
     cells = list(checked.killable)
-    unmutated = _unmutated_seconds(cells)
-    print(
-        f"unmutated reference: {len(cells)} cells in {sum(unmutated.values()):.2f} CPU s "
-        f"({1000 * sum(unmutated.values()) / len(cells):.2f} ms per cell, best of 3)"
-    )
     mode = "all killers" if all_killers else "first killer"
     for isolate in ("none", "fork"):
         options = ProbeOptions(RunOptions(strict=True), all_killers, isolate)
@@ -124,8 +106,48 @@ def bench_catalogue(all_killers: bool) -> None:
             f"second (wall {seconds:.2f} s = {len(results) / seconds:.1f} mutants/s)"
         )
         if isolate == "none":
-            _overhead(results, cells, unmutated, cpu, checked.reached)
+            _overhead(catalogue, cells, options, checked.reached)
             _rebuild()
+
+
+def _same_cells(
+    results: Sequence[MutantResult], jobs: Sequence[Job], reached: Reach | None
+) -> list[Job]:
+    """The cells the catalogue's mutants ran, in order (each mutant runs the cells that
+    reach its change, expected killers first)."""
+    from conformance.probe.run import _ordered, reaching
+
+    catalogue = {p.id: p for p in reference_catalogue().probes}
+    same: list[Job] = []
+    for result in results:
+        probe = catalogue[result.id]
+        same.extend(_ordered(probe, reaching(probe, jobs, reached))[: result.cells_run])
+    return same
+
+
+def _overhead(
+    catalogue: Catalogue, jobs: Sequence[Job], options: ProbeOptions, reached: Reach | None
+) -> None:
+    """The catalogue's CPU time against the CPU time of the same cells, in the same
+    order, on the unmutated reference: three alternated rounds, the median ratio."""
+    target = resolve_target(REFERENCE_SPEC)
+    ratios = []
+    for _ in range(3):
+        started = _cpu()
+        results = run_probes(REFERENCE_SPEC, catalogue, jobs, options, reached=reached)
+        probes = _cpu() - started
+        same = _same_cells(results, jobs, reached)
+        started = _cpu()
+        for job in same:
+            run_job(target, job, options.run)
+        unmutated = _cpu() - started
+        ratios.append((probes / unmutated, probes, unmutated))
+    ratio, probes, unmutated = sorted(ratios)[1]
+    print(
+        f"in-process cost: {probes:.2f} CPU s for the catalogue against {unmutated:.2f} CPU s "
+        f"for the same {len(same)} cells unmutated: {100 * (ratio - 1):+.0f}% "
+        f"(median of 3 alternated rounds)"
+    )
 
 
 def _rebuild() -> None:
@@ -144,34 +166,6 @@ def _rebuild() -> None:
             pass
     per = 1000 * (_cpu() - started) / len(probes)
     print(f"building one mutated reference in-process: {per:.1f} CPU ms")
-
-
-def _overhead(
-    results: Sequence[object],
-    jobs: Sequence[Job],
-    unmutated: dict[tuple[str, str], float],
-    seconds: float,
-    reached: Reach | None,
-) -> None:
-    """The whole catalogue's time against the unmutated time of the cells its mutants
-    ran (each mutant runs the cells that reach its change, expected killers first)."""
-    from conformance.probe.run import _ordered, reaching
-    from conformance.probe.verdicts import MutantResult
-
-    catalogue = {p.id: p for p in reference_catalogue().probes}
-    same_cells = 0.0
-    for result in results:
-        assert isinstance(result, MutantResult)
-        probe = catalogue[result.id]
-        cells = reaching(probe, jobs, reached)
-        ordered = _ordered(probe, cells)[: result.cells_run]
-        same_cells += sum(unmutated[(j.case.id, j.column)] for j in ordered)
-    if same_cells:
-        print(
-            f"in-process cost: {seconds:.2f} CPU s for the catalogue against "
-            f"{same_cells:.2f} CPU s for the same cells unmutated: "
-            f"{100 * (seconds / same_cells - 1):+.0f}%"
-        )
 
 
 def bench_mutmut(modules: Sequence[str], limit: float) -> None:

@@ -14,6 +14,7 @@ control runs behaves as the unmutated target.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import CodeType
@@ -141,6 +142,12 @@ def _place(node: ast.stmt) -> Place:
     return (node.lineno, node.col_offset, node.end_lineno or 0, node.end_col_offset or 0)
 
 
+@functools.lru_cache(maxsize=64)
+def parsed(source: str) -> ast.Module:
+    """The tree of an unmutated source, parsed once (read only: never edit it)."""
+    return ast.parse(source)
+
+
 def touched(probe: Probe, source: str) -> list[Mark] | None:
     """Where the probe's markers go, or ``None`` when its reach cannot be decided (a
     change outside a function body, or one that touches no statement)."""
@@ -148,7 +155,7 @@ def touched(probe: Probe, source: str) -> list[Mark] | None:
     if not places:
         return None
     try:
-        tree = ast.parse(source)
+        tree = parsed(source)
     except SyntaxError:
         return None
     marks: list[Mark] = []

@@ -239,12 +239,13 @@ def mutant_target(spec: str, probe: Probe, fresh: bool = False) -> Iterator[Reso
     function's code swapped in place when that is enough, else (or with ``fresh``) the
     mutated module and its dependants re-imported."""
     scope, name, path, source = _mutant(spec, probe)
-    code = compiled(mutated_source(probe, source), str(path))
-    swap = None if fresh else swap_for(probe, source, code, name)
+    mutated = mutated_source(probe, source)
+    swap = None if fresh else swap_for(probe, source, str(path), name)
     if swap is not None:
         with swapped(swap):
             yield resolve_target(spec)
         return
+    code = compiled(mutated, str(path))
     with mutated_modules(scope, name, code):
         try:
             importlib.import_module(name)

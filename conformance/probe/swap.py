@@ -19,28 +19,53 @@ from contextlib import contextmanager
 from types import CodeType, FunctionType
 
 from conformance.probe.catalogue import Probe
-from conformance.probe.reach import changes
+from conformance.probe.mutate import ProbeInvalid, mutated_source
+from conformance.probe.reach import changes, parsed
 
 Swap = list[tuple[FunctionType, CodeType]]
 
 
-def _holder(tree: ast.Module, first: int, last: int) -> str | None:
-    """The qualified name of the top-level function or method whose body holds lines
-    ``first``..``last``, if it has no decorator."""
+_Def = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _holder(tree: ast.Module, first: int, last: int) -> tuple[str, _Def, int] | None:
+    """The top-level function or method whose body holds lines ``first``..``last``
+    (its qualified name, its node, its class's line or 0), if it has no decorator."""
     for node in tree.body:
-        candidates: list[tuple[str, ast.stmt]] = []
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            candidates.append((node.name, node))
+        candidates: list[tuple[str, _Def, int]] = []
+        if isinstance(node, _Def):
+            candidates.append((node.name, node, 0))
         elif isinstance(node, ast.ClassDef):
             for item in node.body:
-                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-                    candidates.append((f"{node.name}.{item.name}", item))
-        for name, function in candidates:
-            assert isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+                if isinstance(item, _Def):
+                    candidates.append((f"{node.name}.{item.name}", item, node.lineno))
+        for name, function, owner_line in candidates:
             end = function.end_lineno or 0
             if function.body[0].lineno <= first and last <= end:
-                return None if function.decorator_list else name
+                return None if function.decorator_list else (name, function, owner_line)
     return None
+
+
+def _function_code(
+    probe: Probe, source: str, filename: str, function: _Def, qualname: str
+) -> CodeType | None:
+    """The mutated function alone, compiled at its own line numbers (a method inside a
+    stand-in of its class, so ``super()`` finds its cell); ``None`` when the probe's
+    text does not apply to the function's lines alone."""
+    lines = source.splitlines(keepends=True)
+    segment = "".join(lines[function.lineno - 1 : function.end_lineno])
+    try:
+        mutated = mutated_source(probe, segment)
+    except ProbeInvalid:
+        return None
+    owner = qualname.rpartition(".")[0]
+    header = f"class {owner}:\n" if owner else ""
+    padding = "\n" * (function.lineno - 1 - (1 if owner else 0))
+    try:
+        module = compile(padding + header + mutated, filename, "exec", dont_inherit=True)
+    except SyntaxError:
+        return None
+    return _code(module, qualname)
 
 
 def _code(code: CodeType, qualname: str) -> CodeType | None:
@@ -67,26 +92,29 @@ def _live(module_name: str, qualname: str) -> FunctionType | None:
     return function if isinstance(function, FunctionType) else None
 
 
-def swap_for(probe: Probe, source: str, mutated: CodeType, module_name: str) -> Swap | None:
-    """The functions to give mutated code, or ``None`` when the mutant needs a rebuild."""
+def swap_for(probe: Probe, source: str, filename: str, module_name: str) -> Swap | None:
+    """The functions to give mutated code, or ``None`` when the mutant needs a rebuild.
+    ``source`` is the module's unmutated text, ``filename`` its file."""
     places = changes(probe, source)
     if not places:
         return None
-    tree = ast.parse(source)
+    tree = parsed(source)
     swap: Swap = []
     for first, last, changed in places:
         if changed is not None:
             first, last = min(changed), max(changed)
-        qualname = _holder(tree, first, last)
-        function = _live(module_name, qualname) if qualname else None
-        if qualname is None or function is None:
+        held = _holder(tree, first, last)
+        if held is None:
+            return None
+        qualname, node, _ = held
+        function = _live(module_name, qualname)
+        code = _function_code(probe, source, filename, node, qualname)
+        if function is None or code is None:
             return None
         original = function.__code__
-        code = _code(mutated, qualname)
         if (
-            code is None
-            or original.co_qualname != qualname
-            or original.co_filename != mutated.co_filename
+            original.co_qualname != qualname
+            or original.co_filename != filename
             or len(code.co_freevars) != len(original.co_freevars)
         ):
             return None
