@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -25,8 +26,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance.cases.library import load_library
-from conformance.probe.catalogue import reference_catalogue
-from conformance.probe.run import ProbeOptions, control, run_probes
+from conformance.probe.catalogue import Catalogue, reference_catalogue
+from conformance.probe.reach import Reach
+from conformance.probe.run import Control, ProbeOptions, control, run_probes
+from conformance.probe.verdicts import MutantResult
 from conformance.runner import Job, RunOptions, plan, run_job
 from conformance.targets.resolve import REFERENCE_SPEC, resolve_target
 
@@ -53,86 +56,116 @@ def test_cell(job):
 '''
 
 
-def _cells() -> list[Job]:
+def _control() -> Control:
     target = resolve_target(REFERENCE_SPEC)
     jobs = plan((c.case for c in load_library().cases), target)
-    return list(control(target, jobs, RunOptions(strict=True)).killable)
+    return control(
+        target, jobs, RunOptions(strict=True), reach=(REFERENCE_SPEC, reference_catalogue())
+    )
 
 
-def _unmutated_seconds(jobs: Sequence[Job]) -> dict[tuple[str, str], float]:
-    target = resolve_target(REFERENCE_SPEC)
-    seconds = {}
-    for job in jobs:
-        started = time.perf_counter()
-        run_job(target, job, RunOptions(strict=True))
-        seconds[(job.case.id, job.column)] = time.perf_counter() - started
-    return seconds
+def _cells() -> list[Job]:
+    return list(_control().killable)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children: on a machine shared with
+    other work, wall time measures the neighbours as much as the code."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + usage.ru_utime + usage.ru_stime
 
 
 def bench_catalogue(all_killers: bool) -> None:
     catalogue = reference_catalogue()
-    jobs = _cells()
-    unmutated = _unmutated_seconds(jobs)
+    target = resolve_target(REFERENCE_SPEC)
+    jobs = plan((c.case for c in load_library().cases), target)
+    control(target, jobs, RunOptions(strict=True))  # warm: the cases' first parse
+    started = _cpu()
+    control(target, jobs, RunOptions(strict=True))
+    plain = _cpu() - started
+    started = _cpu()
+    checked = _control()
+    marked = _cpu() - started
     print(
-        f"unmutated reference: {len(jobs)} cells in {sum(unmutated.values()):.2f} s "
-        f"({1000 * sum(unmutated.values()) / len(jobs):.1f} ms per cell)"
+        f"positive control: {plain:.2f} CPU s; with the reach markers: {marked:.2f} CPU s "
+        f"({100 * (marked / plain - 1):+.0f}%, once per run)"
     )
+    cells = list(checked.killable)
     mode = "all killers" if all_killers else "first killer"
     for isolate in ("none", "fork"):
         options = ProbeOptions(RunOptions(strict=True), all_killers, isolate)
+        cpu = _cpu()
         started = time.perf_counter()
-        results = run_probes(REFERENCE_SPEC, catalogue, jobs, options)
+        results = run_probes(REFERENCE_SPEC, catalogue, cells, options, reached=checked.reached)
         seconds = time.perf_counter() - started
-        cells = sum(r.cells_run for r in results)
+        cpu = _cpu() - cpu
+        ran = sum(r.cells_run for r in results)
         print(
             f"reference catalogue, isolate {isolate}, {mode}: {len(results)} mutants, "
-            f"{cells} cells in {seconds:.2f} s = {len(results) / seconds:.1f} mutants/s"
+            f"{ran} cells in {cpu:.2f} CPU s = {len(results) / cpu:.1f} mutants per CPU "
+            f"second (wall {seconds:.2f} s = {len(results) / seconds:.1f} mutants/s)"
         )
         if isolate == "none":
-            _overhead(results, jobs, unmutated, seconds)
+            _overhead(catalogue, cells, options, checked.reached)
             _rebuild()
 
 
+def _same_cells(
+    results: Sequence[MutantResult], jobs: Sequence[Job], reached: Reach | None
+) -> list[Job]:
+    """The cells the catalogue's mutants ran, in order (each mutant runs the cells that
+    reach its change, expected killers first)."""
+    from conformance.probe.run import _ordered, reaching
+
+    catalogue = {p.id: p for p in reference_catalogue().probes}
+    same: list[Job] = []
+    for result in results:
+        probe = catalogue[result.id]
+        same.extend(_ordered(probe, reaching(probe, jobs, reached))[: result.cells_run])
+    return same
+
+
+def _overhead(
+    catalogue: Catalogue, jobs: Sequence[Job], options: ProbeOptions, reached: Reach | None
+) -> None:
+    """The catalogue's CPU time against the CPU time of the same cells, in the same
+    order, on the unmutated reference: three alternated rounds, the median ratio."""
+    target = resolve_target(REFERENCE_SPEC)
+    ratios = []
+    for _ in range(3):
+        started = _cpu()
+        results = run_probes(REFERENCE_SPEC, catalogue, jobs, options, reached=reached)
+        probes = _cpu() - started
+        same = _same_cells(results, jobs, reached)
+        started = _cpu()
+        for job in same:
+            run_job(target, job, options.run)
+        unmutated = _cpu() - started
+        ratios.append((probes / unmutated, probes, unmutated))
+    ratio, probes, unmutated = sorted(ratios)[1]
+    print(
+        f"in-process cost: {probes:.2f} CPU s for the catalogue against {unmutated:.2f} CPU s "
+        f"for the same {len(same)} cells unmutated: {100 * (ratio - 1):+.0f}% "
+        f"(median of 3 alternated rounds)"
+    )
+
+
 def _rebuild() -> None:
-    """The cost of building a mutated target alone (the package re-imported with the
-    mutant, the target resolved, the modules put back)."""
+    """The cost of building a mutated target alone (the mutated module and its
+    dependants re-imported, the target resolved, the modules put back)."""
     from conformance.probe.mutate import ProbeInvalid
     from conformance.probe.run import mutant_target
 
     probes = reference_catalogue().probes
-    started = time.perf_counter()
+    started = _cpu()
     for probe in probes:
         try:
             with mutant_target(REFERENCE_SPEC, probe):
                 pass
         except ProbeInvalid:
             pass
-    per = 1000 * (time.perf_counter() - started) / len(probes)
-    print(f"building one mutated reference in-process: {per:.1f} ms")
-
-
-def _overhead(
-    results: Sequence[object],
-    jobs: Sequence[Job],
-    unmutated: dict[tuple[str, str], float],
-    seconds: float,
-) -> None:
-    """The whole catalogue's time against the unmutated time of the cells its mutants
-    ran (each mutant runs its expected killers first, then the rest in order)."""
-    from conformance.probe.run import _ordered
-    from conformance.probe.verdicts import MutantResult
-
-    catalogue = {p.id: p for p in reference_catalogue().probes}
-    same_cells = 0.0
-    for result in results:
-        assert isinstance(result, MutantResult)
-        ordered = _ordered(catalogue[result.id], jobs)[: result.cells_run]
-        same_cells += sum(unmutated[(j.case.id, j.column)] for j in ordered)
-    if same_cells:
-        print(
-            f"in-process cost: {seconds:.2f} s for the catalogue against {same_cells:.2f} s "
-            f"for the same cells unmutated: {100 * (seconds / same_cells - 1):+.0f}%"
-        )
+    per = 1000 * (_cpu() - started) / len(probes)
+    print(f"building one mutated reference in-process: {per:.1f} CPU ms")
 
 
 def bench_mutmut(modules: Sequence[str], limit: float) -> None:
@@ -160,6 +193,7 @@ def bench_mutmut(modules: Sequence[str], limit: float) -> None:
                 "also_copy = conformance/\n  cases/\n  snapshots/\n"
             )
         env = {**os.environ, "PYTHONPATH": str(copy)}
+        cpu = _cpu()
         started = time.perf_counter()
         try:
             run = subprocess.run(
@@ -180,6 +214,7 @@ def bench_mutmut(modules: Sequence[str], limit: float) -> None:
             )
             finished = False
         seconds = time.perf_counter() - started
+        cpu = _cpu() - cpu
         results = subprocess.run(
             [mutmut, "results", "--all", "true"], cwd=copy, env=env, capture_output=True, text=True
         ).stdout
@@ -188,7 +223,8 @@ def bench_mutmut(modules: Sequence[str], limit: float) -> None:
         state = "finished" if finished else f"stopped at the {limit:g} s limit"
         print(
             f"mutmut 3 on {', '.join(modules)}: {done} mutants judged of {total} in "
-            f"{seconds:.1f} s ({state}) = {done / seconds:.2f} mutations/s"
+            f"{seconds:.1f} s ({state}) = {done / seconds:.2f} mutations/s; "
+            f"{cpu:.1f} CPU s = {done / cpu if cpu else 0:.2f} mutations per CPU second"
         )
         if not done:
             print("mutmut output (tail):", output[-1500:])

@@ -31,8 +31,10 @@ def reference_report() -> ProbeReport:
     target = resolve_target(REFERENCE_SPEC)
     jobs = plan((c.case for c in load_library().cases), target, (), catalogue.cases)
     options = ProbeOptions(RunOptions(strict=catalogue.strict))
-    checked = control(target, jobs, options.run)
-    mutants = run_probes(REFERENCE_SPEC, catalogue, checked.killable, options)
+    checked = control(target, jobs, options.run, reach=(REFERENCE_SPEC, catalogue))
+    mutants = run_probes(
+        REFERENCE_SPEC, catalogue, checked.killable, options, reached=checked.reached
+    )
     return ProbeReport(
         target="reference",
         catalogues=(catalogue.source,),

@@ -30,6 +30,7 @@ from conformance.probe.run import (
     ProbeUsageError,
     control,
     in_process_spec,
+    reach_of,
     run_probes,
 )
 from conformance.probe.verdicts import MutantResult
@@ -105,7 +106,7 @@ def _catalogue(args: argparse.Namespace) -> Catalogue:
     raise ProbeUsageError("--probes FILE is needed for a target other than the reference")
 
 
-def _subject(spec: str) -> tuple[ResolvedTarget, str | CommandRoot]:
+def probe_subject(spec: str) -> tuple[ResolvedTarget, str | CommandRoot]:
     """The target, and what each mutant is applied to: an in-process target's
     ``module:attr``, or a command target's root (the manifest's ``cwd``, else the
     current folder) with the manifest's ``build``."""
@@ -151,7 +152,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
         sys.path.insert(0, os.getcwd())
     try:
         catalogue = _catalogue(args)
-        target, subject = _subject(args.target)
+        target, subject = probe_subject(args.target)
     except (ProbeUsageError, CatalogueError, TargetError, ManifestError) as error:
         print(f"wire-conformance probe: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -193,9 +194,11 @@ def run_probe_command(args: argparse.Namespace) -> int:
 
     try:
         with ending_signals_raise():
-            checked = control(target, jobs, options.run, options.workers)
+            checked = control(
+                target, jobs, options.run, options.workers, reach_of(subject, catalogue)
+            )
             if not checked.failing:
-                run_probes(subject, catalogue, checked.killable, options, progress)
+                run_probes(subject, catalogue, checked.killable, options, progress, checked.reached)
     except Interrupted as interruption:
         print(f"wire-conformance probe: {interruption}", file=sys.stderr)
         return interruption.exit_status

@@ -9,6 +9,7 @@ holds the mutated object.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import CodeType
 from typing import Literal
 
 from conformance.probe.catalogue import Catalogue, Probe
@@ -24,10 +26,13 @@ from conformance.probe.modules import (
     module_file,
     module_for_path,
     mutated_modules,
+    rebuilt_modules,
     scope_of,
 )
 from conformance.probe.mutate import ProbeInvalid, compiled, mutated_source
+from conformance.probe.reach import MARKER, Mark, Reach, ReachRecorder, instrumented, touched
 from conformance.probe.scratch_root import mutant_command
+from conformance.probe.swap import swap_for, swapped
 from conformance.probe.verdicts import (
     Killer,
     MutantResult,
@@ -63,6 +68,8 @@ class Control:
 
     results: tuple[Result, ...]
     killable: tuple[Job, ...]
+    #: Which probes each cell reaches (in-process targets), else ``None``.
+    reached: Reach | None = None
 
     @property
     def failing(self) -> tuple[Result, ...]:
@@ -79,11 +86,67 @@ def in_process_spec(spec: str) -> str:
 
 
 def control(
-    target: ResolvedTarget, jobs: Sequence[Job], options: RunOptions, workers: int = 1
+    target: ResolvedTarget,
+    jobs: Sequence[Job],
+    options: RunOptions,
+    workers: int = 1,
+    reach: tuple[str, Catalogue] | None = None,
 ) -> Control:
-    results = run_jobs_parallel(target, jobs, options, workers)
-    killable = tuple(j for j, r in zip(jobs, results, strict=True) if r.verdict == "pass")
-    return Control(tuple(results), killable)
+    """The unmutated target on every cell.  With ``reach`` (an in-process target's
+    ``module:attr`` and the catalogue) it runs with the probes' reach markers, so each
+    mutant later runs only on the cells that reach its change
+    (``conformance.probe.reach``)."""
+    plan = None if reach is None or target.kind.parallel else _reach_plan(*reach)
+    if reach is None or plan is None:
+        results = run_jobs_parallel(target, jobs, options, workers)
+        killable = tuple(j for j, r in zip(jobs, results, strict=True) if r.verdict == "pass")
+        return Control(tuple(results), killable)
+    spec = reach[0]
+    scope, codes, decided = plan
+    recorder = ReachRecorder()
+    cells: dict[tuple[str, str], frozenset[str]] = {}
+    marked_results = []
+    with rebuilt_modules(scope, codes, {MARKER: recorder}):
+        marked = resolve_target(spec)
+        for job in jobs:
+            recorder.reached = set()
+            marked_results.append(run_job(marked, job, options)[0])
+            cells[(job.case.id, job.column)] = frozenset(recorder.reached)
+    killable = tuple(j for j, r in zip(jobs, marked_results, strict=True) if r.verdict == "pass")
+    return Control(tuple(marked_results), killable, Reach(cells, decided))
+
+
+def _reach_plan(
+    spec: str, catalogue: Catalogue
+) -> tuple[str, dict[str, CodeType], frozenset[str]] | None:
+    """The scope, each probed module's source compiled with its probes' markers, and
+    the probes whose reach the markers decide; ``None`` when no probe's can be."""
+    scope = scope_of(in_process_spec(spec).partition(":")[0])
+    marks: dict[str, dict[str, list[Mark]]] = {}
+    sources: dict[str, tuple[Path, str]] = {}
+    for probe in catalogue.probes:
+        try:
+            _, name, path, source = _mutant(spec, probe)
+            mutated_source(probe, source)  # a probe that does not apply: no markers
+        except ProbeInvalid:
+            continue
+        found = touched(probe, source)
+        if found is not None:
+            marks.setdefault(name, {})[probe.id] = found
+            sources[name] = (path, source)
+    if not marks:
+        return None
+    codes = {
+        name: instrumented(sources[name][1], str(sources[name][0]), probes)
+        for name, probes in marks.items()
+    }
+    decided = frozenset(p for probes in marks.values() for p in probes)
+    return scope, codes, decided
+
+
+def reach_of(subject: str | CommandRoot, catalogue: Catalogue) -> tuple[str, Catalogue] | None:
+    """What ``control`` needs to learn each cell's reach: an in-process target's."""
+    return (subject, catalogue) if isinstance(subject, str) else None
 
 
 def _ordered(probe: Probe, jobs: Sequence[Job]) -> list[Job]:
@@ -111,9 +174,14 @@ def _settled(probe: Probe, killers: Sequence[Killer], ran: set[int], jobs: Seque
 
 
 def run_cells(
-    probe: Probe, target: ResolvedTarget, jobs: Sequence[Job], options: ProbeOptions
+    probe: Probe,
+    target: ResolvedTarget,
+    jobs: Sequence[Job],
+    options: ProbeOptions,
+    unreached: int = 0,
 ) -> MutantResult:
-    """Run the mutated target on the control's passing cells."""
+    """Run the mutated target on the control's passing cells (``unreached`` more were
+    left out: they never execute the changed code)."""
     ordered = _ordered(probe, jobs)
     killers: list[Killer] = []
     errors: list[Killer] = []
@@ -136,7 +204,7 @@ def run_cells(
                 errors.append(error)
         if not options.all_killers and _settled(probe, killers, ran, ordered):
             break
-    return judge(probe, killers, errors, len(ran), len(ordered))
+    return judge(probe, killers, errors, len(ran), len(ordered) + unreached, unreached)
 
 
 def _mutated_module(probe: Probe, scope: str) -> str:
@@ -157,14 +225,32 @@ def _mutated_module(probe: Probe, scope: str) -> str:
     return name
 
 
-@contextmanager
-def mutant_target(spec: str, probe: Probe) -> Iterator[ResolvedTarget]:
-    """The target rebuilt with the probe's mutant, valid inside the block."""
+def _mutant(spec: str, probe: Probe) -> tuple[str, str, Path, str]:
+    """The scope, the module mutated, its file and its original source."""
     scope = scope_of(spec.partition(":")[0])
     name = _mutated_module(probe, scope)
     path = module_file(name)
-    code = compiled(mutated_source(probe, path.read_text(encoding="utf-8")), str(path))
+    return scope, name, path, path.read_text(encoding="utf-8")
+
+
+@contextmanager
+def mutant_target(spec: str, probe: Probe, fresh: bool = False) -> Iterator[ResolvedTarget]:
+    """The target with the probe's mutant, valid inside the block: the changed
+    function's code swapped in place when that is enough, else (or with ``fresh``) the
+    mutated module and its dependants re-imported."""
+    scope, name, path, source = _mutant(spec, probe)
+    mutated = mutated_source(probe, source)
+    swap = None if fresh else swap_for(probe, source, str(path), name)
+    if swap is not None:
+        with swapped(swap):
+            yield resolve_target(spec)
+        return
+    code = compiled(mutated, str(path))
     with mutated_modules(scope, name, code):
+        try:
+            importlib.import_module(name)
+        except Exception as error:  # the mutant's own import fails: its fault, reported
+            raise ProbeInvalid(f"the mutant does not import: {error!r}") from None
         try:
             target = resolve_target(spec)
         except TargetError as error:
@@ -172,18 +258,37 @@ def mutant_target(spec: str, probe: Probe) -> Iterator[ResolvedTarget]:
         yield target
 
 
+def reaching(probe: Probe, jobs: Sequence[Job], reached: Reach | None) -> list[Job]:
+    """The cells that reach the probe's change on the unmutated target (all of them
+    when that is unknown), in the order given."""
+    if reached is None:
+        return list(jobs)
+    return [j for j in jobs if reached.reaches(probe.id, j.case.id, j.column)]
+
+
 def probe_in_process(
-    spec: str, probe: Probe, jobs: Sequence[Job], options: ProbeOptions
+    spec: str,
+    probe: Probe,
+    jobs: Sequence[Job],
+    options: ProbeOptions,
+    reached: Reach | None = None,
+    fresh: bool = False,
 ) -> MutantResult:
+    """The mutant in this process (``fresh``: its modules re-imported, never swapped)."""
+    cells = reaching(probe, jobs, reached)
     try:
-        with mutant_target(spec, probe) as target:
-            return run_cells(probe, target, jobs, options)
+        with mutant_target(spec, probe, fresh) as target:
+            return run_cells(probe, target, cells, options, len(jobs) - len(cells))
     except ProbeInvalid as error:
         return invalid(probe, str(error))
 
 
 def probe_forked(
-    spec: str, probe: Probe, jobs: Sequence[Job], options: ProbeOptions
+    spec: str,
+    probe: Probe,
+    jobs: Sequence[Job],
+    options: ProbeOptions,
+    reached: Reach | None = None,
 ) -> MutantResult:
     """``probe_in_process`` in a forked child: nothing the mutant does to global state
     reaches this process.  A child that dies without a verdict is ``crashed``."""
@@ -193,7 +298,7 @@ def probe_forked(
         status = 0
         try:
             os.close(read_end)
-            result = probe_in_process(spec, probe, jobs, options)
+            result = probe_in_process(spec, probe, jobs, options, reached, fresh=True)
             with os.fdopen(write_end, "w", encoding="utf-8") as out:
                 out.write(result.model_dump_json())
         except BaseException:
@@ -245,17 +350,19 @@ def run_probes(
     jobs: Sequence[Job],
     options: ProbeOptions,
     on_mutant: Callable[[MutantResult], None] | None = None,
+    reached: Reach | None = None,
 ) -> list[MutantResult]:
     """Every probe of ``catalogue`` on the cells ``jobs`` (the control's passing ones):
-    ``spec`` is an in-process target's ``module:attr``, or a command target's root."""
+    ``spec`` is an in-process target's ``module:attr``, or a command target's root;
+    ``reached``, the control's record of the lines each cell executed."""
     results = []
     for probe in catalogue.probes:
         if isinstance(spec, CommandRoot):
             result = probe_command(spec, probe, jobs, options)
         elif options.isolate == "fork":
-            result = probe_forked(spec, probe, jobs, options)
+            result = probe_forked(spec, probe, jobs, options, reached)
         else:
-            result = probe_in_process(spec, probe, jobs, options)
+            result = probe_in_process(spec, probe, jobs, options, reached)
         results.append(result)
         if on_mutant is not None:
             on_mutant(result)

@@ -64,6 +64,9 @@ class MutantResult(BaseModel):
     errors: tuple[Killer, ...] = ()
     cells_run: int = 0
     cells_total: int = 0
+    #: Cells of the total not run: they never execute the changed code on the
+    #: unmutated target, so the mutant cannot change them.
+    cells_unreached: int = 0
     expected: tuple[str, ...] = ()
     #: The expectation patterns no check-failing cell matched (empty when met).
     unmet: tuple[str, ...] = ()
@@ -119,6 +122,7 @@ def judge(
     errors: Sequence[Killer],
     cells_run: int,
     cells_total: int,
+    cells_unreached: int = 0,
 ) -> MutantResult:
     """The mutant's verdict from the killers and errors its cells produced."""
     verdict: MutantVerdict
@@ -140,6 +144,7 @@ def judge(
         errors=tuple(errors),
         cells_run=cells_run,
         cells_total=cells_total,
+        cells_unreached=cells_unreached,
         expected=probe.expect_killed_by,
         unmet=unmet,
         accepted=probe.accepted,

@@ -82,6 +82,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="the weakest evidence that may fail a cell (default: the suite's, observed)",
     )
     group.addoption(
+        "--conformance-probes",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a probe catalogue (or `reference` for the shipped one): one test item per "
+        "probe, run on --conformance-target (repeatable)",
+    )
+    group.addoption(
         "--conformance-save-exchanges",
         default=None,
         metavar="DIR",
@@ -117,6 +125,15 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     from conformance.pytest.cells import parametrize
 
     parametrize(metafunc)
+
+
+def pytest_collection_modifyitems(session: pytest.Session, items: list[pytest.Item]) -> None:
+    """``--conformance-probes``: the catalogues' probes join the collected items."""
+    if not session.config.getoption("--conformance-probes", default=[]):
+        return
+    from conformance.pytest.probes import probe_items
+
+    items.extend(probe_items(session))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
