@@ -11,7 +11,9 @@ from conformance.http import HttpRequest
 from conformance.provider.scripted import RETRY_ALLOWANCE, ScriptedProvider
 from conformance.wires.registry import get_wire
 
-CASE_ID = "chat-length-cut-call-not-run"
+#: Two turns of one plain response each (no ``if_continued``/``if_retried`` answer, which
+#: a request that starts a turn passes over).
+CASE_ID = "xml-prose-mention-left-untouched"
 
 
 def provider() -> ScriptedProvider:
