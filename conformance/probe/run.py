@@ -107,11 +107,18 @@ def control(
     cells: dict[tuple[str, str], frozenset[str]] = {}
     marked_results = []
     with rebuilt_modules(scope, codes, {MARKER: recorder}):
-        marked = resolve_target(spec)
-        for job in jobs:
+        marked: ResolvedTarget | None
+        try:
+            marked = resolve_target(spec)
+        except Exception:  # a package that cannot be imported twice: every cell runs
+            marked = None
+        for job in jobs if marked is not None else ():
+            assert marked is not None
             recorder.reached = set()
             marked_results.append(run_job(marked, job, options)[0])
             cells[(job.case.id, job.column)] = frozenset(recorder.reached)
+    if marked is None:
+        return control(target, jobs, options, workers)
     killable = tuple(j for j, r in zip(jobs, marked_results, strict=True) if r.verdict == "pass")
     return Control(tuple(marked_results), killable, Reach(cells, decided))
 
