@@ -144,7 +144,15 @@ def test_an_interrupted_run_leaves_the_tree_byte_identical(
         "--all-killers",
         "-q",
     ]
-    delays = random.Random(int(signum)).sample([0.4, 0.7, 1.0, 1.3, 1.6], 3)
+    # The delays are fractions of one whole run on this machine, so that under any load
+    # some signal lands after start-up (handlers installed) and before the end.
+    started = time.monotonic()
+    whole = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, timeout=300)
+    duration = time.monotonic() - started
+    assert whole.returncode == 0, whole.stderr
+    assert tree(tmp_path, caches=True) == before
+    fractions = random.Random(int(signum)).sample([0.5, 0.6, 0.7, 0.8], 3)
+    delays = [duration * fraction for fraction in fractions]
     statuses = []
     for delay in delays:
         process = subprocess.Popen(
