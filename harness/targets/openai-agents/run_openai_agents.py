@@ -132,10 +132,12 @@ def refused(error: BaseException) -> bool:
 def main() -> None:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault("OPENAI_AGENTS_DISABLE_TRACING", "1")
+    document = load_case()
+    if document.dialect is not None:
+        unsupported(document, "openai-agents has no documented model class for this dialect")
     agents = import_library(_load, "openai-agents[litellm]")
     agents.set_tracing_disabled(True)
     agents.set_default_openai_key(API_KEY, use_for_tracing=False)
-    document = load_case()
     if document.wire in ("anthropic-messages", "gemini"):
         import litellm
 
