@@ -10,7 +10,8 @@ call, stream again. Thinking is ``ChatAnthropic(thinking={"type": "enabled",
 What it cannot do (no capability declared): speak any wire but Anthropic Messages (exit
 90 elsewhere), load a saved history in the case language, report its output's
 completeness, recover XML tool calls, resume a paused turn. A turn cut by
-``stop_reason == "max_tokens"`` ends the loop without running its calls.
+``stop_reason == "max_tokens"`` ends the loop; its calls are answered with an error
+``ToolMessage`` saying they did not run (langchain leaves a cut turn to the loop).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from harness.targets.command_io import (  # noqa: E402
 )
 
 API_KEY = "sk-conformance"
+CUT = "not run: the response was cut at the output limit"
 
 
 def _load() -> Any:
@@ -80,7 +82,15 @@ def converse(document: CaseDocument) -> None:
                 raise RuntimeError("the stream produced no chunk")
             messages.append(full)
             stop = (full.response_metadata or {}).get("stop_reason")
-            if not full.tool_calls or stop == "max_tokens":
+            calls = full.tool_calls + full.invalid_tool_calls
+            if stop == "max_tokens":
+                # A cut turn ends the loop; its calls are answered as not run, so the
+                # history the next prompt extends still pairs every tool_use.
+                messages += [
+                    ToolMessage(CUT, tool_call_id=call["id"], status="error") for call in calls
+                ]
+                break
+            if not calls:
                 break
             for call in full.tool_calls:
                 messages.append(

@@ -15,7 +15,8 @@ documentation shows: call, append the assistant ``message`` it returned (thinkin
 Chat calls stream (``stream=True``) and are assembled with ``litellm.stream_chunk_builder``;
 Responses calls do not stream. Thinking is ``thinking={"type": "enabled", "budget_tokens":
 N}`` (adaptive: ``{"type": "adaptive"}``), LiteLLM's cross-provider spelling. A turn cut
-by ``finish_reason == "length"`` ends the loop without running its calls.
+by ``finish_reason == "length"`` (Responses: ``status == "incomplete"``) ends the loop;
+its calls are answered with a tool message saying they did not run.
 
 What it cannot do (no capability declared): load a saved history in the case language,
 report its output's completeness, recover XML tool calls, resume a paused turn.
@@ -40,6 +41,7 @@ from harness.targets.command_io import (  # noqa: E402
 )
 
 API_KEY = "sk-conformance"
+CUT = "not run: the response was cut at the output limit"
 
 
 def _load() -> Any:
@@ -108,16 +110,12 @@ def converse_chat(litellm: Any, document: CaseDocument) -> None:
             message = choice.message
             messages.append(message)
             calls = message.tool_calls or []
-            if not calls or choice.finish_reason == "length":
-                break
+            cut = choice.finish_reason == "length"
             for call in calls:
-                messages.append(
-                    {
-                        "role": "tool",
-                        "tool_call_id": call.id,
-                        "content": document.result_for(call.function.name),
-                    }
-                )
+                answer = CUT if cut else document.result_for(call.function.name)
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": answer})
+            if not calls or cut:
+                break
 
 
 def converse_responses(litellm: Any, document: CaseDocument) -> None:
@@ -150,16 +148,14 @@ def converse_responses(litellm: Any, document: CaseDocument) -> None:
             output = [item.model_dump(exclude_none=True) for item in response.output]
             items.extend(output)
             calls = [item for item in output if item.get("type") == "function_call"]
-            if not calls or getattr(response, "status", None) == "incomplete":
-                break
+            cut = getattr(response, "status", None) == "incomplete"
             for call in calls:
+                answer = CUT if cut else document.result_for(call["name"])
                 items.append(
-                    {
-                        "type": "function_call_output",
-                        "call_id": call["call_id"],
-                        "output": document.result_for(call["name"]),
-                    }
+                    {"type": "function_call_output", "call_id": call["call_id"], "output": answer}
                 )
+            if not calls or cut:
+                break
 
 
 def refused(error: BaseException) -> bool:

@@ -97,16 +97,19 @@ for (const prompt of kase.prompts) {
     }
     context.messages.push(message);
     const calls = message.content.filter((block) => block.type === "toolCall");
-    if (calls.length === 0 || message.stopReason === "length") break;
+    // A cut turn ends the loop; its calls are answered as not run (isError), so the
+    // history the next prompt extends still pairs every call.
+    const cut = message.stopReason === "length";
     for (const call of calls) {
       context.messages.push({
         role: "toolResult",
         toolCallId: call.id,
         toolName: call.name,
-        content: [{ type: "text", text: resultFor(call.name) }],
-        isError: false,
+        content: [{ type: "text", text: cut ? "not run: the response was cut at the output limit" : resultFor(call.name) }],
+        isError: cut,
         timestamp: Date.now(),
       });
     }
+    if (calls.length === 0 || cut) break;
   }
 }
