@@ -63,6 +63,8 @@ def lint_case(case: Case, file: str) -> list[str]:
         for r, response in enumerate(turn.responses[:-1]):
             if response.fault is not None:
                 continue  # a retry of the faulted request gets the next response
+            if turn.responses[r + 1].if_continued:
+                continue  # served only to a target that goes on from this response
             if response.stop not in CONTINUING_STOPS and "xml-recovery" not in case.needs:
                 problems.append(
                     f"turns[{t}].responses[{r}] stops with {response.stop!r} but the turn goes "

@@ -122,6 +122,20 @@ Provenance: TypeAlias = Annotated[
 # ---------------------------------------------------------------- the script
 
 
+#: Stops that cut a response short: the turn may end there, or the target may go on.
+TRUNCATING_STOPS = frozenset({"max_tokens", "no_finish"})
+
+
+def may_continue(response: ScriptedResponse) -> bool:
+    """Whether a target may either end the turn on ``response`` or go on with the loop,
+    both accepted by the provider: a cut tool call (answered with an error and asked
+    again, rule 33), a truncated stop (asked again, as the handling-stop-reasons docs
+    suggest) or an empty response (asked again for text)."""
+    cut = any(isinstance(b, ToolCall) and not b.complete for b in response.blocks)
+    empty = response.fault is None and not response.blocks
+    return cut or empty or response.stop in TRUNCATING_STOPS
+
+
 class Turn(StrictModel):
     """A user prompt and the responses of its tool loop, in order.
 
@@ -136,13 +150,11 @@ class Turn(StrictModel):
     def _loop_shape(self) -> Turn:
         for r, response in enumerate(self.responses):
             before = self.responses[r - 1] if r else None
-            cut = before is not None and any(
-                isinstance(b, ToolCall) and not b.complete for b in before.blocks
-            )
-            if response.if_continued and not cut:
+            if response.if_continued and (before is None or not may_continue(before)):
                 raise ValueError(
-                    f"responses.{r}: `if_continued` follows a response with a cut tool call "
-                    "(the turn a target may end or continue)"
+                    f"responses.{r}: `if_continued` follows a response a target may end the "
+                    "turn on or go on from: a cut tool call, a truncated stop "
+                    "(`max_tokens`, `no_finish`) or an empty response"
                 )
         last = self.responses[-1]
         if last.fault is not None:

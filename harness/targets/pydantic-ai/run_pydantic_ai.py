@@ -17,7 +17,9 @@ the case's tools, declared with ``Tool.from_schema`` and answering their scripte
 What it cannot do (so it declares no capability): load a saved history in the case
 language (``history``: pydantic-ai's history is its own ``ModelMessage`` types), report
 whether its output is complete and why it stopped (``output-selection``), recover XML
-tool calls from text, or resume a paused turn on its own.
+tool calls from text, or resume a paused turn on its own. A run that pydantic-ai ends with
+``OutputTokenLimitExceeded`` (a turn cut at the output limit) is reported on stderr and
+the conversation goes on from ``capture_run_messages()``, as an application would.
 """
 
 from __future__ import annotations
@@ -135,7 +137,8 @@ def tools_for(document: CaseDocument) -> list[Any]:
 
 
 async def converse(document: CaseDocument) -> None:
-    from pydantic_ai import Agent
+    from pydantic_ai import Agent, capture_run_messages
+    from pydantic_ai.exceptions import OutputTokenLimitExceeded
 
     model, settings = model_for(document)
     agent: Any = Agent(
@@ -151,7 +154,17 @@ async def converse(document: CaseDocument) -> None:
 
     history: list[Any] = []
     for prompt in document.prompts:
-        result = await agent.run(prompt, message_history=history, event_stream_handler=drain)
+        with capture_run_messages() as messages:
+            try:
+                result = await agent.run(
+                    prompt, message_history=history, event_stream_handler=drain
+                )
+            except OutputTokenLimitExceeded as error:
+                # The documented way to see what a failed run exchanged: an application
+                # reports the cut turn and goes on from the captured history.
+                print(f"turn ended at the output limit: {error}", file=sys.stderr)
+                history = list(messages)
+                continue
         history = result.all_messages()
 
 
