@@ -22,12 +22,18 @@ LIBRARIES = {
         Library("litellm", "litellm", "litellm"),
         Library("langchain-anthropic", "langchain-anthropic", "langchain-anthropic"),
         Library(
-            "pi-ai", "@mariozechner/pi-ai", "npm @mariozechner/pi-ai",
-            node_package="@mariozechner/pi-ai", home_variable="PI_AI_HOME",
-        ),  # fmt: skip
+            "pi-ai",
+            "@mariozechner/pi-ai",
+            "npm @mariozechner/pi-ai",
+            node_package="@mariozechner/pi-ai",
+            home_variable="PI_AI_HOME",
+        ),
         Library(
-            "qwen-code", "@qwen-code/qwen-code", "npm @qwen-code/qwen-code",
-            node_package="@qwen-code/qwen-code", home_variable="QWEN_CODE_HOME",
-        ),  # fmt: skip
+            "qwen-code",
+            "@qwen-code/qwen-code",
+            "npm @qwen-code/qwen-code",
+            node_package="@qwen-code/qwen-code",
+            home_variable="QWEN_CODE_HOME",
+        ),
     )
 }

@@ -104,7 +104,7 @@ def library_section(path: Path) -> list[str]:
             f"Wall time {timing['wall_seconds']} s for {timing['cells_run']} cells run "
             f"(-j {timing['jobs']}): {timing['seconds_per_cell']} s per cell."
         )
-    lines += ["", "### Matrix", ""] + matrix(report) + ["", "### Triage", ""]
+    lines += ["", "### Matrix", "", *matrix(report), "", "### Triage", ""]
     lines += triage_section(report, notes) or ["Nothing to triage.", ""]
     for ab in sorted(path.parent.glob(f"{stem}-vs-*.json")):
         table = _load_json(ab)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from harness.targets.libraries import LIBRARIES, Library  # noqa: E402
+from harness.targets.libraries import LIBRARIES, Library
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -52,7 +52,9 @@ def baseline_manifest(library: Library, baseline: str) -> Path:
     text = text.replace(f'name = "{library.name}"', f'name = "{library.name}-baseline"', 1)
     if library.home_variable:
         variable = json.dumps(library.home_variable)
-        text = text.replace("[pins]", f"env = {{ {variable} = {json.dumps(baseline)} }}\n\n[pins]", 1)
+        text = text.replace(
+            "[pins]", f"env = {{ {variable} = {json.dumps(baseline)} }}\n\n[pins]", 1
+        )
     else:
         text = text.replace('"$CONFORMANCE_PYTHON"', json.dumps(baseline))
     target = HERE / library.name / ".baseline-target.toml"
@@ -87,7 +89,12 @@ def main(argv: list[str] | None = None) -> int:
         old_env = {**env, library.home_variable or "": options.baseline}
         old = installed_version(library, options.baseline, old_env)
         manifest = baseline_manifest(library, options.baseline)
-        command += ["--baseline", str(manifest), "--ab-json", str(RESULTS / f"{stem}-vs-{old}.json")]
+        command += [
+            "--baseline",
+            str(manifest),
+            "--ab-json",
+            str(RESULTS / f"{stem}-vs-{old}.json"),
+        ]
     command += options.rest
     started = time.monotonic()
     status = subprocess.run(command, env=env, check=False).returncode

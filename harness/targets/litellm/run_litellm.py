@@ -24,6 +24,7 @@ report its output's completeness, recover XML tool calls, resume a paused turn.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from harness.targets.command_io import (  # noqa: E402
+from harness.targets.command_io import (
     CaseDocument,
     base_url,
     import_library,
@@ -84,6 +85,18 @@ def chat_tools(document: CaseDocument) -> list[dict[str, Any]]:
     ]
 
 
+def execute(document: CaseDocument, name: str, arguments: str | None) -> str:
+    """Run a call as a tool executor does: arguments that are not a JSON object are an
+    error answer, and the tool does not run."""
+    try:
+        parsed = json.loads(arguments or "{}")
+    except ValueError as error:
+        return f"not run: the arguments are not valid JSON ({error})"
+    if not isinstance(parsed, dict):
+        return "not run: the arguments are not a JSON object"
+    return document.result_for(name)
+
+
 def converse_chat(litellm: Any, document: CaseDocument) -> None:
     model, api_base = route(document)
     messages: list[Any] = []
@@ -112,7 +125,9 @@ def converse_chat(litellm: Any, document: CaseDocument) -> None:
             calls = message.tool_calls or []
             cut = choice.finish_reason == "length"
             for call in calls:
-                answer = CUT if cut else document.result_for(call.function.name)
+                answer = (
+                    CUT if cut else execute(document, call.function.name, call.function.arguments)
+                )
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": answer})
             if not calls or cut:
                 break
@@ -121,7 +136,12 @@ def converse_chat(litellm: Any, document: CaseDocument) -> None:
 def converse_responses(litellm: Any, document: CaseDocument) -> None:
     model, api_base = route(document)
     tools = [
-        {"type": "function", "name": t.name, "description": t.description, "parameters": t.parameters}
+        {
+            "type": "function",
+            "name": t.name,
+            "description": t.description,
+            "parameters": t.parameters,
+        }
         for t in document.tools
     ]
     extra: dict[str, Any] = {"tools": tools} if tools else {}
@@ -150,7 +170,7 @@ def converse_responses(litellm: Any, document: CaseDocument) -> None:
             calls = [item for item in output if item.get("type") == "function_call"]
             cut = getattr(response, "status", None) == "incomplete"
             for call in calls:
-                answer = CUT if cut else document.result_for(call["name"])
+                answer = CUT if cut else execute(document, call["name"], call.get("arguments"))
                 items.append(
                     {"type": "function_call_output", "call_id": call["call_id"], "output": answer}
                 )

@@ -24,6 +24,7 @@ class for them in the SDK; exit 90).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from harness.targets.command_io import (  # noqa: E402
+from harness.targets.command_io import (
     CaseDocument,
     base_url,
     import_library,
@@ -88,7 +89,15 @@ def tools_for(document: CaseDocument) -> list[Any]:
     from agents import FunctionTool
 
     def answering(name: str) -> Any:
-        async def invoke(_context: Any, _arguments: str) -> str:
+        async def invoke(_context: Any, arguments: str) -> str:
+            # As the SDK's own function tools do: arguments that do not parse are an
+            # error message to the model, and the tool does not run.
+            try:
+                parsed = json.loads(arguments or "{}")
+            except ValueError as error:
+                return f"An error occurred while running the tool: invalid JSON ({error})"
+            if not isinstance(parsed, dict):
+                return "An error occurred while running the tool: arguments are not an object"
             return document.result_for(name)
 
         return invoke
@@ -117,7 +126,7 @@ async def converse(document: CaseDocument) -> None:
     )
     items: list[Any] = []
     for prompt in document.prompts:
-        result = Runner.run_streamed(agent, items + [{"role": "user", "content": prompt}])
+        result = Runner.run_streamed(agent, [*items, {"role": "user", "content": prompt}])
         async for _event in result.stream_events():
             pass
         items = result.to_input_list()

@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from harness.targets.command_io import (  # noqa: E402
+from harness.targets.command_io import (
     CaseDocument,
     base_url,
     import_library,
