@@ -63,10 +63,20 @@ function modelFor() {
   } catch {
     base = undefined;
   }
-  if (!base) base = { ...pi.getModels(provider)[0], id: kase.model, name: kase.model };
+  if (!base) {
+    let known = [];
+    try {
+      known = pi.getModels(provider) ?? [];
+    } catch {
+      known = [];
+    }
+    if (known.length === 0) stop(90, `${column}: this pi-ai version has no "${provider}" provider`);
+    base = { ...known[0], id: kase.model, name: kase.model };
+  }
   return { ...base, baseUrl, ...(api ? { api } : {}), reasoning: true };
 }
 
+process.on("unhandledRejection", (error) => stop(1, `pi-ai failed: ${error?.stack ?? error}`));
 const model = modelFor();
 const thinking = kase.thinking?.mode ?? "off";
 const options = {
