@@ -39,11 +39,15 @@ def _load_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def triage_for(library: str) -> dict[str, dict[str, str]]:
-    path = HERE / library / "triage.toml"
+def _notes(path: Path) -> dict[str, dict[str, str]]:
     if not path.is_file():
         return {}
     return {key: dict(value) for key, value in tomllib.loads(path.read_text("utf-8")).items()}
+
+
+def triage_for(library: str) -> dict[str, dict[str, str]]:
+    """The library's notes over the ones every library shares (``triage-common.toml``)."""
+    return _notes(HERE / "triage-common.toml") | _notes(HERE / library / "triage.toml")
 
 
 def _cell_key(result: dict[str, Any]) -> str:
