@@ -71,8 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         help="the older release for an A/B run: its Python interpreter, or for a Node "
         "library the folder whose node_modules holds it",
     )
-    parser.add_argument("rest", nargs=argparse.REMAINDER, help="more `run` options")
-    options = parser.parse_args(argv)
+    options, rest = parser.parse_known_args(argv)  # the rest goes to `run` as it is
     library = LIBRARIES[options.library]
     env = dict(os.environ)
     version = installed_version(library, sys.executable, env)
@@ -95,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             "--ab-json",
             str(RESULTS / f"{stem}-vs-{old}.json"),
         ]
-    command += options.rest
+    command += rest
     started = time.monotonic()
     status = subprocess.run(command, env=env, check=False).returncode
     wall = time.monotonic() - started
