@@ -123,6 +123,27 @@ def library_section(path: Path) -> list[str]:
     return lines
 
 
+def summary_table(reports: list[Path]) -> list[str]:
+    """One row per library and version: the verdict counts and what the run cost."""
+    lines = [
+        "| library | version | pass | fail | xfail (pinned defect) | error | n/a | wall s "
+        "| s per cell |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for path in reports:
+        report = _load_json(path)
+        counts = report["summary"]
+        timing_path = path.with_suffix(".timing.json")
+        timing = _load_json(timing_path) if timing_path.is_file() else {}
+        version = path.stem.removeprefix(f"{report['target']}-")
+        lines.append(
+            f"| {report['target']} | {version} | {counts['pass']} | {counts['fail']} | "
+            f"{counts['xfail']} | {counts['error']} | {counts['n/a']} | "
+            f"{timing.get('wall_seconds', '?')} | {timing.get('seconds_per_cell', '?')} |"
+        )
+    return [*lines, ""]
+
+
 def render() -> str:
     lines = [
         "# The suite on real client libraries",
@@ -137,6 +158,7 @@ def render() -> str:
     ]
     reports = sorted(p for p in RESULTS.glob("*.json")
                      if not p.name.endswith(".timing.json") and "-vs-" not in p.name)  # fmt: skip
+    lines += summary_table(reports)
     for name in LIBRARIES:
         found = [p for p in reports if _load_json(p)["target"] == name]
         if not found:
