@@ -11,7 +11,9 @@ from conformance.http import HttpRequest
 from conformance.provider.scripted import RETRY_ALLOWANCE, ScriptedProvider
 from conformance.wires.registry import get_wire
 
-CASE_ID = "chat-length-cut-call-not-run"
+# A two-response case whose script has no `if_continued` response (those are served
+# or passed over by what the request says, which this test does not model).
+CASE_ID = "chat-parallel-call-arguments-reassembled-by-index"
 
 
 def provider() -> ScriptedProvider:
