@@ -159,6 +159,9 @@ def render() -> str:
     reports = sorted(p for p in RESULTS.glob("*.json")
                      if not p.name.endswith(".timing.json") and "-vs-" not in p.name)  # fmt: skip
     lines += summary_table(reports)
+    fixes = HERE / "suite-fixes.md"
+    if fixes.is_file():
+        lines += [fixes.read_text(encoding="utf-8").rstrip(), ""]
     for name in LIBRARIES:
         found = [p for p in reports if _load_json(p)["target"] == name]
         if not found:
