@@ -54,11 +54,24 @@ def _cell_key(result: dict[str, Any]) -> str:
     return f"{result['case']}[{result['wire']}]"
 
 
+def manifest_pins(library: str) -> set[str]:
+    path = HERE / library / "target.toml"
+    if not path.is_file():
+        return set()
+    return set(tomllib.loads(path.read_text(encoding="utf-8")).get("pins", {}))
+
+
 def matrix(report: dict[str, Any]) -> list[str]:
+    """The verdict of every case x column; a red cell the manifest pins since the run was
+    made says so (the next run of the tox env shows it as an xfail)."""
     columns = sorted({r["wire"] for r in report["results"]})
+    pins = manifest_pins(report["target"])
     rows: dict[str, dict[str, str]] = {}
     for result in report["results"]:
-        rows.setdefault(result["case"], {})[result["wire"]] = SHORT[result["verdict"]]
+        shown = SHORT[result["verdict"]]
+        if result["verdict"] in ("fail", "error") and _cell_key(result) in pins:
+            shown += " (pinned since)"
+        rows.setdefault(result["case"], {})[result["wire"]] = shown
     lines = ["| case | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
     for case in sorted(rows):
         cells = [rows[case].get(column, "") for column in columns]
@@ -166,6 +179,9 @@ def render() -> str:
         found = [p for p in reports if _load_json(p)["target"] == name]
         if not found:
             lines += [f"## {name}", "", "Not run yet: `tox -e " + name + "`.", ""]
+        notes = HERE / name / "NOTES.md"
+        if notes.is_file():
+            lines += [notes.read_text(encoding="utf-8").rstrip(), ""]
         for path in found:
             lines += library_section(path)
     return "\n".join(lines).rstrip() + "\n"

@@ -73,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         help="the older release for an A/B run: its Python interpreter, or for a Node "
         "library the folder whose node_modules holds it",
     )
+    parser.add_argument(
+        "--label", default="", help="added to the result's name: a run of part of the plan"
+    )
     options, rest = parser.parse_known_args(argv)  # the rest goes to `run` as it is
     library = LIBRARIES[options.library]
     env = dict(os.environ)
@@ -80,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     if version == "not-installed":
         print(f"{library.name}: {library.install_hint} is not installed here", file=sys.stderr)
     RESULTS.mkdir(exist_ok=True)
-    stem = f"{library.name}-{version}"
+    stem = f"{library.name}-{version}" + (f"-{options.label}" if options.label else "")
     command = [
         sys.executable, "-m", "conformance", "run",
         "--target", str(HERE / library.name / "target.toml"),
