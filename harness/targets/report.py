@@ -32,6 +32,7 @@ KINDS = {
     "wrapper": "wrapper problem (fixed in the wrapper)",
     "false-positive": "false positive of the suite (fixed in the suite)",
     "not-real": "the library's reaction is accepted; nothing to fix",
+    "open": "open: not settled yet (preliminary note)",
 }
 
 
