@@ -135,7 +135,9 @@ async def converse(document: CaseDocument) -> None:
 def refused(error: BaseException) -> bool:
     from agents.exceptions import ModelBehaviorError
 
-    return isinstance(error, ModelBehaviorError)
+    # The SDK raising on a provider `error` event is a correct stop (exit 1, judged by the
+    # rules); raising on `response.incomplete`, a clean terminal state, is a refusal.
+    return isinstance(error, ModelBehaviorError) and "incomplete" in str(error)
 
 
 def main() -> None:
