@@ -98,8 +98,10 @@ def _cut_by_limit() -> set[tuple[str, str]]:
     cells: set[tuple[str, str]] = set()
     for loaded in library().cases:
         for turn in loaded.case.given.turns:
-            for before, response in zip(turn.responses, turn.responses[1:], strict=False):
-                if response.if_continued and before.stop in TRUNCATING_STOPS:
+            answers = [r for r in turn.responses if not r.if_retried]
+            for before, response in zip(answers, answers[1:], strict=False):
+                holds_call = any(isinstance(b, ToolCall) for b in before.blocks)
+                if response.if_continued and before.stop in TRUNCATING_STOPS and holds_call:
                     cells |= {(loaded.case.id, column) for column in loaded.case.wires}
     return cells
 
@@ -213,9 +215,35 @@ def test_every_reaction_rule_33_accepts_passes(case_id: str, column: str, reacti
 
 @pytest.mark.parametrize(("case_id", "column"), sorted(CUT_BY_LIMIT))
 def test_running_a_call_of_the_cut_turn_fails(case_id: str, column: str) -> None:
+    """Running a call whose arguments were cut is a must; running a complete call of a
+    cut turn is a should (the provider accepts the request either way)."""
     result, _ = _run(_adapter(_RunsCutCallsSession), case_id, column)
-    assert result.verdict == "fail"
-    assert any(v.severity == "must" for v in result.violations)
+    if _cut_arguments(case_id):
+        assert result.verdict == "fail"
+        assert any(v.severity == "must" for v in result.violations)
+    else:
+        assert result.verdict == "pass", (result.reason, result.violations)
+        strict, _ = _run_strict(_adapter(_RunsCutCallsSession), case_id, column)
+        assert strict.verdict == "fail"
+        assert any(v.severity == "should" for v in strict.violations), strict.violations
+
+
+def _cut_arguments(case_id: str) -> bool:
+    """Whether a truncated response of the case holds a call whose arguments are cut."""
+    return any(
+        isinstance(b, ToolCall) and not b.complete
+        for r in _case(case_id).given.responses
+        if r.stop in TRUNCATING_STOPS
+        for b in r.blocks
+    )
+
+
+def _run_strict(target: object, case_id: str, column: str) -> tuple[Result, Transcript]:
+    resolved = target_from_object(target)
+    job = next(j for j in plan([_case(case_id)], resolved) if j.column == column)
+    result, transcript = run_job(resolved, job, RunOptions(strict=True))
+    assert transcript is not None
+    return result, transcript
 
 
 def test_a_continuation_may_follow_a_call_cut_by_the_output_limit() -> None:
@@ -235,7 +263,7 @@ def test_a_continuation_may_follow_a_call_cut_by_the_output_limit() -> None:
             {
                 "user": "hi",
                 "responses": [
-                    {"stop": "max_tokens", "blocks": [{"kind": "text", "text": "cut"}]},
+                    {"stop": "tool_calls", "blocks": [call]},
                     {"if_continued": True, "stop": "end"},
                 ],
             }

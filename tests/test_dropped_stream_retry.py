@@ -38,9 +38,13 @@ def _case(case_id: str) -> Case:
 
 
 def _without_retry_answers(case: Case) -> Case:
-    """The case as it was before: no ``if_retried`` answer scripted."""
+    """The case as it was before: no ``if_retried`` answer scripted, nor an
+    ``if_continued`` one (a retry that goes on would take it)."""
     turns = tuple(
-        Turn(user=t.user, responses=tuple(r for r in t.responses if not r.if_retried))
+        Turn(
+            user=t.user,
+            responses=tuple(r for r in t.responses if not (r.if_retried or r.if_continued)),
+        )
         for t in case.given.turns
     )
     given = Given.model_validate({**case.given.model_dump(), "turns": turns})

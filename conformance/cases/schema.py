@@ -123,13 +123,18 @@ Provenance: TypeAlias = Annotated[
 # ---------------------------------------------------------------- the script
 
 
-def _cut_calls(response: ScriptedResponse) -> bool:
-    """Whether ``response`` cuts tool calls: one whose arguments do not parse, or any
-    call of a response cut by the output limit or a dropped stream.  Rule 33 lets a
-    target end the turn there, or answer the calls with error results, unrun, and go on."""
+def may_continue(response: ScriptedResponse) -> bool:
+    """Whether a target may either end the turn on ``response`` or go on with the loop,
+    both accepted by the provider: a response that cuts tool calls (one whose arguments
+    do not parse, or any call of a response cut by the output limit or a dropped stream:
+    answered with error results, unrun, and asked again, rule 33), a truncated stop
+    (asked again, as the stop-reason docs suggest) or an empty response (asked again for
+    text)."""
+    if response.fault is not None:
+        return False
     calls = [b for b in response.blocks if isinstance(b, ToolCall)]
-    cut_stop = response.stop in TRUNCATING_STOPS and response.fault is None
-    return bool(calls) and (cut_stop or any(not c.complete for c in calls))
+    cut = any(not c.complete for c in calls)
+    return cut or not response.blocks or response.stop in TRUNCATING_STOPS
 
 
 class Turn(StrictModel):
@@ -155,10 +160,11 @@ class Turn(StrictModel):
                 )
             if before is not None and before.if_retried and response.if_continued:
                 before = self.responses[r - 2]  # both answer the dropped stream
-            if response.if_continued and (before is None or not _cut_calls(before)):
+            if response.if_continued and (before is None or not may_continue(before)):
                 raise ValueError(
-                    f"responses.{r}: `if_continued` follows a response with a cut tool call "
-                    "(the turn a target may end or continue)"
+                    f"responses.{r}: `if_continued` follows a response a target may end the "
+                    "turn on or go on from: a cut tool call, a truncated stop "
+                    "(`max_tokens`, `no_finish`) or an empty response"
                 )
         last = self.responses[-1]
         if last.fault is not None:

@@ -17,6 +17,7 @@ import threading
 from conformance.cases.model_name import session_model
 from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
+from conformance.model import Text
 from conformance.provider.limits import LIMIT_RULES, misframed, overdeep, oversize
 from conformance.transcript import Exchange
 from conformance.wires.base import (
@@ -144,15 +145,23 @@ class ScriptedProvider:
             f"requests used up the retry allowance"
         )
 
+    def _starts_turn(self, view: RequestView) -> bool:
+        """Whether the request starts a new user turn: its last message is the user's and
+        says one of the case's prompts. A user message the target wrote itself (a nudge
+        such as "please return text or call a tool") goes on with the current turn."""
+        if not view.messages or view.messages[-1].role != "user":
+            return False
+        said = "".join(b.text for b in view.messages[-1].blocks if isinstance(b, Text)).strip()
+        return any(said == turn.user.strip() for turn in self.case.given.turns)
+
     def _skip_continuation(self, view: RequestView) -> None:
-        """Pass over an ``if_continued`` response when the request starts a new user turn
-        (its last message is the user's): the target ended the cut turn, which is
-        accepted as well as going on with the loop (rule 33)."""
+        """Pass over an ``if_continued`` response when the request starts a new user turn:
+        the target ended the cut (or empty) turn, which is accepted as well as going on
+        with the loop (rule 33)."""
         while (
             self._served < len(self.script)
             and self.script[self._served].if_continued
-            and view.messages
-            and view.messages[-1].role == "user"
+            and self._starts_turn(view)
         ):
             self.skipped.add(self._served)
             self._served += 1

@@ -1,0 +1,150 @@
+"""What every real-library wrapper shares: reading the case document, the scripted tool
+results, the reserved exit codes, and one place that turns a library's exception into
+the exit the command contract defines.
+
+The wrappers under ``harness/targets/<library>/`` are command targets (contract v2): the
+suite starts one per case x wire against a loopback provider.  This module imports
+nothing but the standard library, so a wrapper runs in a venv that holds only the
+library it drives (and the suite, which starts it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+#: The command does not speak this wire (or dialect): the cell is ``n/a``.
+EXIT_WIRE_UNSUPPORTED = 90
+#: The library refused a response the provider really sends: a ``fail``.
+EXIT_RESPONSE_REFUSED = 91
+#: The library is missing or broken in this environment: an ``error`` saying which.
+EXIT_LIBRARY_MISSING = 3
+#: The conversation stopped on an exception (an HTTP error the provider answered, or a
+#: library fault): the suite judges it, a rule violation makes it a ``fail``.
+EXIT_STOPPED = 1
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    result: str
+
+
+@dataclass(frozen=True)
+class CaseDocument:
+    """The ``CONFORMANCE_CASE`` document, typed: what the wrapper may use."""
+
+    case: str
+    wire: str
+    dialect: str | None
+    model: str
+    system: str | None
+    prompts: list[str]
+    tools: list[Tool]
+    thinking_mode: str
+    budget_tokens: int | None
+    max_tokens: int
+    store: bool | None
+    include: list[str] | None
+    history: list[Any] = field(default_factory=list)
+
+    @property
+    def column(self) -> str:
+        """``wire`` or ``wire:dialect``, the report's column name."""
+        return f"{self.wire}:{self.dialect}" if self.dialect else self.wire
+
+    def result_for(self, name: str) -> str:
+        """The scripted result of a tool, as the suite's own tools answer."""
+        tool = next((t for t in self.tools if t.name == name), None)
+        return tool.result if tool else f"unknown tool {name!r}"
+
+
+def load_case(path: str | None = None) -> CaseDocument:
+    """The case document named by ``CONFORMANCE_CASE``; a missing one is exit 2."""
+    where = path or os.environ.get("CONFORMANCE_CASE")
+    if not where:
+        stop(2, "CONFORMANCE_CASE is not set: run this wrapper through wire-conformance")
+    try:
+        raw = json.loads(Path(where).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        stop(2, f"cannot read the case document {where}: {error}")
+    thinking = raw.get("thinking") or {}
+    return CaseDocument(
+        case=raw["case"],
+        wire=raw["wire"],
+        dialect=raw.get("dialect"),
+        model=raw["model"],
+        system=raw.get("system"),
+        prompts=list(raw.get("prompts") or []),
+        tools=[
+            Tool(t["name"], t.get("description") or "", dict(t["parameters"]), t["result"])
+            for t in raw.get("tools") or []
+        ],
+        thinking_mode=thinking.get("mode", "off"),
+        budget_tokens=thinking.get("budget_tokens"),
+        max_tokens=int(raw["max_tokens"]),
+        store=raw.get("store"),
+        include=raw.get("include"),
+        history=list(raw.get("history") or []),
+    )
+
+
+def base_url() -> str:
+    """The loopback provider, ``http://127.0.0.1:<port>`` (no path)."""
+    return os.environ["CONFORMANCE_BASE_URL"].rstrip("/")
+
+
+def stop(code: int, message: str) -> NoReturn:
+    """Exit with ``code``; the last stderr line is the reason the report shows."""
+    sys.stderr.write(message.rstrip() + "\n")
+    sys.stderr.flush()
+    raise SystemExit(code)
+
+
+def unsupported(document: CaseDocument, why: str) -> NoReturn:
+    stop(EXIT_WIRE_UNSUPPORTED, f"{document.column}: {why}")
+
+
+def import_library(load: Callable[[], Any], package: str) -> Any:
+    """Import the library, or exit 3 naming the package: a wrapper run in an environment
+    without its library is an ``error`` that says which, never a traceback to decode."""
+    try:
+        return load()
+    except ImportError as error:
+        stop(EXIT_LIBRARY_MISSING, f"{package} is not installed here ({error})")
+    except Exception as error:  # a library that crashes at import
+        stop(EXIT_LIBRARY_MISSING, f"{package} failed at import: {type(error).__name__}: {error}")
+
+
+def run_guarded(main: Callable[[], None], refused: Callable[[BaseException], bool]) -> NoReturn:
+    """Run ``main``; exit 0 when it ends, 91 when ``refused(exception)`` says the library
+    rejected a response the provider sent, else 1 with the exception on stderr (the suite
+    makes that a ``fail`` when a broken rule explains it, an ``error`` otherwise)."""
+    try:
+        main()
+    except SystemExit:
+        raise
+    except BaseException as error:  # every library fault is reported, none escapes raw
+        tail = "".join(traceback.format_exception(error)[-6:])
+        sys.stderr.write(tail)
+        message = f"{type(error).__name__}: {str(error)[:600]}".replace("\n", " ")
+        stop(EXIT_RESPONSE_REFUSED if refused(error) else EXIT_STOPPED, message)
+    sys.stdout.flush()
+    raise SystemExit(0)
+
+
+def library_version(distribution: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return "not installed"

@@ -1,0 +1,199 @@
+"""LiteLLM as a command target, black-box over HTTP.
+
+LiteLLM has no agent loop of its own, so this wrapper runs the tool loop its
+documentation shows: call, append the assistant ``message`` it returned (thinking blocks,
+``reasoning_content`` and provider fields included, as LiteLLM built them), append one
+``tool`` message per call, call again.
+
+* ``anthropic-messages``     ``litellm.completion(model="anthropic/<model>")``
+* ``gemini``                 ``litellm.completion(model="gemini/<model>")``
+* ``openai-chat``            ``openai/<model>``; ``:deepseek`` ``deepseek/<model>``;
+  ``:openrouter`` ``openrouter/<model>``
+* ``openai-responses``       the Responses bridge, ``litellm.responses(model="openai/<model>")``,
+  continuing with the returned ``output`` items
+
+Chat calls stream (``stream=True``) and are assembled with ``litellm.stream_chunk_builder``;
+Responses calls do not stream. Thinking is ``thinking={"type": "enabled", "budget_tokens":
+N}`` (adaptive: ``{"type": "adaptive"}``), LiteLLM's cross-provider spelling. A turn cut
+by ``finish_reason == "length"`` (Responses: ``status == "incomplete"``) ends the loop;
+its calls are answered with a tool message saying they did not run.
+
+What it cannot do (no capability declared): load a saved history in the case language,
+report its output's completeness, recover XML tool calls, resume a paused turn.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from harness.targets.command_io import (
+    CaseDocument,
+    base_url,
+    import_library,
+    load_case,
+    run_guarded,
+    unsupported,
+)
+
+API_KEY = "sk-conformance"
+CUT = "not run: the response was cut at the output limit"
+
+
+def _load() -> Any:
+    import litellm
+
+    return litellm
+
+
+def route(document: CaseDocument) -> tuple[str, str]:
+    """LiteLLM's model string and the base URL it is given for the column."""
+    root = base_url()
+    if document.wire == "anthropic-messages":
+        return f"anthropic/{document.model}", root
+    if document.wire == "gemini":
+        return f"gemini/{document.model}", f"{root}/v1beta"
+    if document.wire == "openai-responses":
+        return f"openai/{document.model}", f"{root}/v1"
+    if document.wire == "openai-chat":
+        prefix = {None: "openai", "deepseek": "deepseek", "openrouter": "openrouter"}
+        if document.dialect in prefix:
+            return f"{prefix[document.dialect]}/{document.model}", f"{root}/v1"
+    unsupported(document, "no LiteLLM route for this column in this wrapper")
+
+
+def thinking_for(document: CaseDocument) -> dict[str, Any]:
+    if document.thinking_mode == "manual":
+        return {"thinking": {"type": "enabled", "budget_tokens": document.budget_tokens or 1024}}
+    if document.thinking_mode == "adaptive":
+        return {"thinking": {"type": "adaptive"}}
+    return {}
+
+
+def chat_tools(document: CaseDocument) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description, "parameters": t.parameters},
+        }
+        for t in document.tools
+    ]
+
+
+def execute(document: CaseDocument, name: str, arguments: str | None) -> str:
+    """Run a call as a tool executor does: arguments that are not a JSON object are an
+    error answer, and the tool does not run."""
+    try:
+        parsed = json.loads(arguments or "{}")
+    except ValueError as error:
+        return f"not run: the arguments are not valid JSON ({error})"
+    if not isinstance(parsed, dict):
+        return "not run: the arguments are not a JSON object"
+    return document.result_for(name)
+
+
+def converse_chat(litellm: Any, document: CaseDocument) -> None:
+    model, api_base = route(document)
+    messages: list[Any] = []
+    if document.system is not None:
+        messages.append({"role": "system", "content": document.system})
+    extra: dict[str, Any] = {"tools": chat_tools(document)} if document.tools else {}
+    extra.update(thinking_for(document))
+    for prompt in document.prompts:
+        messages.append({"role": "user", "content": prompt})
+        while True:
+            chunks = list(
+                litellm.completion(
+                    model=model,
+                    messages=messages,
+                    api_base=api_base,
+                    api_key=API_KEY,
+                    max_tokens=document.max_tokens,
+                    stream=True,
+                    **extra,
+                )
+            )
+            response = litellm.stream_chunk_builder(chunks, messages=messages)
+            choice = response.choices[0]
+            message = choice.message
+            messages.append(message)
+            calls = message.tool_calls or []
+            cut = choice.finish_reason == "length"
+            for call in calls:
+                answer = (
+                    CUT if cut else execute(document, call.function.name, call.function.arguments)
+                )
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": answer})
+            if not calls or cut:
+                break
+
+
+def converse_responses(litellm: Any, document: CaseDocument) -> None:
+    model, api_base = route(document)
+    tools = [
+        {
+            "type": "function",
+            "name": t.name,
+            "description": t.description,
+            "parameters": t.parameters,
+        }
+        for t in document.tools
+    ]
+    extra: dict[str, Any] = {"tools": tools} if tools else {}
+    if document.thinking_mode != "off":
+        extra["reasoning"] = {"effort": "medium"}
+    if document.store is not None:
+        extra["store"] = document.store
+    if document.include:
+        extra["include"] = list(document.include)
+    if document.system is not None:
+        extra["instructions"] = document.system
+    items: list[Any] = []
+    for prompt in document.prompts:
+        items.append({"role": "user", "content": prompt})
+        while True:
+            response = litellm.responses(
+                model=model,
+                input=items,
+                api_base=api_base,
+                api_key=API_KEY,
+                max_output_tokens=document.max_tokens,
+                **extra,
+            )
+            output = [item.model_dump(exclude_none=True) for item in response.output]
+            items.extend(output)
+            calls = [item for item in output if item.get("type") == "function_call"]
+            cut = getattr(response, "status", None) == "incomplete"
+            for call in calls:
+                answer = CUT if cut else execute(document, call["name"], call.get("arguments"))
+                items.append(
+                    {"type": "function_call_output", "call_id": call["call_id"], "output": answer}
+                )
+            if not calls or cut:
+                break
+
+
+def refused(error: BaseException) -> bool:
+    """LiteLLM maps every provider HTTP error to an ``APIError`` subclass with a status;
+    anything else it raised while reading a 200 answer is a refused response."""
+    return getattr(error, "status_code", None) is None and not isinstance(error, KeyError)
+
+
+def main() -> None:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    litellm = import_library(_load, "litellm")
+    litellm.disable_aiohttp_transport = True
+    litellm.telemetry = False
+    document = load_case()
+    if document.wire == "openai-responses":
+        run_guarded(lambda: converse_responses(litellm, document), refused)
+    run_guarded(lambda: converse_chat(litellm, document), refused)
+
+
+if __name__ == "__main__":
+    main()

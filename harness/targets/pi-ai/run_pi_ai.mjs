@@ -1,0 +1,125 @@
+// @mariozechner/pi-ai as a command target (contract v2), black-box over HTTP.
+//
+// pi-ai has no agent loop; this script runs the one its README shows: streamSimple a
+// turn, push the AssistantMessage it returns, push a toolResult per tool call, stream
+// again. The model is the library's own model entry for the column, spread with the
+// loopback baseUrl ({...getModel(provider, id), baseUrl}); a model id the registry does
+// not list takes the provider's first entry with the case's id.
+//
+//   anthropic-messages      provider "anthropic"   (api anthropic-messages)
+//   openai-responses        provider "openai"      (api openai-responses)
+//   openai-chat             provider "openai"      (api openai-completions)
+//   openai-chat:deepseek    provider "deepseek"    (api openai-completions)
+//   openai-chat:openrouter  provider "openrouter"  (api openai-completions)
+//   gemini                  provider "google"      (api google-generative-ai)
+//
+// Thinking: reasoning "medium" with thinkingBudgets.medium = the case's budget.
+// It cannot (no capability declared): load a saved history in the case language,
+// report its output's completeness, recover XML tool calls, resume a paused turn.
+// Needs Node >= 20 and PI_AI_HOME, the folder whose node_modules holds pi-ai; without
+// them it exits 3 saying which (an `error` verdict, never a hang).
+import { readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+function stop(code, message) {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+const major = Number(process.versions.node.split(".")[0]);
+if (major < 20) stop(3, `Node ${process.versions.node} is too old: pi-ai needs Node >= 20`);
+const home = process.env.PI_AI_HOME;
+const entry = home && join(home, "node_modules", "@mariozechner", "pi-ai", "dist", "index.js");
+if (!entry || !existsSync(entry)) {
+  stop(3, `@mariozechner/pi-ai is not installed: PI_AI_HOME=${home ?? "(unset)"} has no node_modules/@mariozechner/pi-ai`);
+}
+let pi;
+try {
+  pi = await import(pathToFileURL(entry).href);
+} catch (error) {
+  stop(3, `@mariozechner/pi-ai failed at import: ${error}`);
+}
+
+const env = process.env;
+const kase = JSON.parse(readFileSync(env.CONFORMANCE_CASE, "utf8"));
+const root = env.CONFORMANCE_BASE_URL.replace(/\/$/, "");
+const column = kase.dialect ? `${kase.wire}:${kase.dialect}` : kase.wire;
+const routes = {
+  "anthropic-messages": ["anthropic", root, undefined],
+  "openai-responses": ["openai", `${root}/v1`, "openai-responses"],
+  "openai-chat": ["openai", `${root}/v1`, "openai-completions"],
+  "openai-chat:deepseek": ["deepseek", `${root}/v1`, undefined],
+  "openai-chat:openrouter": ["openrouter", `${root}/v1`, undefined],
+  gemini: ["google", `${root}/v1beta`, undefined],
+};
+if (!(column in routes)) stop(90, `${column}: no pi-ai provider for this column`);
+const [provider, baseUrl, api] = routes[column];
+
+function modelFor() {
+  let base;
+  try {
+    base = pi.getModel(provider, kase.model);
+  } catch {
+    base = undefined;
+  }
+  if (!base) {
+    let known = [];
+    try {
+      known = pi.getModels(provider) ?? [];
+    } catch {
+      known = [];
+    }
+    if (known.length === 0) stop(90, `${column}: this pi-ai version has no "${provider}" provider`);
+    base = { ...known[0], id: kase.model, name: kase.model };
+  }
+  return { ...base, baseUrl, ...(api ? { api } : {}), reasoning: true };
+}
+
+process.on("unhandledRejection", (error) => stop(1, `pi-ai failed: ${error?.stack ?? error}`));
+const model = modelFor();
+const thinking = kase.thinking?.mode ?? "off";
+const options = {
+  apiKey: "sk-conformance",
+  maxTokens: kase.max_tokens,
+  ...(thinking === "off"
+    ? {}
+    : { reasoning: "medium", thinkingBudgets: { medium: kase.thinking.budget_tokens ?? 1024 } }),
+};
+const tools = kase.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+const context = { ...(kase.system == null ? {} : { systemPrompt: kase.system }), messages: [], tools };
+
+function resultFor(name) {
+  const tool = kase.tools.find((t) => t.name === name);
+  return tool ? tool.result : `unknown tool '${name}'`;
+}
+
+for (const prompt of kase.prompts) {
+  context.messages.push({ role: "user", content: prompt, timestamp: Date.now() });
+  for (;;) {
+    const events = pi.streamSimple(model, context, options);
+    for await (const _event of events) {
+      // the stream is drained; its result is the final message
+    }
+    const message = await events.result();
+    if (message.stopReason === "error" || message.stopReason === "aborted") {
+      stop(1, `pi-ai stopped the turn: ${message.errorMessage ?? message.stopReason}`);
+    }
+    context.messages.push(message);
+    const calls = message.content.filter((block) => block.type === "toolCall");
+    // A cut turn ends the loop; its calls are answered as not run (isError), so the
+    // history the next prompt extends still pairs every call.
+    const cut = message.stopReason === "length";
+    for (const call of calls) {
+      context.messages.push({
+        role: "toolResult",
+        toolCallId: call.id,
+        toolName: call.name,
+        content: [{ type: "text", text: cut ? "not run: the response was cut at the output limit" : resultFor(call.name) }],
+        isError: cut,
+        timestamp: Date.now(),
+      });
+    }
+    if (calls.length === 0 || cut) break;
+  }
+}

@@ -1,0 +1,151 @@
+"""The real-library wrappers (harness/targets/) on bad input: a library that is not
+installed, one that crashes at import, a missing case document, a Node library that is
+absent. Each ends at once with its own exit code and a message naming what is wrong, so
+the suite reports an ``error`` that says which, never a hang or a bare traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.targets import command_io
+from harness.targets.command_io import (
+    EXIT_LIBRARY_MISSING,
+    EXIT_RESPONSE_REFUSED,
+    EXIT_STOPPED,
+    import_library,
+    load_case,
+    run_guarded,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+TARGETS = ROOT / "harness" / "targets"
+PYTHON_WRAPPERS = {
+    "pydantic-ai/run_pydantic_ai.py": ("pydantic_ai", "pydantic-ai-slim"),
+    "openai-agents/run_openai_agents.py": ("agents", "openai-agents"),
+    "litellm/run_litellm.py": ("litellm", "litellm"),
+    "langchain-anthropic/run_langchain_anthropic.py": (
+        "langchain_anthropic",
+        "langchain-anthropic",
+    ),
+}
+CASE = {
+    "version": 2, "case": "x", "wire": "anthropic-messages", "dialect": None,
+    "model": "claude-sonnet-4-5", "system": None, "prompts": ["hi"], "tools": [],
+    "thinking": {"mode": "off"}, "max_tokens": 1024, "history": [],
+}  # fmt: skip
+
+
+def _shadow(tmp_path: Path, module: str, body: str) -> Path:
+    """A folder holding a fake ``module`` whose import runs ``body``."""
+    folder = tmp_path / "shadow"
+    package = folder / module
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(body, encoding="utf-8")
+    return folder
+
+
+def _run(script: Path, tmp_path: Path, shadow: Path | None) -> subprocess.CompletedProcess[str]:
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(CASE), encoding="utf-8")
+    env = {
+        **os.environ,
+        "CONFORMANCE_CASE": str(case),
+        "CONFORMANCE_BASE_URL": "http://127.0.0.1:9",
+    }
+    if shadow is not None:
+        env["PYTHONPATH"] = str(shadow)
+    return subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("wrapper", sorted(PYTHON_WRAPPERS))
+def test_a_missing_library_is_exit_3_naming_the_package(wrapper: str, tmp_path: Path) -> None:
+    module, package = PYTHON_WRAPPERS[wrapper]
+    shadow = _shadow(tmp_path, module, "raise ImportError('No module named x')\n")
+    done = _run(TARGETS / wrapper, tmp_path, shadow)
+    assert done.returncode == EXIT_LIBRARY_MISSING, done.stderr
+    assert package in done.stderr
+    assert "not installed" in done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("wrapper", sorted(PYTHON_WRAPPERS))
+def test_a_library_crashing_at_import_is_exit_3(wrapper: str, tmp_path: Path) -> None:
+    module = PYTHON_WRAPPERS[wrapper][0]
+    shadow = _shadow(tmp_path, module, "raise RuntimeError('broken build')\n")
+    done = _run(TARGETS / wrapper, tmp_path, shadow)
+    assert done.returncode == EXIT_LIBRARY_MISSING, done.stderr
+    assert "failed at import: RuntimeError: broken build" in done.stderr
+
+
+NODE_WRAPPERS = [
+    ("pi-ai/run_pi_ai.mjs", "PI_AI_HOME"),
+    ("qwen-code/run_qwen_code.mjs", "QWEN_CODE_HOME"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("node") is None, reason="no Node on this machine")
+@pytest.mark.parametrize(("script", "variable"), NODE_WRAPPERS)
+def test_a_missing_node_library_is_exit_3(script: str, variable: str, tmp_path: Path) -> None:
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(CASE), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != variable}
+    env |= {"CONFORMANCE_CASE": str(case), "CONFORMANCE_BASE_URL": "http://127.0.0.1:9"}
+    env[variable] = str(tmp_path / "empty")
+    done = subprocess.run(
+        ["node", str(TARGETS / script)], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == EXIT_LIBRARY_MISSING, done.stderr
+    assert "is not installed" in done.stderr
+
+
+def test_no_case_document_is_exit_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CONFORMANCE_CASE", raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        load_case()
+    assert stopped.value.code == 2
+
+
+def test_import_library_names_the_package(capsys: pytest.CaptureFixture[str]) -> None:
+    def load() -> None:
+        raise ModuleNotFoundError("No module named 'nothing_here'")
+
+    with pytest.raises(SystemExit) as stopped:
+        import_library(load, "nothing-here")
+    assert stopped.value.code == EXIT_LIBRARY_MISSING
+    assert "nothing-here is not installed here" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("refused", "code"), [(True, EXIT_RESPONSE_REFUSED), (False, EXIT_STOPPED)]
+)
+def test_an_exception_is_91_when_refused_else_1(refused: bool, code: int) -> None:
+    def main() -> None:
+        raise ValueError("bad stream")
+
+    with pytest.raises(SystemExit) as stopped:
+        run_guarded(main, lambda _error: refused)
+    assert stopped.value.code == code
+
+
+def test_a_clean_run_exits_0() -> None:
+    with pytest.raises(SystemExit) as stopped:
+        run_guarded(lambda: None, lambda _error: True)
+    assert stopped.value.code == 0
+
+
+def test_the_result_of_an_unknown_tool_says_so(tmp_path: Path) -> None:
+    case = tmp_path / "case.json"
+    case.write_text(json.dumps(CASE), encoding="utf-8")
+    document = command_io.load_case(str(case))
+    assert document.result_for("nope") == "unknown tool 'nope'"

@@ -1,0 +1,129 @@
+"""A target may go on from a turn the provider cut short (``max_tokens``, ``no_finish``,
+a cut tool call) or answered with nothing, instead of ending it: pydantic-ai asks again
+with a nudge of its own ("please return text or call a tool"), the handling-stop-reasons
+docs suggest asking again after ``max_tokens``. The provider accepts both, so the cases
+about such turns script the continuation as an ``if_continued`` response; the provider
+tells a continuation from a new turn by whether the request says one of the case's
+prompts. Found running the suite on pydantic-ai: before, these cases failed it with
+"request 3 is beyond the script"."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from conformance.cases.schema import Case, Turn
+from conformance.reference import ReferenceAdapter
+from conformance.reference.adapter import ReferenceSession
+from conformance.runner import RunOptions, plan, run_job
+from conformance.targets.resolve import target_from_object
+from conformance.transcript import Transcript
+from conformance.verdict import Result
+from tests.support import library
+
+NUDGE = "<system>Please return text or call a tool.</system>"
+GOES_ON = (
+    "chat-length-cut-call-not-run",
+    "chat-length-cut-turn-runs-none-of-its-calls",
+    "deepseek-length-cut-call-after-tool-round",
+    "empty-terminal-max-tokens-after-tool-turn-not-replayed",
+    "responses-incomplete-mid-function-call-not-run",
+    "truncation-max-tokens-mid-tool-use-partial-json",
+    "truncation-no-finish-mid-tool-use",
+    "gemini-max-tokens-complete-calls-not-run",
+    "truncation-max-tokens-dangling-episode-after-tool-call",
+    "gemini-max-tokens-partial-thought-after-call-not-merged",
+    "gemini-stop-with-no-parts-after-function-response",
+    "empty-terminal-end-turn-after-tool-result-not-replayed",
+    "truncation-no-finish-mid-thinking-after-tool-result",
+)
+
+
+class _NudgingSession(ReferenceSession):
+    """Ends nothing on a cut or empty turn: adds a user nudge of its own and asks again
+    once, as pydantic-ai's agent loop does."""
+
+    nudged = False
+
+    def continues(self) -> bool:
+        if super().continues():
+            return True
+        last = self.history.messages[-1]
+        empty = last.role != "assistant" or not last.blocks
+        cut = self.history.last_stop in ("max_tokens", "no_finish")
+        if (cut or empty) and not self.nudged:
+            self.nudged = True
+            self.add_user(NUDGE)
+            return True
+        return False
+
+
+class _NudgingAdapter(ReferenceAdapter):
+    session_class = _NudgingSession
+
+
+def _case(case_id: str) -> Case:
+    return next(c.case for c in library().cases if c.case.id == case_id)
+
+
+def _cells() -> list[tuple[str, str]]:
+    target = target_from_object(ReferenceAdapter())
+    return [(job.case.id, job.column) for c in GOES_ON for job in plan([_case(c)], target)]
+
+
+def _run(target: object, case_id: str, column: str) -> tuple[Result, Transcript]:
+    resolved = target_from_object(target)
+    job = next(j for j in plan([_case(case_id)], resolved) if j.column == column)
+    result, transcript = run_job(resolved, job, RunOptions(strict=False))
+    assert transcript is not None
+    return result, transcript
+
+
+@pytest.mark.parametrize(("case_id", "column"), _cells())
+def test_going_on_with_a_nudge_is_served_the_continuation(case_id: str, column: str) -> None:
+    result, transcript = _run(_NudgingAdapter(), case_id, column)
+    assert "beyond the script" not in (result.reason or "")
+    assert all(v.check != "provider/beyond-script" for v in result.violations)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    served = [e.served for e in transcript.exchanges]
+    # a nudge is no identical retry, so an ``if_retried`` answer is passed over
+    responses = _case(case_id).given.responses
+    assert served == [i for i, r in enumerate(responses) if not r.if_retried]
+
+
+@pytest.mark.parametrize(("case_id", "column"), _cells())
+def test_ending_the_turn_still_passes_over_the_continuation(case_id: str, column: str) -> None:
+    result, transcript = _run(ReferenceAdapter(), case_id, column)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    responses = _case(case_id).given.responses
+    skipped = [i for i, r in enumerate(responses) if r.if_continued]
+    assert skipped
+    assert not set(skipped) & {e.served for e in transcript.exchanges}
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        {"stop": "max_tokens", "blocks": [{"kind": "text", "text": "cut"}]},
+        {"stop": "no_finish", "blocks": [{"kind": "text", "text": "cut"}]},
+        {"stop": "end", "blocks": []},
+    ],
+)
+def test_a_continuation_may_follow_a_truncated_or_empty_response(first: dict[str, object]) -> None:
+    turn = Turn.model_validate(
+        {"user": "hi", "responses": [first, {"if_continued": True, "stop": "end"}]}
+    )
+    assert turn.responses[1].if_continued
+
+
+def test_a_continuation_never_follows_a_complete_answer() -> None:
+    with pytest.raises(ValidationError, match="`if_continued` follows a response"):
+        Turn.model_validate(
+            {
+                "user": "hi",
+                "responses": [
+                    {"stop": "end", "blocks": [{"kind": "text", "text": "a"}]},
+                    {"if_continued": True, "stop": "end"},
+                ],
+            }
+        )
