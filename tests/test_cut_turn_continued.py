@@ -7,6 +7,7 @@ turn passes over."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 import pytest
 from pydantic import ValidationError
@@ -99,7 +100,7 @@ def _cut_by_limit() -> set[tuple[str, str]]:
     for loaded in library().cases:
         for turn in loaded.case.given.turns:
             answers = [r for r in turn.responses if not r.if_retried]
-            for before, response in zip(answers, answers[1:], strict=False):
+            for before, response in pairwise(answers):
                 holds_call = any(isinstance(b, ToolCall) for b in before.blocks)
                 if response.if_continued and before.stop in TRUNCATING_STOPS and holds_call:
                     cells |= {(loaded.case.id, column) for column in loaded.case.wires}
