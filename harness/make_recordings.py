@@ -64,8 +64,7 @@ def generate(out: Path) -> list[Path]:
             raise SystemExit(f"{case_id} [{column}]: the reference got {result.verdict}")
         wire, dialect = split_column(column)
         exchanges = [
-            record_exchange(n, e.request, e.response)
-            for n, e in enumerate(transcript.exchanges, 1)
+            record_exchange(n, e.request, e.response) for n, e in enumerate(transcript.exchanges, 1)
         ]
         first = transcript.exchanges[0].view
         metadata = Metadata(

@@ -37,7 +37,13 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
     replay = commands.add_parser(
         "replay", help="replay recordings against a target and report drift"
     )
-    replay.add_argument("dirs", nargs="+", type=Path, metavar="DIR", help="recordings (or files)")
+    replay.add_argument(
+        "dirs",
+        nargs="*",
+        type=Path,
+        metavar="DIR",
+        help="recording directories or files (default: the shipped synthetic recordings)",
+    )
     replay.add_argument("--target", default="reference", help="as for `run`")
     replay.add_argument("--json", type=Path, metavar="PATH", help="write the replay report")
     replay.add_argument("--strict", action="store_true", help="`should` violations fail too")
@@ -171,12 +177,13 @@ def _shown(path: Path, root: Path) -> str:
 def _replay(args: argparse.Namespace) -> int:
     import os
 
-    from conformance.recording.load import recording_files
+    from conformance.recording.load import bundled_recordings_dir, recording_files
     from conformance.recording.replay import replay_paths
     from conformance.recording.report import replay_lines
     from conformance.runner import RunOptions
     from conformance.targets.resolve import TargetError, resolve_target
 
+    args.dirs = args.dirs or [bundled_recordings_dir()]
     missing = [str(d) for d in args.dirs if not d.exists()]
     if missing:
         _say(f"wire-conformance: no such recording directory: {', '.join(missing)}")

@@ -81,6 +81,13 @@ def load_recording(path: Path) -> Recording:
     return parse_recording(text, path)
 
 
+def bundled_recordings_dir() -> Path:
+    """The synthetic recordings that ship with the suite (``recordings/``)."""
+    from conformance.cases.library import bundled_cases_dir
+
+    return bundled_cases_dir().parent / "recordings"
+
+
 def recording_files(directory: Path) -> list[Path]:
     """The recording files of a directory (recursively), sorted; a file path is itself."""
     if directory.is_file():

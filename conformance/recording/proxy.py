@@ -205,13 +205,16 @@ class _ProxyHandler(BaseHTTPRequestHandler):
         if request is None:
             return
         chunks: list[bytes] = []
-        status, headers, ended, reason = 502, (), "complete", None
+        status, ended, reason = 502, "complete", None
+        headers: tuple[tuple[str, str], ...] = ()
         try:
             with self.server.client.stream(
                 request.method,
                 self.server.upstream + request.path,
                 params=httpx.QueryParams(request.query),
-                headers=[(k, v) for k, v in request.headers.items() if k.lower() not in HOP_HEADERS],
+                headers=[
+                    (k, v) for k, v in request.headers.items() if k.lower() not in HOP_HEADERS
+                ],
                 content=request.body,
             ) as upstream:
                 status = upstream.status_code
@@ -293,6 +296,8 @@ def start_proxy(
     """A proxy serving in a background thread; ``shutdown()`` and ``server_close()`` end it."""
     host = httpx.URL(upstream).host
     server = ProxyServer(listen, upstream, Recorder(out, f"recorded through {host}", redact_text))
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     return server, thread

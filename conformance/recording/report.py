@@ -24,7 +24,9 @@ def replay_lines(report: ReplayReport) -> list[str]:
         for drift in result.drift:
             where = f"request {drift.request}: " if drift.request else ""
             lines.append(f"      drift {drift.kind}: {where}{drift.detail} [{breaks}]")
-    counts = Counter(r.status for r in report.recordings)
+    counts: Counter[str] = Counter(r.status for r in report.recordings)
     parts = [f"{counts[s]} {s}" for s in _ORDER if counts[s]]
-    lines.append(f"{len(report.recordings)} recordings: {', '.join(parts)} · target: {report.target}")
+    lines.append(
+        f"{len(report.recordings)} recordings: {', '.join(parts)} · target: {report.target}"
+    )
     return lines

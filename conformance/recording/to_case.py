@@ -80,7 +80,9 @@ def _view(exchange: RecordedExchange, column: str, at: str) -> RequestView:
     """The recorded request parsed as the provider parses it (the dialect decides where
     a router's reasoning fields are read)."""
     wire, dialect = split_column(column)
-    context = ValidationContext(number=exchange.number, options=Options(), served=(), dialect=dialect)
+    context = ValidationContext(
+        number=exchange.number, options=Options(), served=(), dialect=dialect
+    )
     try:
         return get_wire(wire).parse(exchange.request.http(), context)
     except RequestParseError as error:
@@ -145,7 +147,9 @@ def played(recording: Recording) -> list[Played]:
 
 def _prompt(view: RequestView, at: str) -> str:
     if not view.messages or view.messages[-1].role != "user":
-        raise ToCaseError(at, "a conversation starts with a request whose last message is the user's")
+        raise ToCaseError(
+            at, "a conversation starts with a request whose last message is the user's"
+        )
     texts = [b.text for b in view.messages[-1].blocks if isinstance(b, Text)]
     return "\n".join(texts)
 
@@ -171,10 +175,8 @@ def _data(model: BaseModel) -> Any:
 def _with_kinds(model: Any, data: Any) -> Any:
     if isinstance(model, BaseModel) and isinstance(data, dict):
         if "kind" in type(model).model_fields:
-            data = {"kind": model.kind, **data}
-        return {
-            key: _with_kinds(getattr(model, key), value) for key, value in data.items()
-        }
+            data = {"kind": getattr(model, "kind"), **data}  # noqa: B009
+        return {key: _with_kinds(getattr(model, key), value) for key, value in data.items()}
     if isinstance(model, tuple | list) and isinstance(data, list):
         return [_with_kinds(m, d) for m, d in zip(model, data, strict=True)]
     return data
@@ -185,7 +187,9 @@ def _turns(plays: list[Played]) -> list[dict[str, Any]]:
     before: Played | None = None
     for index, play in enumerate(plays):
         if _starts_turn(play.view, before):
-            turns.append({"user": _prompt(play.view, f"exchanges.{index}.request"), "responses": []})
+            turns.append(
+                {"user": _prompt(play.view, f"exchanges.{index}.request"), "responses": []}
+            )
         if play.response is not None:
             turns[-1]["responses"].append(_data(play.response))
         before = play
@@ -240,7 +244,11 @@ def _tools(view: RequestView, results: Mapping[str, str]) -> list[dict[str, Any]
     for name in view.tools:
         found = declared.get(name, {})
         schema = next(
-            (found[k] for k in ("input_schema", "parameters", "parametersJsonSchema") if k in found),
+            (
+                found[k]
+                for k in ("input_schema", "parameters", "parametersJsonSchema")
+                if k in found
+            ),
             {"type": "object"},
         )
         tools.append(
