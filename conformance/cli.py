@@ -593,6 +593,12 @@ def _decode(args: argparse.Namespace, console: Console) -> int:
     except ResponseReadError as error:
         console.print(f"{args.file}: {error.at}: {error.message}", markup=False, highlight=False)
         return EXIT_FAILED
+    from conformance.recording.wrong_wire import wrong_wire
+
+    problem = wrong_wire(args.wire, body, streaming)
+    if problem is not None:
+        console.print(f"{args.file}: {problem}", markup=False, highlight=False)
+        return EXIT_FAILED
     sys.stdout.write(response.model_dump_json(indent=2) + "\n" if args.json else _listing(response))
     return EXIT_OK
 
