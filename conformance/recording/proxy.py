@@ -205,8 +205,18 @@ class _ProxyHandler(BaseHTTPRequestHandler):
         if request is None:
             return
         chunks: list[bytes] = []
-        status, ended, reason = 502, "complete", None
+        status: int = 502
         headers: tuple[tuple[str, str], ...] = ()
+
+        recorded: list[Ending] = []
+
+        def record(ended: Ending, reason: str | None = None) -> None:
+            if recorded:  # once per exchange, however it ends
+                return
+            recorded.append(ended)
+            response = HttpResponse(status, b"".join(chunks), headers, tuple(chunks))
+            self.server.recorder.add(request, response, ended, reason)
+
         try:
             with self.server.client.stream(
                 request.method,
@@ -227,25 +237,26 @@ class _ProxyHandler(BaseHTTPRequestHandler):
                         chunks.append(chunk)
                         self._send(chunk)
                 except httpx.HTTPError as error:
-                    ended, reason = "dropped", f"the upstream ended mid-answer: {error!r}"
                     self.close_connection = True  # the client sees the same cut
+                    record("dropped", f"the upstream ended mid-answer: {error!r}")
                     return
+                # Written before the body's end reaches the client: a client that has
+                # its whole answer finds the exchange on disk.
+                record("complete")
                 self._send(b"")
         except httpx.HTTPError as error:
-            if not chunks and status == 502:
-                ended, reason = "unreachable", f"the upstream could not be reached: {error!r}"
-                body = json.dumps({"error": {"message": reason}}).encode()
-                chunks = [body]
-                headers = (("content-type", "application/json"),)
-                self._start(502, headers)
-                self._send(body)
-                self._send(b"")
+            if chunks or status != 502:
+                raise
+            reason = f"the upstream could not be reached: {error!r}"
+            chunks = [json.dumps({"error": {"message": reason}}).encode()]
+            headers = (("content-type", "application/json"),)
+            record("unreachable", reason)
+            self._start(502, headers)
+            self._send(chunks[0])
+            self._send(b"")
         except OSError:  # the client went away: what was received is still recorded
-            ended, reason = "dropped", "the client closed the connection mid-answer"
             self.close_connection = True
-        finally:
-            response = HttpResponse(status, b"".join(chunks), headers, tuple(chunks))
-            self.server.recorder.add(request, response, ended, reason)  # type: ignore[arg-type]
+            record("dropped", "the client closed the connection mid-answer")
 
     def _start(self, status: int, headers: tuple[tuple[str, str], ...]) -> None:
         self.send_response_only(status)

@@ -24,7 +24,9 @@ def wrong_wire(column: str, body: bytes, streaming: bool) -> str | None:
         return None
     own = split_column(column)[0]
     others = [
-        c for c in columns() if split_column(c)[0] != own and _reads_to_something(c, body, streaming)
+        c
+        for c in columns()
+        if split_column(c)[0] != own and _reads_to_something(c, body, streaming)
     ]
     if not others:
         return None

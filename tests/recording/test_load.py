@@ -11,7 +11,9 @@ import pytest
 from conformance.cli import main
 from conformance.recording.load import RecordingError, bundled_recordings_dir, load_recording
 
-SHIPPED = bundled_recordings_dir() / "anthropic-messages" / "interleaved-episodes-across-tool-loop.json"
+SHIPPED = (
+    bundled_recordings_dir() / "anthropic-messages" / "interleaved-episodes-across-tool-loop.json"
+)
 
 
 def _copy(tmp_path: Path, edit: object = None, text: str | None = None) -> Path:
@@ -25,7 +27,8 @@ def _copy(tmp_path: Path, edit: object = None, text: str | None = None) -> Path:
 
 def test_a_shipped_recording_loads() -> None:
     recording = load_recording(SHIPPED)
-    assert recording.metadata.synthetic and recording.metadata.wire == "anthropic-messages"
+    assert recording.metadata.synthetic
+    assert recording.metadata.wire == "anthropic-messages"
 
 
 def test_a_cut_file_names_line_and_column(tmp_path: Path) -> None:
@@ -68,17 +71,21 @@ def test_a_recording_holding_a_secret_is_refused(tmp_path: Path) -> None:
     bad = Recording(metadata=recording.metadata, exchanges=exchanges, digest=digest_of(exchanges))
     path = tmp_path / "leak.json"
     path.write_text(bad.to_json(), encoding="utf-8")
-    with pytest.raises(RecordingError, match=r"exchanges\.0\.request\.headers\.x-api-key: holds a credential"):
+    with pytest.raises(
+        RecordingError, match=r"exchanges\.0\.request\.headers\.x-api-key: holds a credential"
+    ):
         load_recording(path)
 
 
 def test_an_unknown_wire_is_named(tmp_path: Path) -> None:
     path = _copy(tmp_path, lambda d: d["metadata"].update(wire="carrier-pigeon"))
-    with pytest.raises(RecordingError, match="metadata.wire: unknown wire carrier-pigeon"):
+    with pytest.raises(RecordingError, match=r"metadata\.wire: unknown wire carrier-pigeon"):
         load_recording(path)
 
 
-def test_one_broken_file_among_good_ones(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_broken_file_among_good_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     good = tmp_path / "good.json"
     good.write_bytes(SHIPPED.read_bytes())
     broken = tmp_path / "broken.json"
@@ -88,7 +95,8 @@ def test_one_broken_file_among_good_ones(tmp_path: Path, capsys: pytest.CaptureF
     code = main(["replay", str(tmp_path), "--json", str(report)])
     out = capsys.readouterr().out
     assert code == 1
-    assert "ERROR broken.json" in out and "PASS  good.json" in out
+    assert "ERROR broken.json" in out
+    assert "PASS  good.json" in out
     statuses = {r["file"]: r["status"] for r in json.loads(report.read_text())["recordings"]}
     assert statuses == {"broken.json": "error", "good.json": "pass"}
     assert broken.read_bytes() == before  # never rewritten in place

@@ -72,8 +72,10 @@ def test_recorded_chunks_are_served_byte_for_byte() -> None:
 
 
 def test_to_case_writes_a_case_that_lints_clean(tmp_path: Path) -> None:
-    path = bundled_recordings_dir() / "anthropic-messages" / (
-        "anthropic-overloaded-after-tool-round-retried-unchanged.json"
+    path = (
+        bundled_recordings_dir()
+        / "anthropic-messages"
+        / ("anthropic-overloaded-after-tool-round-retried-unchanged.json")
     )
     family = tmp_path / "opaque-ledger"
     family.mkdir()
@@ -86,7 +88,8 @@ def test_to_case_writes_a_case_that_lints_clean(tmp_path: Path) -> None:
     mine = [c for c in library.cases if c.case.id == case_id]
     assert [p.recording for p in mine[0].case.provenance] == [path.name]  # type: ignore[union-attr]
     assert not [p for p in lint(library) if case_id in str(p)]
-    assert "fault:" in text and case_yaml(load_recording(path), path) == text
+    assert "fault:" in text
+    assert case_yaml(load_recording(path), path) == text
     # and it reproduces the recording's verdict through the renderer
     target = resolve_target("reference", None)
     result, _ = run_job(target, plan([mine[0].case], target)[0], RunOptions())

@@ -32,8 +32,11 @@ def _exchange(secret: str, position: str, depth: int) -> tuple[HttpRequest, Http
     nested: object = {"note": f"use {secret} please"} if position == "body" else {"note": "hi"}
     for _ in range(depth):
         nested = {"metadata": [nested]}
-    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}], "extra": nested}
-    body["messages"].append({"role": "assistant", "signature": SIGNATURE, "id": "msg_01"})
+    messages = [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "signature": SIGNATURE, "id": "msg_01"},
+    ]
+    body = {"model": "m", "messages": messages, "extra": nested}
     if position == "header":
         headers["authorization"] = f"Bearer {secret}"
     elif position in ("x-api-key", "x-goog-api-key", "cookie"):
@@ -43,7 +46,9 @@ def _exchange(secret: str, position: str, depth: int) -> tuple[HttpRequest, Http
     data = json.dumps({"type": "delta", "text": f"key is {secret}" if position == "sse" else "x"})
     event = f"event: delta\ndata: {data}\n\n".encode()
     cut = len(event) // 2  # a secret split across two reads is still found
-    response = HttpResponse(200, event, (("content-type", "text/event-stream"),), (event[:cut], event[cut:]))
+    response = HttpResponse(
+        200, event, (("content-type", "text/event-stream"),), (event[:cut], event[cut:])
+    )
     request = HttpRequest("POST", "/v1/messages", json.dumps(body).encode(), query, headers)
     return request, response
 
@@ -60,15 +65,20 @@ def test_no_secret_survives_into_a_recording(secret: str, position: str, depth: 
     assert secrets_in((cleaned,)) == []
     assert SIGNATURE in cleaned.request.body if isinstance(cleaned.request.body, str) else False
     # chunk boundaries kept: same number of chunks, same sizes
-    assert [len(str(c)) for c in cleaned.response.chunks] == [len(str(c)) for c in raw.response.chunks]
+    assert [len(str(c)) for c in cleaned.response.chunks] == [
+        len(str(c)) for c in raw.response.chunks
+    ]
 
 
 def test_redact_text_keeps_lengths_payloads_and_ids() -> None:
-    event = b'data: {"type":"x","text":"Hello secret plan","signature":"c2lnbmF0dXJl","id":"rs_1"}\n\n'
+    event = (
+        b'data: {"type":"x","text":"Hello secret plan","signature":"c2lnbmF0dXJl","id":"rs_1"}\n\n'
+    )
     (out,) = scrub_chunks((event,), redact_text=True)
     assert len(out) == len(event)
     assert b"Hello" not in out
-    assert b'"signature":"c2lnbmF0dXJl"' in out and b'"id":"rs_1"' in out
+    assert b'"signature":"c2lnbmF0dXJl"' in out
+    assert b'"id":"rs_1"' in out
 
 
 def test_a_key_shaped_run_inside_a_payload_is_not_touched() -> None:
