@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from conformance.cases.schema import Case
 from conformance.errors import ConformanceError
 from conformance.model import (
+    CONTINUING_STOPS,
     Fault,
     FaultKind,
     Message,
@@ -202,18 +203,20 @@ def _blocks(messages: Iterable[Message]) -> Iterator[Any]:
 
 
 def _tool_results(plays: list[Played]) -> dict[str, str]:
-    """Each tool's first recorded result, by tool name."""
+    """Each tool's first recorded result, by tool name: only the result of a call that
+    ran (from a response that went on with the tool loop, not an error answer).  The
+    answer to a call of a cut turn is the client's error text, never the tool's result:
+    taking it would make a correct target look as if it ran a cut call."""
     names: dict[str, str] = {}
     results: dict[str, str] = {}
     for play in plays:
-        if play.response is not None:
-            for block in play.response.blocks:
-                if isinstance(block, ToolCall):
+        response = play.response
+        if response is not None and response.stop in CONTINUING_STOPS:
+            for block in response.blocks:
+                if isinstance(block, ToolCall) and block.complete:
                     names[block.id] = block.name
         for block in _blocks(play.view.messages):
-            if isinstance(block, ToolCall):
-                names.setdefault(block.id, block.name)
-            if isinstance(block, ToolResult) and block.call_id in names:
+            if isinstance(block, ToolResult) and not block.is_error and block.call_id in names:
                 content = block.content
                 text = (
                     content
@@ -256,7 +259,7 @@ def _tools(view: RequestView, results: Mapping[str, str]) -> list[dict[str, Any]
                 "name": name,
                 "description": str(found.get("description", "")),
                 "parameters": schema if isinstance(schema, dict) else {"type": "object"},
-                "result": results.get(name, "ok"),
+                "result": results.get(name, f"(no result of {name} was recorded)"),
             }
         )
     return tools

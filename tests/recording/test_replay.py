@@ -37,8 +37,13 @@ def test_every_wire_and_dialect_has_shipped_recordings() -> None:
     assert all(load_recording(p).metadata.synthetic for p, _ in FILES)
 
 
-def test_the_reference_replays_every_shipped_recording_green() -> None:
-    report = replay_paths(FILES, resolve_target("reference", None), RunOptions())
+@pytest.mark.parametrize("strict", [False, True], ids=["default", "strict-any-evidence"])
+def test_the_reference_replays_every_shipped_recording_green(strict: bool) -> None:
+    # Strict with any evidence too: a tool's result is taken only from a call that ran,
+    # never from the error answer to a cut call (which made truncated-call-not-run fail
+    # a correct target on the two cut-turn recordings).
+    options = RunOptions(strict=strict, evidence="any" if strict else "observed")
+    report = replay_paths(FILES, resolve_target("reference", None), options)
     assert {r.file: r.status for r in report.recordings} == {name: "pass" for _, name in FILES}
 
 
