@@ -29,6 +29,11 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
     )
     record.add_argument("--out", required=True, type=Path, metavar="DIR", help="recordings go here")
     record.add_argument(
+        "--dialect",
+        choices=("deepseek", "openrouter"),
+        help="the openai-chat dialect (default: told from the upstream's host)",
+    )
+    record.add_argument(
         "--redact-text",
         action="store_true",
         help="also replace visible text with same-length placeholders",
@@ -148,7 +153,9 @@ def _record(args: argparse.Namespace) -> int:
         _say(f"wire-conformance: {error}")
         return EXIT_USAGE
     try:
-        server, thread = start_proxy(args.upstream, args.out, listen, args.redact_text)
+        server, thread = start_proxy(
+            args.upstream, args.out, listen, args.redact_text, args.dialect
+        )
     except OSError as error:
         _say(f"wire-conformance: cannot listen on {args.listen}: {error.strerror}")
         return EXIT_USAGE

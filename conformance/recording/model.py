@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -121,15 +121,33 @@ class Recording(StrictModel):
 
     def to_json(self) -> str:
         """Deterministic text: the file a recorder writes."""
-        data = self.model_dump(mode="json")
-        return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        exchanges = [e.model_dump(mode="json") for e in self.exchanges]
+        return file_text(self.metadata, exchanges, self.digest)
+
+
+def _compact(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def file_text(metadata: Metadata, exchanges: Sequence[dict[str, Any]], digest: str) -> str:
+    """A recording's text: the metadata, then one exchange per line, then the digest (one
+    line each keeps a file readable and diffable, and fast to write however long)."""
+    lines = ",\n  ".join(_compact(e) for e in exchanges)
+    return (
+        f'{{\n "metadata": {_compact(metadata.model_dump(mode="json"))},\n'
+        f' "exchanges": [\n  {lines}\n ],\n "digest": {_compact(digest)}\n}}\n'
+    )
+
+
+def digest_of_data(exchanges: Sequence[dict[str, Any]]) -> str:
+    """The digest over exchanges already dumped to JSON data."""
+    canonical = json.dumps(exchanges, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def digest_of(exchanges: Sequence[RecordedExchange]) -> str:
     """The digest a recording carries over its exchanges."""
-    data = [e.model_dump(mode="json") for e in exchanges]
-    canonical = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return digest_of_data([e.model_dump(mode="json") for e in exchanges])
 
 
 def build_recording(metadata: Metadata, exchanges: Sequence[RecordedExchange]) -> Recording:

@@ -13,7 +13,8 @@ provider (``conformance.provider.loopback``), with its request reading
 
 Conversations: requests whose body opens with the same first message (and system
 prompt) on the same path belong to one conversation, one file
-(``<out>/<wire>/<time>-<n>.json``, rewritten atomically after each exchange).
+(``<out>/<wire>/<time>-<n>.json``, rewritten atomically by a writer thread after each
+exchange, and once more when the proxy closes).
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ import datetime
 import hashlib
 import json
 import os
+import queue
 import socket
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -40,8 +43,8 @@ from conformance.recording.clean import clean_exchange
 from conformance.recording.model import (
     Ending,
     Metadata,
-    RecordedExchange,
-    build_recording,
+    digest_of_data,
+    file_text,
     record_exchange,
 )
 from conformance.recording.sanitize import SANITIZER_VERSION
@@ -98,19 +101,37 @@ class Conversation:
     path: Path
     wire: str
     model: str | None
-    exchanges: list[RecordedExchange] = field(default_factory=list)
+    recorded_at: str
+    #: The exchanges as JSON data (dumped once each: a file rewrite stays cheap).
+    exchanges: list[dict[str, Any]] = field(default_factory=list)
+
+
+_Pending = tuple[HttpRequest, HttpResponse, Ending, str | None]
+#: Seconds between rewrites of a conversation file while its requests keep coming.
+WRITE_INTERVAL = 0.5
 
 
 class Recorder:
-    """Collects exchanges into conversation files under ``out``."""
+    """Collects exchanges into conversation files under ``out``.
 
-    def __init__(self, out: Path, source: str, redact_text: bool = False) -> None:
+    ``add`` only queues the exchange: a writer thread sanitizes it and rewrites its
+    conversation's file (atomically) off the request path, so recording adds nothing to
+    the answer's latency.  ``close`` writes what is still queued."""
+
+    def __init__(
+        self, out: Path, source: str, redact_text: bool = False, dialect: str | None = None
+    ) -> None:
         self.out = out
         self.source = source
         self.redact_text = redact_text
+        #: The dialect of an ``openai-chat`` upstream (a router's or a vendor's fields).
+        self.dialect = dialect
         self._lock = threading.Lock()
         self._conversations: dict[str, Conversation] = {}
         self._stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+        self._queue: queue.Queue[_Pending | None] = queue.Queue()
+        self._writer = threading.Thread(target=self._drain, name="recording-writer", daemon=True)
+        self._writer.start()
 
     @property
     def files(self) -> list[Path]:
@@ -119,9 +140,43 @@ class Recorder:
 
     def add(
         self, request: HttpRequest, response: HttpResponse, ended: Ending, reason: str | None
-    ) -> Path | None:
-        """Record one exchange; its conversation file is rewritten (atomically).  A
-        request to no wire's endpoint is forwarded but not recorded."""
+    ) -> None:
+        """Queue one exchange.  A request to no wire's endpoint is forwarded, not recorded."""
+        self._queue.put((request, response, ended, reason))
+
+    def close(self) -> None:
+        """Write every queued exchange and stop the writer.  Idempotent."""
+        if self._writer.is_alive():
+            self._queue.put(None)
+            self._writer.join()
+
+    def _drain(self) -> None:
+        """Record queued exchanges; rewrite a changed file at most every
+        ``WRITE_INTERVAL`` seconds while requests keep coming, at once when they stop,
+        and on close."""
+        dirty: dict[str, Conversation] = {}
+        written = time.monotonic()
+        while True:
+            try:
+                item: _Pending | str | None = self._queue.get(timeout=WRITE_INTERVAL)
+            except queue.Empty:
+                item = "idle"
+            if isinstance(item, tuple):
+                conversation = self._record(*item)
+                if conversation is not None:
+                    dirty[str(conversation.path)] = conversation
+            due = time.monotonic() - written >= WRITE_INTERVAL
+            if dirty and (item is None or item == "idle" or due):
+                for conversation in dirty.values():
+                    self._write(conversation)
+                dirty.clear()
+                written = time.monotonic()
+            if item is None:
+                return
+
+    def _record(
+        self, request: HttpRequest, response: HttpResponse, ended: Ending, reason: str | None
+    ) -> Conversation | None:
         wire = wire_of(request)
         if wire is None:
             return None
@@ -131,31 +186,34 @@ class Recorder:
             if conversation is None:
                 number = len(self._conversations) + 1
                 path = self.out / wire / f"{self._stamp}-{number:03d}.json"
-                conversation = Conversation(path, wire, _model(request))
+                now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+                conversation = Conversation(path, wire, _model(request), now)
                 self._conversations[key] = conversation
-            exchange = record_exchange(
-                len(conversation.exchanges) + 1, request, response, ended, reason
-            )
-            conversation.exchanges.append(clean_exchange(exchange, self.redact_text))
-            self._write(conversation)
-            return conversation.path
+        exchange = record_exchange(
+            len(conversation.exchanges) + 1, request, response, ended, reason
+        )
+        cleaned = clean_exchange(exchange, self.redact_text)
+        conversation.exchanges.append(cleaned.model_dump(mode="json"))
+        return conversation
 
     def _write(self, conversation: Conversation) -> None:
         metadata = Metadata(
             format_version=1,
             wire=conversation.wire,
+            dialect=self.dialect if conversation.wire == "openai-chat" else None,
             model=conversation.model,
-            recorded_at=datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            recorded_at=conversation.recorded_at,
             suite_version=__version__,
             sanitizer_version=SANITIZER_VERSION,
             synthetic=False,
             redacted_text=self.redact_text,
             source=self.source,
         )
-        recording = build_recording(metadata, conversation.exchanges)
+        digest = digest_of_data(conversation.exchanges)
+        text = file_text(metadata, conversation.exchanges, digest)
         conversation.path.parent.mkdir(parents=True, exist_ok=True)
         partial = conversation.path.with_suffix(".json.partial")
-        partial.write_text(recording.to_json(), encoding="utf-8")
+        partial.write_text(text, encoding="utf-8")
         os.replace(partial, conversation.path)
 
 
@@ -240,8 +298,6 @@ class _ProxyHandler(BaseHTTPRequestHandler):
                     self.close_connection = True  # the client sees the same cut
                     record("dropped", f"the upstream ended mid-answer: {error!r}")
                     return
-                # Written before the body's end reaches the client: a client that has
-                # its whole answer finds the exchange on disk.
                 record("complete")
                 self._send(b"")
         except httpx.HTTPError as error:
@@ -294,6 +350,7 @@ class ProxyServer(ThreadingHTTPServer):
     def server_close(self) -> None:
         super().server_close()
         self.client.close()
+        self.recorder.close()
 
     @property
     def base_url(self) -> str:
@@ -301,12 +358,23 @@ class ProxyServer(ThreadingHTTPServer):
         return f"http://{host!s}:{port}"
 
 
+#: Chat upstreams whose dialect the host says.
+DIALECT_HOSTS = {"openrouter.ai": "openrouter", "api.deepseek.com": "deepseek"}
+
+
 def start_proxy(
-    upstream: str, out: Path, listen: tuple[str, int] = ("127.0.0.1", 0), redact_text: bool = False
+    upstream: str,
+    out: Path,
+    listen: tuple[str, int] = ("127.0.0.1", 0),
+    redact_text: bool = False,
+    dialect: str | None = None,
 ) -> tuple[ProxyServer, threading.Thread]:
-    """A proxy serving in a background thread; ``shutdown()`` and ``server_close()`` end it."""
+    """A proxy serving in a background thread; ``shutdown()`` and ``server_close()`` end
+    it.  ``dialect`` defaults to the one the upstream's host says (OpenRouter, DeepSeek)."""
     host = httpx.URL(upstream).host
-    server = ProxyServer(listen, upstream, Recorder(out, f"recorded through {host}", redact_text))
+    dialect = dialect or DIALECT_HOSTS.get(host)
+    recorder = Recorder(out, f"recorded through {host}", redact_text, dialect)
+    server = ProxyServer(listen, upstream, recorder)
     thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
     )
