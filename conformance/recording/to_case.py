@@ -30,6 +30,7 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
+from conformance.recording.fragments import with_chunks
 from conformance.recording.model import RecordedExchange, Recording
 from conformance.wires.base import (
     RequestParseError,
@@ -123,7 +124,7 @@ def _answer(exchange: RecordedExchange, column: str, at: str) -> ScriptedRespons
     streaming = looks_streamed(body)
     reader = get_wire(wire)
     try:
-        return reader.read(body, streaming, dialect)
+        read = reader.read(body, streaming, dialect)
     except ResponseReadError as error:
         if not (streaming and error.message.startswith("provider error")):
             raise ToCaseError(f"{at}.response ({error.at})", error.message) from None
@@ -134,6 +135,7 @@ def _answer(exchange: RecordedExchange, column: str, at: str) -> ScriptedRespons
         except ResponseReadError:
             return ScriptedResponse(stop="no_finish", fault=fault)
         return ScriptedResponse(stop="no_finish", blocks=read.blocks, fault=fault)
+    return with_chunks(read, body) if streaming else read
 
 
 def played(recording: Recording) -> list[Played]:

@@ -119,3 +119,91 @@ def test_report_diff_prints_changed_verdicts() -> None:
         "c [w]: fail -> (absent)",
         "d [w]: (absent) -> pass",
     ]
+
+
+#: The case language scripts the encrypted_content OpenAI holds; a stateful Responses
+#: recording (no `include`) never carried it, so its reasoning items have no signature,
+#: which the realism lint flags.  Every other shipped recording lints clean.
+RESPONSES_STATEFUL = "a reasoning item without encrypted_content"
+
+
+def test_every_shipped_recording_becomes_a_case_that_passes(tmp_path: Path) -> None:
+    family = tmp_path / "opaque-ledger"
+    family.mkdir()
+    for path, _ in FILES:
+        case = recording_case(load_recording(path), path)
+        (family / f"{case.id}.yaml").write_text(
+            case_yaml(load_recording(path), path), encoding="utf-8"
+        )
+    library = load_library([tmp_path])
+    assert not library.errors
+    problems = [str(p) for p in lint(library) if "recorded-" in str(p)]
+    assert all(RESPONSES_STATEFUL in p and "openai-responses" in p for p in problems)
+    mine = [loaded.case for loaded in library.cases if loaded.case.id.startswith("recorded-")]
+    assert len(mine) == len(FILES)
+    target = resolve_target("reference", None)
+    verdicts = {c.id: run_job(target, plan([c], target)[0], RunOptions())[0].verdict for c in mine}
+    assert set(verdicts.values()) == {"pass"}
+
+
+def test_to_case_keeps_the_recorded_chunk_boundaries() -> None:
+    path = (
+        bundled_recordings_dir()
+        / "anthropic-messages"
+        / ("truncation-no-finish-mid-thinking-after-tool-result.json")
+    )
+    recording = load_recording(path)
+    responses = [p.response for p in played(recording) if p.response is not None]
+    chunked = [b for r in responses for b in r.blocks if getattr(b, "chunks", None)]
+    assert chunked, "the thinking streamed over several deltas keeps their sizes"
+    assert "chunks:" in case_yaml(recording, path)
+
+
+def test_decode_keeps_chunk_boundaries(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = (
+        bundled_recordings_dir()
+        / "anthropic-messages"
+        / ("truncation-no-finish-mid-thinking-after-tool-result.json")
+    )
+    plays = played(load_recording(path))
+    chunked = next(
+        p
+        for p in plays
+        if p.response is not None and any(getattr(b, "chunks", None) for b in p.response.blocks)
+    )
+    body = tmp_path / "body.sse"
+    body.write_bytes(chunked.exchange.response.body)
+    assert main(["decode", "--wire", "anthropic-messages", str(body)]) == 0
+    assert "chunks:" in capsys.readouterr().out
+
+
+def test_a_recording_for_a_wire_the_target_does_not_speak_is_na(tmp_path: Path) -> None:
+    target = resolve_target("reference", None)
+    gemini = [f for f in FILES if "gemini" in str(f[0].parent.name)][:1]
+    narrowed = replace(target, wires=frozenset({"anthropic-messages"}))
+    (result,) = replay_paths(gemini, narrowed, RunOptions()).recordings
+    assert result.status == "n/a"
+    assert result.reason is not None
+    assert "does not speak gemini" in result.reason
+
+
+def test_replay_of_a_missing_directory_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", str(tmp_path / "nowhere")]) == 2
+    assert "no such recording directory" in capsys.readouterr().out
+    assert main(["replay", str(tmp_path)]) == 2
+    assert "no recording" in capsys.readouterr().out
+
+
+def test_report_diff_on_two_replay_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps({"recordings": [{"file": "a.json", "status": "pass"}]}))
+    new.write_text(json.dumps({"recordings": [{"file": "a.json", "status": "fail"}]}))
+    assert main(["report", "diff", str(old), str(new)]) == 0
+    assert "a.json: pass -> fail" in capsys.readouterr().out
+    assert main(["report", "diff", str(old), str(tmp_path / "missing.json")]) == 2
