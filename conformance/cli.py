@@ -594,13 +594,15 @@ def _decode(args: argparse.Namespace, console: Console) -> int:
         console.print(f"{args.file}: {error.at}: {error.message}", markup=False, highlight=False)
         return EXIT_FAILED
     from conformance.recording.fragments import with_chunks
+    from conformance.recording.noise import with_noise
     from conformance.recording.wrong_wire import wrong_wire
 
     problem = wrong_wire(args.wire, body, streaming)
     if problem is not None:
         console.print(f"{args.file}: {problem}", markup=False, highlight=False)
         return EXIT_FAILED
-    response = with_chunks(response, body) if streaming else response
+    if streaming:
+        response = with_noise(with_chunks(response, body), name, body)
     sys.stdout.write(response.model_dump_json(indent=2) + "\n" if args.json else _listing(response))
     return EXIT_OK
 

@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RECORDED_AT = "2026-01-01T00:00:00Z"
 
 #: (case id, column): interleaved episodes with tool calls, back-to-back reasoning,
-#: a max-tokens stop, a dropped stream and a transient fault on every wire and dialect.
+#: a max-tokens stop, a dropped stream and a transient fault on every wire and dialect;
+#: pings and unknown events where the wire has them.
 SHIPPED: tuple[tuple[str, str], ...] = (
     ("interleaved-episodes-across-tool-loop", "anthropic-messages"),
     ("back-to-back-thinking-then-redacted", "anthropic-messages"),
@@ -48,6 +49,9 @@ SHIPPED: tuple[tuple[str, str], ...] = (
     ("openrouter-gemini-reasoning-details-replayed-with-each-call", "openai-chat:openrouter"),
     ("chat-rate-limited-after-tool-round-retried-unchanged", "openai-chat"),
     ("chat-length-cut-turn-runs-none-of-its-calls", "openai-chat"),
+    ("stream-events-pings-and-unknown-events", "anthropic-messages"),
+    ("stream-events-pings-and-unknown-events", "openai-chat:openrouter"),
+    ("responses-unknown-stream-events-ignored", "openai-responses"),
 )
 
 

@@ -32,6 +32,7 @@ from conformance.model import (
 )
 from conformance.recording.fragments import with_chunks
 from conformance.recording.model import RecordedExchange, Recording
+from conformance.recording.noise import with_noise
 from conformance.wires.base import (
     RequestParseError,
     RequestView,
@@ -135,7 +136,7 @@ def _answer(exchange: RecordedExchange, column: str, at: str) -> ScriptedRespons
         except ResponseReadError:
             return ScriptedResponse(stop="no_finish", fault=fault)
         return ScriptedResponse(stop="no_finish", blocks=read.blocks, fault=fault)
-    return with_chunks(read, body) if streaming else read
+    return with_noise(with_chunks(read, body), wire, body) if streaming else read
 
 
 def played(recording: Recording) -> list[Played]:
@@ -293,10 +294,14 @@ def _features(plays: list[Played]) -> list[str]:
     return features
 
 
-def case_id(path: Path) -> str:
-    """``recorded-<slug of the file name>``."""
-    slug = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "recording"
-    return f"recorded-{slug}"
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def case_id(path: Path, column: str) -> str:
+    """``recorded-<column>-<file name>``, slugged: the recorder names files by time and
+    number under each wire, so the column keeps two wires' files apart."""
+    return f"recorded-{_slug(column)}-{_slug(path.stem) or 'recording'}"
 
 
 def case_data(recording: Recording, path: Path) -> dict[str, Any]:
@@ -317,7 +322,7 @@ def case_data(recording: Recording, path: Path) -> dict[str, Any]:
     if len(first.messages) > 1:
         given["history"] = [_data(m) for m in first.messages[:-1]]
     return {
-        "id": case_id(path),
+        "id": case_id(path, meta.column),
         "title": f"The {kind} {meta.column} conversation {path.name}, replayed",
         "provenance": [{"recording": path.name, "digest": recording.digest}],
         "features": _features(plays),

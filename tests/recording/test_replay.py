@@ -86,7 +86,7 @@ def test_to_case_writes_a_case_that_lints_clean(tmp_path: Path) -> None:
     family.mkdir()
     assert main(["recording", "to-case", str(path), "--out", str(family / "x.yaml")]) == 0
     text = (family / "x.yaml").read_text(encoding="utf-8")
-    case_id = "recorded-anthropic-overloaded-after-tool-round-retried-unchanged"
+    case_id = "recorded-anthropic-messages-anthropic-overloaded-after-tool-round-retried-unchanged"
     (family / "x.yaml").rename(family / f"{case_id}.yaml")
     library = load_library([tmp_path])
     assert not library.errors
@@ -207,3 +207,16 @@ def test_report_diff_on_two_replay_reports(
     assert main(["report", "diff", str(old), str(new)]) == 0
     assert "a.json: pass -> fail" in capsys.readouterr().out
     assert main(["report", "diff", str(old), str(tmp_path / "missing.json")]) == 2
+
+
+@pytest.mark.parametrize(
+    ("column", "noise"),
+    [
+        ("anthropic-messages", [("ping", "ping", "unknown-event"), ("ping", "unknown-event")]),
+        ("openai-chat-openrouter", [("ping", "ping", "unknown-event"), ("ping", "unknown-event")]),
+    ],
+)
+def test_to_case_keeps_the_noise_events(column: str, noise: list[tuple[str, ...]]) -> None:
+    path = bundled_recordings_dir() / column / "stream-events-pings-and-unknown-events.json"
+    responses = [p.response for p in played(load_recording(path)) if p.response is not None]
+    assert [r.noise for r in responses] == noise
