@@ -175,10 +175,11 @@ def _record(args: argparse.Namespace) -> int:
 
 
 def _shown(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root if root.is_dir() else root.parent).as_posix()
-    except ValueError:
-        return str(path)
+    """A recording as reports name it: from the directory given on (so two directories'
+    files stay apart), or the file as given."""
+    if not root.is_dir():
+        return str(root)
+    return (Path(root.resolve().name) / path.relative_to(root)).as_posix()
 
 
 def _replay(args: argparse.Namespace) -> int:

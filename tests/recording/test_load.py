@@ -95,10 +95,11 @@ def test_one_broken_file_among_good_ones(
     code = main(["replay", str(tmp_path), "--json", str(report)])
     out = capsys.readouterr().out
     assert code == 1
-    assert "ERROR broken.json" in out
-    assert "PASS  good.json" in out
+    where = tmp_path.name
+    assert f"ERROR {where}/broken.json" in out
+    assert f"PASS  {where}/good.json" in out
     statuses = {r["file"]: r["status"] for r in json.loads(report.read_text())["recordings"]}
-    assert statuses == {"broken.json": "error", "good.json": "pass"}
+    assert statuses == {f"{where}/broken.json": "error", f"{where}/good.json": "pass"}
     assert broken.read_bytes() == before  # never rewritten in place
 
 
