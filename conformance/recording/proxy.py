@@ -52,7 +52,7 @@ from conformance.version import __version__
 from conformance.wires.registry import get_wire, wire_names
 
 #: Hop-by-hop headers a proxy never forwards (RFC 9110 §7.6.1), plus the ones httpx
-#: computes itself.
+#: computes itself; ``accept-encoding`` is replaced by ``identity``.
 HOP_HEADERS = frozenset(
     {
         "connection",
@@ -281,7 +281,10 @@ class _ProxyHandler(BaseHTTPRequestHandler):
                 self.server.upstream + request.path,
                 params=httpx.QueryParams(request.query),
                 headers=[
-                    (k, v) for k, v in request.headers.items() if k.lower() not in HOP_HEADERS
+                    *((k, v) for k, v in request.headers.items() if k.lower() not in HOP_HEADERS),
+                    # The recording keeps the bytes as the provider framed them, never a
+                    # compressed body: replay and the checks read them.
+                    ("accept-encoding", "identity"),
                 ],
                 content=request.body,
             ) as upstream:

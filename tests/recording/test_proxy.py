@@ -56,6 +56,8 @@ EVENTS = [
     )
 ]
 KEY = "sk-ant-api03-" + "Q" * 60
+#: The headers each fake upstream request arrived with.
+SEEN: list[dict[str, str]] = []
 
 
 @contextlib.contextmanager
@@ -65,6 +67,7 @@ def _upstream(serve: Callable[[BaseHTTPRequestHandler], None]) -> Iterator[str]:
 
         def do_POST(self) -> None:
             self.rfile.read(int(self.headers.get("content-length", 0)))
+            SEEN.append({k.lower(): v for k, v in self.headers.items()})
             serve(self)
 
         def log_message(self, format: str, *args: Any) -> None:
@@ -134,6 +137,8 @@ def test_the_first_event_reaches_the_client_before_the_upstream_sends_the_last(
                 first_seen.set()
     assert waited == [True]
     assert received == b"".join(EVENTS)
+    assert SEEN[-1]["accept-encoding"] == "identity"  # never a compressed recording
+    assert SEEN[-1]["x-api-key"] == KEY  # the upstream gets the credential; the file not
     (path,) = recording_files(tmp_path)
     recording = load_recording(path)  # loads: sanitized, digest intact
     exchange = recording.exchanges[0]
