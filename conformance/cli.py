@@ -16,6 +16,10 @@
                             [--all-killers] [--isolate none|fork]
                             [--case GLOB] [--wire W] [--strict] | --schema
     wire-conformance decode --wire WIRE[:DIALECT] [--json] [--stream | --no-stream] FILE
+    wire-conformance record --upstream URL [--listen 127.0.0.1:PORT] --out DIR [--redact-text]
+    wire-conformance replay DIR... [--target T] [--json PATH] [--strict] [--evidence E]
+    wire-conformance recording [--schema | to-case FILE [--out PATH]]
+    wire-conformance report diff OLD.json NEW.json
 
 ``run`` exits 0 when every cell passed (or is pinned, xfail or n/a), 1 on any fail,
 error or case-file error, and 2 on a usage error.  ``decode`` prints a recorded provider
@@ -190,8 +194,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     decode.add_argument("file", type=Path, metavar="FILE", help="the recorded response body")
     from conformance.probe.command import add_probe_parser
+    from conformance.recording.command import add_recording_parsers
 
     add_probe_parser(commands)
+    add_recording_parsers(commands)
     return parser
 
 
@@ -587,6 +593,16 @@ def _decode(args: argparse.Namespace, console: Console) -> int:
     except ResponseReadError as error:
         console.print(f"{args.file}: {error.at}: {error.message}", markup=False, highlight=False)
         return EXIT_FAILED
+    from conformance.recording.fragments import with_chunks
+    from conformance.recording.noise import with_noise
+    from conformance.recording.wrong_wire import wrong_wire
+
+    problem = wrong_wire(args.wire, body, streaming)
+    if problem is not None:
+        console.print(f"{args.file}: {problem}", markup=False, highlight=False)
+        return EXIT_FAILED
+    if streaming:
+        response = with_noise(with_chunks(response, body), name, body)
     sys.stdout.write(response.model_dump_json(indent=2) + "\n" if args.json else _listing(response))
     return EXIT_OK
 
@@ -621,6 +637,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from conformance.probe.command import run_probe_command
 
         return run_probe_command(args)
+    if args.command in ("record", "replay", "recording", "report"):
+        from conformance.recording.command import run_recording_command
+
+        return run_recording_command(args)
     if args.command == "target":
         from conformance.targets.manifest import manifest_schema
 

@@ -63,6 +63,8 @@ class RunOptions:
     save_exchanges: Path | None = None
     #: Case id -> its file relative to its library root (``LoadedCase.shown``), for reports.
     files: Mapping[str, str] = field(default_factory=dict)
+    #: What answers the target: the scripted provider, or a replay of a recording.
+    provider: Callable[[Case, Wire, str | None], ScriptedProvider] = ScriptedProvider
 
 
 def plan(
@@ -157,7 +159,7 @@ def _judge_job(
     wire = get_wire(job.wire)
     names = target.tool_names
     played = job if names is None else replace(job, case=names.apply(job.case))
-    provider = ScriptedProvider(played.case, wire, job.dialect)
+    provider = options.provider(played.case, wire, job.dialect)
     transcript = Transcript(job.case, job.column, job.dialect)
     outcome = target.kind.hold(_stage(played, provider, wire, target.timeout or options.timeout))
     if outcome.declined is not None:

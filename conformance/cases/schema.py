@@ -99,23 +99,36 @@ class IssueRef(StrictModel):
         return value
 
 
+class RecordingRef(StrictModel):
+    """A recorded conversation the case was made from (``wire-conformance recording
+    to-case``): the file's name and its digest, so the case can be traced to it."""
+
+    recording: str = Field(min_length=1)
+    digest: str = Field(pattern=r"^sha256:[0-9a-f]{64}$")
+
+
+_CITATION_KEYS = ("rule", "seed", "issue", "recording")
+
+
 def _citation_kind(value: Any) -> str | None:
     """Which citation a provenance item is, by its key, so a bad one gets one message."""
     if isinstance(value, dict):
-        return next((key for key in ("rule", "seed", "issue") if key in value), None)
+        return next((key for key in _CITATION_KEYS if key in value), None)
     if isinstance(value, BaseModel):
-        return next(k for k in ("rule", "seed", "issue") if hasattr(value, k))
+        return next(k for k in _CITATION_KEYS if hasattr(value, k))
     return None
 
 
 Provenance: TypeAlias = Annotated[
     Annotated[SeedRef, Tag("seed")]
     | Annotated[RuleRef, Tag("rule")]
-    | Annotated[IssueRef, Tag("issue")],
+    | Annotated[IssueRef, Tag("issue")]
+    | Annotated[RecordingRef, Tag("recording")],
     Discriminator(
         _citation_kind,
         custom_error_type="citation",
-        custom_error_message="a citation is one of rule: N, seed: N or issue: owner/repo#N",
+        custom_error_message="a citation is one of rule: N, seed: N, issue: owner/repo#N "
+        "or recording: FILE (with its digest)",
     ),
 ]
 

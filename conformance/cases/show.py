@@ -4,7 +4,14 @@ catalogue so a user never has to look anything up elsewhere."""
 from __future__ import annotations
 
 from conformance.cases.loader import CaseSet
-from conformance.cases.schema import ExpectAnyOf, Expectation, IssueRef, RuleRef, SeedRef
+from conformance.cases.schema import (
+    ExpectAnyOf,
+    Expectation,
+    IssueRef,
+    RecordingRef,
+    RuleRef,
+    SeedRef,
+)
 from conformance.catalogue import resolve
 from conformance.catalogue.render import describe
 
@@ -41,9 +48,11 @@ def _expectations(expectations: tuple[Expectation, ...], indent: str) -> list[st
     return lines
 
 
-def _citation(citation: SeedRef | RuleRef | IssueRef) -> list[str]:
+def _citation(citation: SeedRef | RuleRef | IssueRef | RecordingRef) -> list[str]:
     if isinstance(citation, IssueRef):
         return [f"    issue {citation.issue}"]
+    if isinstance(citation, RecordingRef):
+        return [f"    recording {citation.recording} ({citation.digest})"]
     key = f"seed {citation.seed}" if isinstance(citation, SeedRef) else citation.rule
     entry = resolve(key)
     if entry is None:  # the schema refuses such a case; kept for a library loaded without it

@@ -179,6 +179,11 @@ class ScriptedProvider:
             self.skipped.add(self._served)
             self._served += 1
 
+    def respond(self, index: int, context: RenderContext) -> HttpResponse:
+        """The answer to a valid request: scripted response ``index`` rendered by the
+        wire.  A replay overrides it to serve the recorded bytes instead."""
+        return self.wire.render(self.script[index], context)
+
     def _error(self, rule: Rule, **fields: object) -> tuple[HttpResponse, RuleViolation]:
         violation = RuleViolation(rule, rule.error.format(**fields))
         return self.wire.render_error(violation), violation
@@ -214,7 +219,7 @@ class ScriptedProvider:
             dialect=self.dialect,
             request=view,
         )
-        response = self.wire.render(self.script[index], context)
+        response = self.respond(index, context)
         self._served += 1
         # A violation too weakly evidenced to reject (``RuleViolation.rejects``) is
         # recorded beside the response the real provider would most likely have sent.

@@ -1,0 +1,216 @@
+"""The command-line bodies of ``record``, ``replay``, ``recording`` and ``report diff``
+(``conformance.cli`` only registers and dispatches them)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, EVIDENCE_THRESHOLDS
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def add_recording_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    record = commands.add_parser(
+        "record", help="record real exchanges through a loopback reverse proxy"
+    )
+    record.add_argument("--upstream", required=True, metavar="URL", help="the provider's base URL")
+    record.add_argument(
+        "--listen",
+        default="127.0.0.1:8719",
+        metavar="HOST:PORT",
+        help="where to listen (default 127.0.0.1:8719; loopback unless --allow-remote)",
+    )
+    record.add_argument(
+        "--allow-remote", action="store_true", help="allow a --listen address off loopback"
+    )
+    record.add_argument("--out", required=True, type=Path, metavar="DIR", help="recordings go here")
+    record.add_argument(
+        "--dialect",
+        choices=("deepseek", "openrouter"),
+        help="the openai-chat dialect (default: told from the upstream's host)",
+    )
+    record.add_argument(
+        "--redact-text",
+        action="store_true",
+        help="also replace visible text with same-length placeholders",
+    )
+
+    replay = commands.add_parser(
+        "replay", help="replay recordings against a target and report drift"
+    )
+    replay.add_argument(
+        "dirs",
+        nargs="*",
+        type=Path,
+        metavar="DIR",
+        help="recording directories or files (default: the shipped synthetic recordings)",
+    )
+    replay.add_argument("--target", default="reference", help="as for `run`")
+    replay.add_argument("--json", type=Path, metavar="PATH", help="write the replay report")
+    replay.add_argument("--strict", action="store_true", help="`should` violations fail too")
+    replay.add_argument(
+        "--evidence", choices=EVIDENCE_THRESHOLDS, default=DEFAULT_EVIDENCE_THRESHOLD
+    )
+    replay.add_argument("--timeout", type=float, default=30.0, metavar="S")
+
+    recording = commands.add_parser("recording", help="the recording format; recording -> case")
+    recording.add_argument("--schema", action="store_true", help="print the recording JSON Schema")
+    actions = recording.add_subparsers(dest="recording_command")
+    to_case = actions.add_parser("to-case", help="write a case file made from a recording")
+    to_case.add_argument("file", type=Path, metavar="FILE")
+    to_case.add_argument("--out", type=Path, metavar="PATH", help="write here (default: stdout)")
+
+    report = commands.add_parser("report", help="work with JSON reports")
+    report_actions = report.add_subparsers(dest="report_command", required=True)
+    diff = report_actions.add_parser("diff", help="print the verdicts that changed")
+    diff.add_argument("old", type=Path, metavar="OLD.json")
+    diff.add_argument("new", type=Path, metavar="NEW.json")
+
+
+def _say(text: str) -> None:
+    sys.stdout.write(text + "\n")
+
+
+def run_recording_command(args: argparse.Namespace) -> int:
+    if args.command == "record":
+        return _record(args)
+    if args.command == "replay":
+        return _replay(args)
+    if args.command == "report":
+        return _report_diff(args)
+    return _recording(args)
+
+
+def _recording(args: argparse.Namespace) -> int:
+    from conformance.recording.load import RecordingError, load_recording
+    from conformance.recording.model import Recording
+    from conformance.recording.to_case import ToCaseError, case_yaml
+
+    if args.schema:
+        schema = Recording.model_json_schema()
+        schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        schema["title"] = "wire-conformance recording"
+        _say(json.dumps(schema, indent=2, sort_keys=True))
+        return EXIT_OK
+    if args.recording_command != "to-case":
+        _say("wire-conformance recording: give --schema or to-case FILE")
+        return EXIT_USAGE
+    try:
+        text = case_yaml(load_recording(args.file), args.file)
+    except RecordingError as error:
+        _say(str(error))
+        return EXIT_FAILED
+    except ToCaseError as error:
+        _say(f"{args.file}: {error}")
+        return EXIT_FAILED
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+    return EXIT_OK
+
+
+def _report_diff(args: argparse.Namespace) -> int:
+    from conformance.recording.diff import ReportReadError, changed, verdicts
+
+    try:
+        old, new = verdicts(args.old), verdicts(args.new)
+    except ReportReadError as error:
+        _say(f"wire-conformance: {error}")
+        return EXIT_USAGE
+    lines = changed(old, new)
+    for line in lines:
+        _say(line)
+    _say(f"{len(lines)} changed verdict(s) of {len(set(old) | set(new))}")
+    return EXIT_OK
+
+
+def _listen(text: str, allow_remote: bool) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"--listen {text!r}: give HOST:PORT")
+    if not allow_remote and host not in ("127.0.0.1", "localhost", "::1"):
+        raise ValueError(f"--listen {text!r}: not loopback (add --allow-remote to mean it)")
+    return host, int(port)
+
+
+def _record(args: argparse.Namespace) -> int:
+    import httpx
+
+    from conformance.interrupt import Interrupted, ending_signals_raise
+    from conformance.recording.proxy import start_proxy
+
+    try:
+        listen = _listen(args.listen, args.allow_remote)
+        if httpx.URL(args.upstream).scheme not in ("http", "https"):
+            raise ValueError(f"--upstream {args.upstream!r}: give an http(s) URL")
+    except (ValueError, httpx.InvalidURL) as error:
+        _say(f"wire-conformance: {error}")
+        return EXIT_USAGE
+    try:
+        server, thread = start_proxy(
+            args.upstream, args.out, listen, args.redact_text, args.dialect
+        )
+    except OSError as error:
+        _say(f"wire-conformance: cannot listen on {args.listen}: {error.strerror}")
+        return EXIT_USAGE
+    _say(f"recording {args.upstream} at {server.base_url} into {args.out} (Ctrl-C ends)")
+    sys.stdout.flush()
+    try:
+        with ending_signals_raise():
+            thread.join()
+    except Interrupted:
+        pass
+    finally:
+        server.shutdown()
+        server.server_close()
+    for path in server.recorder.files:
+        _say(f"wrote {path}")
+    return EXIT_OK
+
+
+def _shown(path: Path, root: Path) -> str:
+    """A recording as reports name it: from the directory given on (so two directories'
+    files stay apart), or the file as given."""
+    if not root.is_dir():
+        return str(root)
+    return (Path(root.resolve().name) / path.relative_to(root)).as_posix()
+
+
+def _replay(args: argparse.Namespace) -> int:
+    import os
+
+    from conformance.recording.load import bundled_recordings_dir, recording_files
+    from conformance.recording.replay import replay_paths
+    from conformance.recording.report import replay_lines
+    from conformance.runner import RunOptions
+    from conformance.targets.resolve import TargetError, resolve_target
+
+    args.dirs = args.dirs or [bundled_recordings_dir()]
+    missing = [str(d) for d in args.dirs if not d.exists()]
+    if missing:
+        _say(f"wire-conformance: no such recording directory: {', '.join(missing)}")
+        return EXIT_USAGE
+    files = [(p, _shown(p, d)) for d in args.dirs for p in recording_files(d)]
+    if not files:
+        _say(f"wire-conformance: no recording (*.json) in {', '.join(map(str, args.dirs))}")
+        return EXIT_USAGE
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        target = resolve_target(args.target, None)
+    except TargetError as error:
+        _say(f"wire-conformance: {error}")
+        return EXIT_USAGE
+    options = RunOptions(timeout=args.timeout, strict=args.strict, evidence=args.evidence)
+    report = replay_paths(files, target, options)
+    for line in replay_lines(report):
+        _say(line)
+    if args.json:
+        args.json.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    return EXIT_OK if report.ok else EXIT_FAILED

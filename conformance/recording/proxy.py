@@ -1,0 +1,385 @@
+"""The recording proxy: a reverse proxy on loopback in front of a provider.
+
+The user points their client at it; each request is forwarded upstream, the answer is
+streamed back as it arrives (each read from upstream is written and flushed to the
+client before the next read: no buffering of a stream), and the exchange, sanitized, is
+written to the conversation's recording file.  An upstream that drops the connection
+mid-answer is recorded as ``dropped`` (and the client sees the same cut); one that cannot
+be reached is answered 502 and recorded as ``unreachable``.
+
+The server is the standard library's threaded HTTP/1.1 server, as for the loopback
+provider (``conformance.provider.loopback``), with its request reading
+(``conformance.provider.framing``); the upstream client is httpx.
+
+Conversations: requests whose body opens with the same first message (and system
+prompt) on the same path belong to one conversation, one file
+(``<out>/<wire>/<time>-<n>.json``, rewritten atomically by a writer thread after each
+exchange, and once more when the proxy closes).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import hashlib
+import json
+import os
+import queue
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from conformance.http import HttpRequest, HttpResponse
+from conformance.provider.framing import FramingError, read_body
+from conformance.provider.limits import MAX_BODY_BYTES
+from conformance.recording.clean import clean_exchange
+from conformance.recording.model import (
+    Ending,
+    Metadata,
+    digest_of_data,
+    file_text,
+    record_exchange,
+)
+from conformance.recording.sanitize import SANITIZER_VERSION
+from conformance.version import __version__
+from conformance.wires.registry import get_wire, wire_names
+
+#: Hop-by-hop headers a proxy never forwards (RFC 9110 §7.6.1), plus the ones httpx
+#: computes itself; ``accept-encoding`` is replaced by ``identity``.
+HOP_HEADERS = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "transfer-encoding",
+        "te",
+        "trailer",
+        "upgrade",
+        "host",
+        "content-length",
+        "accept-encoding",
+    }
+)
+
+
+def wire_of(request: HttpRequest) -> str | None:
+    """The wire whose endpoint the request is addressed to."""
+    return next((name for name in wire_names() if get_wire(name).serves(request)), None)
+
+
+def conversation_key(request: HttpRequest) -> str:
+    """What ties the requests of one conversation together: path, system prompt and the
+    first message (or input item, or content)."""
+    try:
+        body = json.loads(request.body)
+    except ValueError:
+        body = None
+    opening: Any = None
+    if isinstance(body, dict):
+        for key in ("messages", "input", "contents"):
+            items = body.get(key)
+            if isinstance(items, list) and items:
+                opening = items[0]
+                break
+            if isinstance(items, str):
+                opening = items
+                break
+        opening = [body.get("system"), body.get("instructions"), opening]
+    text = json.dumps([request.path.split(":")[0], opening], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass
+class Conversation:
+    path: Path
+    wire: str
+    model: str | None
+    recorded_at: str
+    #: The exchanges as JSON data (dumped once each: a file rewrite stays cheap).
+    exchanges: list[dict[str, Any]] = field(default_factory=list)
+
+
+_Pending = tuple[HttpRequest, HttpResponse, Ending, str | None]
+#: Seconds between rewrites of a conversation file while its requests keep coming.
+WRITE_INTERVAL = 0.5
+
+
+class Recorder:
+    """Collects exchanges into conversation files under ``out``.
+
+    ``add`` only queues the exchange: a writer thread sanitizes it and rewrites its
+    conversation's file (atomically) off the request path, so recording adds nothing to
+    the answer's latency.  ``close`` writes what is still queued."""
+
+    def __init__(
+        self, out: Path, source: str, redact_text: bool = False, dialect: str | None = None
+    ) -> None:
+        self.out = out
+        self.source = source
+        self.redact_text = redact_text
+        #: The dialect of an ``openai-chat`` upstream (a router's or a vendor's fields).
+        self.dialect = dialect
+        self._lock = threading.Lock()
+        self._conversations: dict[str, Conversation] = {}
+        self._stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
+        self._queue: queue.Queue[_Pending | None] = queue.Queue()
+        self._writer = threading.Thread(target=self._drain, name="recording-writer", daemon=True)
+        self._writer.start()
+
+    @property
+    def files(self) -> list[Path]:
+        with self._lock:
+            return [c.path for c in self._conversations.values()]
+
+    def add(
+        self, request: HttpRequest, response: HttpResponse, ended: Ending, reason: str | None
+    ) -> None:
+        """Queue one exchange.  A request to no wire's endpoint is forwarded, not recorded."""
+        self._queue.put((request, response, ended, reason))
+
+    def close(self) -> None:
+        """Write every queued exchange and stop the writer.  Idempotent."""
+        if self._writer.is_alive():
+            self._queue.put(None)
+            self._writer.join()
+
+    def _drain(self) -> None:
+        """Record queued exchanges; rewrite a changed file at most every
+        ``WRITE_INTERVAL`` seconds while requests keep coming, at once when they stop,
+        and on close."""
+        dirty: dict[str, Conversation] = {}
+        written = time.monotonic()
+        while True:
+            try:
+                item: _Pending | str | None = self._queue.get(timeout=WRITE_INTERVAL)
+            except queue.Empty:
+                item = "idle"
+            if isinstance(item, tuple):
+                conversation = self._record(*item)
+                if conversation is not None:
+                    dirty[str(conversation.path)] = conversation
+            due = time.monotonic() - written >= WRITE_INTERVAL
+            if dirty and (item is None or item == "idle" or due):
+                for conversation in dirty.values():
+                    self._write(conversation)
+                dirty.clear()
+                written = time.monotonic()
+            if item is None:
+                return
+
+    def _record(
+        self, request: HttpRequest, response: HttpResponse, ended: Ending, reason: str | None
+    ) -> Conversation | None:
+        wire = wire_of(request)
+        if wire is None:
+            return None
+        key = conversation_key(request)
+        with self._lock:
+            conversation = self._conversations.get(key)
+            if conversation is None:
+                number = len(self._conversations) + 1
+                path = self.out / wire / f"{self._stamp}-{number:03d}.json"
+                now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+                conversation = Conversation(path, wire, _model(request), now)
+                self._conversations[key] = conversation
+        exchange = record_exchange(
+            len(conversation.exchanges) + 1, request, response, ended, reason
+        )
+        cleaned = clean_exchange(exchange, self.redact_text)
+        conversation.exchanges.append(cleaned.model_dump(mode="json"))
+        return conversation
+
+    def _write(self, conversation: Conversation) -> None:
+        metadata = Metadata(
+            format_version=1,
+            wire=conversation.wire,
+            dialect=self.dialect if conversation.wire == "openai-chat" else None,
+            model=conversation.model,
+            recorded_at=conversation.recorded_at,
+            suite_version=__version__,
+            sanitizer_version=SANITIZER_VERSION,
+            synthetic=False,
+            redacted_text=self.redact_text,
+            source=self.source,
+        )
+        digest = digest_of_data(conversation.exchanges)
+        text = file_text(metadata, conversation.exchanges, digest)
+        conversation.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = conversation.path.with_suffix(".json.partial")
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, conversation.path)
+
+
+def _model(request: HttpRequest) -> str | None:
+    try:
+        body = json.loads(request.body)
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and isinstance(body.get("model"), str):
+        return str(body["model"])
+    marker = "/models/"
+    if marker in request.path:  # Gemini names the model in the path
+        return request.path.split(marker, 1)[1].split(":", 1)[0]
+    return None
+
+
+class _ProxyHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: ProxyServer
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("do_"):
+            return self._proxy
+        raise AttributeError(name)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silent: the recordings are the log."""
+
+    def setup(self) -> None:
+        super().setup()
+        with contextlib.suppress(OSError):
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def _request(self) -> HttpRequest | None:
+        headers = dict(self.headers.items())
+        path, _, query = self.path.partition("?")
+        try:
+            body = read_body(self.rfile, headers, MAX_BODY_BYTES)
+        except FramingError as error:
+            self.close_connection = True
+            self.send_error(400, f"wire-conformance record: {error}")
+            return None
+        return HttpRequest(self.command, path, body.data, query, headers)
+
+    def _proxy(self) -> None:
+        request = self._request()
+        if request is None:
+            return
+        chunks: list[bytes] = []
+        status: int = 502
+        headers: tuple[tuple[str, str], ...] = ()
+
+        recorded: list[Ending] = []
+
+        def record(ended: Ending, reason: str | None = None) -> None:
+            if recorded:  # once per exchange, however it ends
+                return
+            recorded.append(ended)
+            response = HttpResponse(status, b"".join(chunks), headers, tuple(chunks))
+            self.server.recorder.add(request, response, ended, reason)
+
+        try:
+            with self.server.client.stream(
+                request.method,
+                self.server.upstream + request.path,
+                params=httpx.QueryParams(request.query),
+                headers=[
+                    *((k, v) for k, v in request.headers.items() if k.lower() not in HOP_HEADERS),
+                    # The recording keeps the bytes as the provider framed them, never a
+                    # compressed body: replay and the checks read them.
+                    ("accept-encoding", "identity"),
+                ],
+                content=request.body,
+            ) as upstream:
+                status = upstream.status_code
+                headers = tuple(
+                    (k, v) for k, v in upstream.headers.items() if k.lower() not in HOP_HEADERS
+                )
+                self._start(status, headers)
+                try:
+                    for chunk in _reads(upstream):
+                        chunks.append(chunk)
+                        self._send(chunk)
+                except httpx.HTTPError as error:
+                    self.close_connection = True  # the client sees the same cut
+                    record("dropped", f"the upstream ended mid-answer: {error!r}")
+                    return
+                record("complete")
+                self._send(b"")
+        except httpx.HTTPError as error:
+            if chunks or status != 502:
+                raise
+            reason = f"the upstream could not be reached: {error!r}"
+            chunks = [json.dumps({"error": {"message": reason}}).encode()]
+            headers = (("content-type", "application/json"),)
+            record("unreachable", reason)
+            self._start(502, headers)
+            self._send(chunks[0])
+            self._send(b"")
+        except OSError:  # the client went away: what was received is still recorded
+            self.close_connection = True
+            record("dropped", "the client closed the connection mid-answer")
+
+    def _start(self, status: int, headers: tuple[tuple[str, str], ...]) -> None:
+        self.send_response_only(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+    def _send(self, chunk: bytes) -> None:
+        """One chunk of chunked encoding, flushed at once (``b""`` ends the body)."""
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        self.wfile.flush()
+
+
+def _reads(response: httpx.Response) -> Iterator[bytes]:
+    """The body as the socket delivered it (no decoding, no re-chunking)."""
+    for chunk in response.iter_raw():
+        if chunk:
+            yield chunk
+
+
+class ProxyServer(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 64
+
+    def __init__(self, listen: tuple[str, int], upstream: str, recorder: Recorder) -> None:
+        super().__init__(listen, _ProxyHandler)
+        self.upstream = upstream.rstrip("/")
+        self.recorder = recorder
+        self.client = httpx.Client(timeout=httpx.Timeout(600.0, connect=10.0))
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Silent: a client that hangs up is recorded as such."""
+
+    def server_close(self) -> None:
+        super().server_close()
+        self.client.close()
+        self.recorder.close()
+
+    @property
+    def base_url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+
+#: Chat upstreams whose dialect the host says.
+DIALECT_HOSTS = {"openrouter.ai": "openrouter", "api.deepseek.com": "deepseek"}
+
+
+def start_proxy(
+    upstream: str,
+    out: Path,
+    listen: tuple[str, int] = ("127.0.0.1", 0),
+    redact_text: bool = False,
+    dialect: str | None = None,
+) -> tuple[ProxyServer, threading.Thread]:
+    """A proxy serving in a background thread; ``shutdown()`` and ``server_close()`` end
+    it.  ``dialect`` defaults to the one the upstream's host says (OpenRouter, DeepSeek)."""
+    host = httpx.URL(upstream).host
+    dialect = dialect or DIALECT_HOSTS.get(host)
+    recorder = Recorder(out, f"recorded through {host}", redact_text, dialect)
+    server = ProxyServer(listen, upstream, recorder)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
+    thread.start()
+    return server, thread

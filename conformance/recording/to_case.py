@@ -1,0 +1,364 @@
+"""A recording read back into the case language: the conversation a target is told
+about (prompts, tools, options, a saved history), the provider's answers as scripted
+responses (transient errors as faults), and a provenance naming the recording.
+
+Replay plays this case's conversation but serves the recorded bytes
+(``conformance.recording.replay``); ``wire-conformance recording to-case`` writes it as a
+case file of its own, which plays the same answers through the wire's renderer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from conformance.cases.schema import Case
+from conformance.errors import ConformanceError
+from conformance.model import (
+    CONTINUING_STOPS,
+    Fault,
+    FaultKind,
+    Message,
+    Options,
+    ScriptedResponse,
+    Text,
+    ToolCall,
+    ToolResult,
+)
+from conformance.recording.fragments import with_chunks
+from conformance.recording.model import RecordedExchange, Recording
+from conformance.recording.noise import with_noise
+from conformance.wires.base import (
+    RequestParseError,
+    RequestView,
+    ResponseReadError,
+    ValidationContext,
+)
+from conformance.wires.registry import get_wire, split_column
+from conformance.wires.sse import looks_streamed
+
+
+class ToCaseError(ConformanceError):
+    """A recording whose conversation cannot be read back: ``where: problem``."""
+
+    def __init__(self, at: str, message: str) -> None:
+        super().__init__(f"{at}: {message}")
+        self.at = at
+        self.message = message
+
+
+#: Transient error statuses, as the fault a case scripts for them.
+FAULT_STATUS: Mapping[int, FaultKind] = {
+    529: "overloaded",
+    503: "overloaded",
+    429: "rate-limit",
+    500: "server-error",
+    502: "server-error",
+    504: "server-error",
+}
+_MID_STREAM_FAULT: tuple[tuple[str, FaultKind], ...] = (
+    ("overload", "overloaded"),
+    ("unavailable", "overloaded"),
+    ("rate", "rate-limit"),
+    ("quota", "rate-limit"),
+)
+
+
+@dataclass(frozen=True)
+class Played:
+    """One exchange as the case plays it: the request's view and the scripted answer,
+    or ``None`` for a request the provider rejected (its own rules answer it again)."""
+
+    exchange: RecordedExchange
+    view: RequestView
+    response: ScriptedResponse | None
+
+
+def _view(exchange: RecordedExchange, column: str, at: str) -> RequestView:
+    """The recorded request parsed as the provider parses it (the dialect decides where
+    a router's reasoning fields are read)."""
+    wire, dialect = split_column(column)
+    context = ValidationContext(
+        number=exchange.number, options=Options(), served=(), dialect=dialect
+    )
+    try:
+        return get_wire(wire).parse(exchange.request.http(), context)
+    except RequestParseError as error:
+        where = f"{at}.request" + (f" ({error.at})" if error.at else "")
+        raise ToCaseError(where, f"the request does not parse as {wire}: {error.message}") from None
+
+
+def _cut_before_error(body: bytes) -> bytes:
+    """The stream up to (not including) the first error event."""
+    events = re.split(rb"(?<=\n\n)", body.replace(b"\r\n", b"\n"))
+    kept: list[bytes] = []
+    for event in events:
+        if re.search(rb'^event: *error|"type": *"error"|^data: *\{"error"', event, re.M):
+            break
+        kept.append(event)
+    return b"".join(kept)
+
+
+def _mid_stream_kind(message: str) -> FaultKind:
+    lowered = message.lower()
+    return next((kind for word, kind in _MID_STREAM_FAULT if word in lowered), "server-error")
+
+
+def _answer(exchange: RecordedExchange, column: str, at: str) -> ScriptedResponse | None:
+    wire, dialect = split_column(column)
+    response = exchange.response
+    kind = FAULT_STATUS.get(response.status)
+    if kind is not None or response.ended == "unreachable":
+        after = next((v for k, v in response.headers if k.lower() == "retry-after"), None)
+        retry = int(after) if after is not None and after.isdigit() and int(after) <= 60 else None
+        return ScriptedResponse(
+            stop="no_finish", fault=Fault(kind=kind or "server-error", retry_after=retry)
+        )
+    if response.status >= 400:
+        return None  # the provider rejected the request: its rule answers it again
+    body = response.body
+    streaming = looks_streamed(body)
+    reader = get_wire(wire)
+    try:
+        read = reader.read(body, streaming, dialect)
+    except ResponseReadError as error:
+        if not (streaming and error.message.startswith("provider error")):
+            raise ToCaseError(f"{at}.response ({error.at})", error.message) from None
+        fault = Fault(kind=_mid_stream_kind(error.message), mid_stream=True)
+        before = _cut_before_error(body)
+        try:
+            read = reader.read(before, True, dialect)
+        except ResponseReadError:
+            return ScriptedResponse(stop="no_finish", fault=fault)
+        return ScriptedResponse(stop="no_finish", blocks=read.blocks, fault=fault)
+    return with_noise(with_chunks(read, body), wire, body) if streaming else read
+
+
+def played(recording: Recording) -> list[Played]:
+    """Every exchange with its parsed request and its scripted answer."""
+    column = recording.metadata.column
+    out: list[Played] = []
+    for index, exchange in enumerate(recording.exchanges):
+        at = f"exchanges.{index}"
+        out.append(Played(exchange, _view(exchange, column, at), _answer(exchange, column, at)))
+    return out
+
+
+def _prompt(view: RequestView, at: str) -> str:
+    if not view.messages or view.messages[-1].role != "user":
+        raise ToCaseError(
+            at, "a conversation starts with a request whose last message is the user's"
+        )
+    texts = [b.text for b in view.messages[-1].blocks if isinstance(b, Text)]
+    return "\n".join(texts)
+
+
+def _starts_turn(view: RequestView, before: Played | None) -> bool:
+    """A new user prompt: the last message is the user's, and it is not the retry of a
+    faulted request (which repeats the same messages)."""
+    if before is None:
+        return True
+    if not view.messages or view.messages[-1].role != "user":
+        return False
+    retry = before.response is None or before.response.fault is not None
+    return not (retry and len(before.view.messages) == len(view.messages))
+
+
+def _data(model: BaseModel) -> Any:
+    """A model as the case file writes it: defaults left out, every ``kind`` kept (it
+    is the discriminator, and a default)."""
+    data = model.model_dump(mode="json", exclude_defaults=True)
+    return _with_kinds(model, data)
+
+
+def _with_kinds(model: Any, data: Any) -> Any:
+    if isinstance(model, BaseModel) and isinstance(data, dict):
+        if "kind" in type(model).model_fields:
+            data = {"kind": getattr(model, "kind"), **data}  # noqa: B009
+        return {key: _with_kinds(getattr(model, key), value) for key, value in data.items()}
+    if isinstance(model, tuple | list) and isinstance(data, list):
+        return [_with_kinds(m, d) for m, d in zip(model, data, strict=True)]
+    return data
+
+
+def _turns(plays: list[Played]) -> list[dict[str, Any]]:
+    turns: list[dict[str, Any]] = []
+    before: Played | None = None
+    for index, play in enumerate(plays):
+        if _starts_turn(play.view, before):
+            turns.append(
+                {"user": _prompt(play.view, f"exchanges.{index}.request"), "responses": []}
+            )
+        if play.response is not None:
+            turns[-1]["responses"].append(_data(play.response))
+        before = play
+    return [t for t in turns if t["responses"]]
+
+
+def _blocks(messages: Iterable[Message]) -> Iterator[Any]:
+    for message in messages:
+        yield from message.blocks
+
+
+def _tool_results(plays: list[Played]) -> dict[str, str]:
+    """Each tool's first recorded result, by tool name: only the result of a call that
+    ran (from a response that went on with the tool loop, not an error answer).  The
+    answer to a call of a cut turn is the client's error text, never the tool's result:
+    taking it would make a correct target look as if it ran a cut call."""
+    names: dict[str, str] = {}
+    results: dict[str, str] = {}
+    for play in plays:
+        response = play.response
+        if response is not None and response.stop in CONTINUING_STOPS:
+            for block in response.blocks:
+                if isinstance(block, ToolCall) and block.complete:
+                    names[block.id] = block.name
+        for block in _blocks(play.view.messages):
+            if isinstance(block, ToolResult) and not block.is_error and block.call_id in names:
+                content = block.content
+                text = (
+                    content
+                    if isinstance(content, str)
+                    else "\n".join(b.text for b in content if isinstance(b, Text))
+                )
+                results.setdefault(names[block.call_id], text)
+    return results
+
+
+def _declarations(raw: Any, names: set[str]) -> Iterator[dict[str, Any]]:
+    """Every tool declaration in a request body, whatever the wire's nesting."""
+    if isinstance(raw, dict):
+        name = raw.get("name")
+        if isinstance(name, str) and name in names:
+            yield raw
+            return
+        for value in raw.values():
+            yield from _declarations(value, names)
+    elif isinstance(raw, list):
+        for item in raw:
+            yield from _declarations(item, names)
+
+
+def _tools(view: RequestView, results: Mapping[str, str]) -> list[dict[str, Any]]:
+    declared = {d["name"]: d for d in _declarations(view.raw.get("tools", []), set(view.tools))}
+    tools: list[dict[str, Any]] = []
+    for name in view.tools:
+        found = declared.get(name, {})
+        schema = next(
+            (
+                found[k]
+                for k in ("input_schema", "parameters", "parametersJsonSchema")
+                if k in found
+            ),
+            {"type": "object"},
+        )
+        tools.append(
+            {
+                "name": name,
+                "description": str(found.get("description", "")),
+                "parameters": schema if isinstance(schema, dict) else {"type": "object"},
+                "result": results.get(name, f"(no result of {name} was recorded)"),
+            }
+        )
+    return tools
+
+
+def _options(view: RequestView, recording: Recording) -> dict[str, Any]:
+    options: dict[str, Any] = {
+        "model": view.model or recording.metadata.model or "model-under-test",
+        "max_tokens": view.max_tokens or 4096,
+        "thinking": view.thinking.model_dump(mode="json", exclude_none=True),
+    }
+    if recording.metadata.wire == "openai-responses":
+        if isinstance(view.raw.get("store"), bool):
+            options["store"] = view.raw["store"]
+        if isinstance(view.raw.get("include"), list):
+            options["include"] = view.raw["include"]
+    return options
+
+
+def _features(plays: list[Played]) -> list[str]:
+    responses = [p.response for p in plays if p.response is not None]
+    features = ["opaque-ledger"]
+    if any(isinstance(b, ToolCall) for r in responses for b in r.blocks):
+        features.append("tool-pairing")
+    if any(r.fault is not None for r in responses):
+        features.append("faults")
+    if any(r.stop in ("max_tokens", "no_finish") and r.fault is None for r in responses):
+        features.append("truncation")
+    return features
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def case_id(path: Path, column: str) -> str:
+    """``recorded-<column>-<file name>``, slugged: the recorder names files by time and
+    number under each wire, so the column keeps two wires' files apart."""
+    return f"recorded-{_slug(column)}-{_slug(path.stem) or 'recording'}"
+
+
+def case_data(recording: Recording, path: Path) -> dict[str, Any]:
+    """The case, as the mapping a case file holds."""
+    plays = played(recording)
+    first = plays[0].view
+    meta = recording.metadata
+    kind = "synthetic" if meta.synthetic else "recorded"
+    given: dict[str, Any] = {
+        "options": _options(first, recording),
+        "turns": _turns(plays),
+    }
+    if first.system:
+        given["system"] = first.system
+    tools = _tools(first, _tool_results(plays))
+    if tools:
+        given["tools"] = tools
+    if len(first.messages) > 1:
+        given["history"] = [_data(m) for m in first.messages[:-1]]
+    return {
+        "id": case_id(path, meta.column),
+        "title": f"The {kind} {meta.column} conversation {path.name}, replayed",
+        "provenance": [{"recording": path.name, "digest": recording.digest}],
+        "features": _features(plays),
+        "wires": {
+            meta.column: f"recorded from the provider's own answers ({kind}, {meta.source}, "
+            f"{meta.recorded_at})"
+        },
+        "notes": f"Made by `wire-conformance recording to-case` from {path.name}.",
+        "given": given,
+        "expect": [
+            {
+                "in": {"request": "each"},
+                "no_message": "empty",
+                "why": "the recording's verdict rests on the invariants, the ledger and the "
+                "wire's rules; this names the one message-level promise every turn keeps",
+            }
+        ],
+    }
+
+
+def recording_case(recording: Recording, path: Path) -> Case:
+    """The recording as a validated case, or a ``ToCaseError`` naming what does not fit."""
+    data = case_data(recording, path)
+    try:
+        return Case.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        at = ".".join(str(p) for p in first["loc"])
+        raise ToCaseError(f"case {at}", first["msg"]) from None
+
+
+def case_yaml(recording: Recording, path: Path) -> str:
+    """The case file's text (the conversation validated first)."""
+    import yaml
+
+    recording_case(recording, path)
+    data = case_data(recording, path)
+    header = f"# Made from the recording {path.name} by `wire-conformance recording to-case`.\n"
+    return header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
