@@ -163,9 +163,21 @@ _ALL = (
     ),
     Guard(
         "reasoning-content-on-tool-turns",
-        "On DeepSeek every assistant message with tool_calls carries reasoning_content, "
-        '"" when none was captured.',
+        "On DeepSeek and Kimi every assistant message with tool_calls carries "
+        'reasoning_content, "" when none was captured.',
         "rule 35, 36",
+    ),
+    Guard(
+        "call-signature-in-extra-content",
+        "On Gemini's OpenAI-compatible endpoint a call's thought signature goes back in "
+        "its tool call's extra_content.google.thought_signature.",
+        "rule 47 (manthanabc/paws#103, Gitlawb/openclaude#67)",
+    ),
+    Guard(
+        "new-id-starts-new-call",
+        "A Chat tool-call delta with a new id at an index already in use starts a new "
+        "call (Ollama streams every call at index 0).",
+        "rule 31",
     ),
     Guard(
         "signature-beside-function-call",

@@ -13,7 +13,15 @@ from conformance.wires import values
 from conformance.wires.base import RenderContext, RuleViolation
 from conformance.wires.faults import OPENAI_FAULTS, render_fault
 from conformance.wires.openai_chat._details import DETAIL_FORMATS, episode_details
-from conformance.wires.openai_chat._dialects import DEEPSEEK, OPENROUTER, upstream
+from conformance.wires.openai_chat._dialects import (
+    DEEPSEEK,
+    GEMINI,
+    KIMI,
+    OLLAMA,
+    OPENROUTER,
+    REASONING_CONTENT,
+    upstream,
+)
 from conformance.wires.openai_chat._errors import error_answer
 from conformance.wires.openai_chat._stops import CUT_STOPS, FINISH_REASONS
 from conformance.wires.sse import DONE, format_comment, format_event, fragments
@@ -26,6 +34,9 @@ _KEEP_ALIVE: dict[str | None, str] = {
     DEEPSEEK: "keep-alive",
     OPENROUTER: "OPENROUTER PROCESSING",
 }
+#: Dialects that stream every tool call whole, in one delta: Gemini (whose calls are
+#: never fragments, §D) and Ollama (which also puts each at ``index`` 0, rule 31).
+_WHOLE_CALLS = frozenset({GEMINI, OLLAMA})
 _SERVER_ERROR = (
     "The server had an error processing your request. Sorry about that! You can retry your "
     "request, or contact us through our help center at help.openai.com if you keep seeing "
@@ -84,6 +95,10 @@ class _Render:
             ident = f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}"
         elif context.dialect == OPENROUTER:
             ident = f"gen-{_CREATED}-{digest[:20]}"
+        elif context.dialect == KIMI:
+            ident = f"chatcmpl-{digest[:24]}"
+        elif context.dialect == OLLAMA:
+            ident = f"chatcmpl-{int(digest[:4], 16) % 1000}"
         else:
             ident = f"chatcmpl-{digest[:29]}"
         size = sum(_size(b) for b in response.blocks)
@@ -131,6 +146,10 @@ class _Render:
         for block in self.response.blocks:
             if isinstance(block, Text):
                 found.append([{"content": p} for p in fragments(block.text, block.chunks)])
+            elif isinstance(block, ToolCall) and self.dialect in _WHOLE_CALLS:
+                index = 0 if self.dialect == OLLAMA else calls
+                found.append([{"tool_calls": [{"index": index, **self.call(block)}]}])
+                calls += 1
             elif isinstance(block, ToolCall):
                 opening = {
                     "index": calls,
@@ -147,7 +166,7 @@ class _Render:
                     ]
                 )
                 calls += 1
-            elif isinstance(block, Reasoning) and self.dialect == DEEPSEEK:
+            elif isinstance(block, Reasoning) and self.dialect in REASONING_CONTENT:
                 pieces = fragments(block.text, block.chunks)
                 found.append([{"reasoning_content": p} for p in pieces])
             elif isinstance(block, Reasoning) and self.dialect == OPENROUTER:
@@ -161,6 +180,18 @@ class _Render:
                 )
                 episodes += 1
         return found
+
+    def call(self, call: ToolCall) -> dict[str, Any]:
+        """A whole tool call as the message (or a whole-call delta) carries it; on Gemini's
+        endpoint its thought signature rides in ``extra_content`` (rule 47)."""
+        rendered: dict[str, Any] = {
+            "id": call.id,
+            "type": "function",
+            "function": {"name": call.name, "arguments": values.argument_text(call)},
+        }
+        if self.dialect == GEMINI and call.signature is not None:
+            rendered["extra_content"] = {"google": {"thought_signature": call.signature}}
+        return rendered
 
     def noise(self, noise: Noise) -> bytes:
         """A keep-alive comment, or a chunk with no choices (OpenAI's usage chunk and
@@ -200,7 +231,7 @@ class _Render:
             "role": "assistant",
             "content": "".join(texts) if texts else None,
         }
-        if reasoning and self.dialect == DEEPSEEK:
+        if reasoning and self.dialect in REASONING_CONTENT:
             message["reasoning_content"] = "".join(r.text for r in reasoning)
         if reasoning and self.dialect == OPENROUTER:
             message["reasoning"] = "".join(r.text for r in reasoning) or None
@@ -210,14 +241,7 @@ class _Render:
                 for d in episode_details(r, k, self.detail_format, streamed=False)
             ]
         if calls:
-            message["tool_calls"] = [
-                {
-                    "id": c.id,
-                    "type": "function",
-                    "function": {"name": c.name, "arguments": values.argument_text(c)},
-                }
-                for c in calls
-            ]
+            message["tool_calls"] = [self.call(c) for c in calls]
         return message
 
     def completion(self) -> HttpResponse:
