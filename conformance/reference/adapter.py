@@ -23,6 +23,7 @@ from conformance.reference.openai_chat import OpenAIChatCodec
 from conformance.reference.openai_responses import OpenAIResponsesCodec
 from conformance.reference.output import select_output
 from conformance.reference.turns import settle
+from conformance.reference.xml_recovery import DIALECTS, Dialect
 from conformance.targets.base import (
     Adapter,
     AdapterSession,
@@ -39,6 +40,9 @@ TRANSIENT_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
 
 class ReferenceSession(AdapterSession):
     """One conversation held by the reference adapter."""
+
+    #: The XML markup forms recovered as calls (the seam a broken adapter narrows).
+    xml_dialects: ClassVar[tuple[Dialect, ...]] = DIALECTS
 
     def __init__(self, session: Session, guards: Guards, codec: WireCodec) -> None:
         self.session = session
@@ -66,7 +70,12 @@ class ReferenceSession(AdapterSession):
     def receive(self, response: WireResponse) -> Sequence[CallToRun]:
         decoded = self.codec.decode(response)
         settled = settle(
-            self.consolidate(decoded), decoded.stop, self._offered(), self.guards, self._new_id
+            self.consolidate(decoded),
+            decoded.stop,
+            self._offered(),
+            self.guards,
+            self._new_id,
+            self.xml_dialects,
         )
         self.history.add_assistant(settled.blocks, decoded.stop)
         self.history.add_tool_results(settled.answered)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from harness.broken.drop_signature_only import DropSignatureOnlyAdapter
 from harness.broken.hoist_thinking import HoistThinkingAdapter
+from harness.broken.invoke_only_recovery import InvokeOnlyRecoveryAdapter
 from harness.broken.merge_episodes import MergeEpisodesAdapter
 from harness.broken.store_error_on_retry import StoreErrorOnRetryAdapter
 
@@ -16,12 +17,14 @@ BROKEN_ADAPTERS = (
     HoistThinkingAdapter,
     DropSignatureOnlyAdapter,
     StoreErrorOnRetryAdapter,
+    InvokeOnlyRecoveryAdapter,
 )
 
 __all__ = [
     "BROKEN_ADAPTERS",
     "DropSignatureOnlyAdapter",
     "HoistThinkingAdapter",
+    "InvokeOnlyRecoveryAdapter",
     "MergeEpisodesAdapter",
     "StoreErrorOnRetryAdapter",
 ]

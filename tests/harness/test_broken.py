@@ -13,6 +13,7 @@ from conformance.targets.base import Adapter
 from harness.broken import (
     DropSignatureOnlyAdapter,
     HoistThinkingAdapter,
+    InvokeOnlyRecoveryAdapter,
     MergeEpisodesAdapter,
     StoreErrorOnRetryAdapter,
 )
@@ -79,6 +80,19 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("chat-rate-limited-after-tool-round-retried-unchanged", C),
         ("gemini-unavailable-after-tool-round-retried-unchanged", G),
         ("responses-server-error-after-tool-round-retried-unchanged", R),
+    },
+    # XML recovery that knows only <invoke> (QwenLM/qwen-code#10692, rule 50): every
+    # other dialect ends the turn with the markup as text; it declares xml-recovery, so
+    # that is a failure, not an unexplained stop.
+    InvokeOnlyRecoveryAdapter: {
+        ("xml-bare-function-dialect-recovered", A),
+        ("xml-bare-function-dialect-recovered", C),
+        ("xml-hermes-json-tool-call-recovered", C),
+        ("xml-hermes-json-tool-call-recovered", "openai-chat:ollama"),
+        ("xml-hermes-json-two-calls-recovered-in-order", C),
+        ("xml-tool-call-function-dialect-recovered", A),
+        ("xml-tool-call-function-dialect-recovered", C),
+        ("xml-tool-call-function-dialect-recovered", R),
     },
 }
 
