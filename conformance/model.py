@@ -195,6 +195,12 @@ class Fault(StrictModel):
         description="Fail a streamed answer after its blocks with the wire's error event "
         "(a request that asked for no stream gets the HTTP error).",
     )
+    response_failed: bool = Field(
+        default=False,
+        description="OpenAI Responses, with mid_stream: end the stream with the terminal "
+        "`response.failed` event (status failed, the error in `response.error`) instead "
+        "of an `error` event (rule 21).",
+    )
 
 
 class ScriptedResponse(StrictModel):
@@ -209,6 +215,11 @@ class ScriptedResponse(StrictModel):
     )
     fault: Fault | None = Field(
         default=None, description="Answer with a transient HTTP error instead of a response."
+    )
+    empty_final_output: bool = Field(
+        default=False,
+        description="OpenAI Responses stream directive: the terminal event's "
+        "`response.output` is `[]` although every item was streamed (rule 23).",
     )
     if_continued: bool = Field(
         default=False,
@@ -228,6 +239,8 @@ class ScriptedResponse(StrictModel):
     def _consistent(self) -> ScriptedResponse:
         if self.fault is not None and self.stop != "no_finish":
             raise ValueError("a fault cuts its answer: stop no_finish")
+        if self.fault is not None and self.fault.response_failed and not self.fault.mid_stream:
+            raise ValueError("response_failed ends a stream: it needs mid_stream")
         if self.fault is not None and not self.fault.mid_stream and (self.blocks or self.noise):
             raise ValueError(
                 "a fault answers with an error: no blocks, no noise (unless mid_stream)"

@@ -157,6 +157,12 @@ _ALL = (
         "rule 22",
     ),
     Guard(
+        "output-from-item-events",
+        "A streamed Responses turn is assembled from its item events; the terminal "
+        "event's output is only a fallback for a stream that sent none.",
+        "rule 23 (NousResearch/hermes-agent#5736: output [] after streamed items)",
+    ),
+    Guard(
         "include-encrypted-content",
         "A Responses request with store false asks include reasoning.encrypted_content.",
         "rule 25",

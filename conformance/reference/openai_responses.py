@@ -81,7 +81,10 @@ class OpenAIResponsesCodec(WireCodec):
             kind = event.get("type") or sse.name
             if kind in _TERMINAL:
                 final = event.get("response") or {}
-                if not items.seen:  # rule 23: the terminal output only as a fallback
+                # Rule 23: the terminal output only as a fallback; one backend sends
+                # ``output: []`` after streaming every item.
+                if not items.seen or not self.guards.on("output-from-item-events"):
+                    items = _Items(self.guards)
                     for index, item in enumerate(final.get("output") or ()):
                         items.whole(index, item, item.get("encrypted_content") or "")
                 status = final.get("status") or kind.removeprefix("response.")

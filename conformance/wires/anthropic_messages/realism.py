@@ -10,6 +10,7 @@ import binascii
 
 from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.anthropic_messages._stops import TRUNCATED_STOPS
+from conformance.wires.responses_only import responses_only_problems
 from conformance.wires.roles import BlockSpot
 
 #: How Anthropic's tool_use ids begin: client tools, then server tools.
@@ -29,7 +30,7 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
     """Why Anthropic never sends this response as a whole."""
     if response.stop == "cancelled":
         return ["stop `cancelled`; Anthropic has no such stop_reason"]
-    return []
+    return responses_only_problems(response)
 
 
 def block_problems(block: Block, spot: BlockSpot) -> list[str]:

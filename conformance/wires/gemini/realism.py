@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from conformance.model import Block, Reasoning, ScriptedResponse, ToolCall
 from conformance.wires.gemini._signatures import standard_base64
+from conformance.wires.responses_only import responses_only_problems
 from conformance.wires.roles import BlockSpot
 
 
@@ -16,7 +17,7 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
         problems.append(f"stop `{response.stop}`; Gemini has no such finishReason")
     if response.noise:
         problems.append("noise events; a Gemini stream carries only response chunks")
-    return problems
+    return problems + responses_only_problems(response)
 
 
 def block_problems(block: Block, spot: BlockSpot) -> list[str]:

@@ -14,6 +14,7 @@ from conformance.wires.openai_chat._dialects import (
     upstream,
 )
 from conformance.wires.openai_chat._stops import RAW_ARGUMENT_STOPS, TRUNCATED_STOPS
+from conformance.wires.responses_only import responses_only_problems
 from conformance.wires.roles import BlockSpot
 
 
@@ -23,7 +24,7 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
         return [f"stop `{response.stop}`; Chat Completions has no such finish_reason"]
     if response.noise and dialect in (GEMINI, OLLAMA):
         return [f"noise; the {dialect} endpoint streams only completion chunks"]
-    return []
+    return responses_only_problems(response)
 
 
 def block_problems(block: Block, spot: BlockSpot) -> list[str]:

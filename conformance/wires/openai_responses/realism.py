@@ -70,4 +70,6 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
         problems.append("stop `cancelled`; a Responses stream ends completed, incomplete or failed")
     if "ping" in response.noise:
         problems.append("noise `ping`; Responses streams send no ping events")
+    if response.empty_final_output and not response.blocks:
+        problems.append("empty_final_output on a response that streams no item")
     return problems

@@ -47,7 +47,13 @@ def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     chunks = tuple(
         format_event(kind, data) for kind, data in _stream_events(minted, context, encrypted)
     )
-    if fault is not None:  # the stream's error event, then nothing
+    if fault is not None and fault.response_failed:  # the terminal failed event
+        answer = OPENAI_FAULTS[fault.kind]
+        failed = _response_object(minted, context.model, "failed", [], final=True)
+        failed["error"] = {"code": answer.error_type, "message": answer.message}
+        event = {"type": "response.failed", "sequence_number": len(chunks), "response": failed}
+        chunks += (format_event("response.failed", event),)
+    elif fault is not None:  # the stream's error event, then nothing
         answer = OPENAI_FAULTS[fault.kind]
         error = {
             "type": "error",
@@ -243,9 +249,10 @@ def _stream_events(
             break
         events += item
         events += noise_after.get(k, [])
-    if not cut:
+    if not cut and response.fault is None:
         status = _final_status(response)
-        terminal = _response_object(minted, context.model, status, done, final=True)
+        output = [] if response.empty_final_output else done
+        terminal = _response_object(minted, context.model, status, output, final=True)
         events.append((f"response.{status}", {"response": terminal}, False))
     return [
         (kind, {"type": kind, "sequence_number": n, **fields})
