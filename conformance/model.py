@@ -7,13 +7,22 @@ The reference adapter may import this module (and nothing else of the suite's ju
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, model_validator
 
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
-BlockKind: TypeAlias = Literal["reasoning", "text", "tool_call", "media", "tool_result"]
+BlockKind: TypeAlias = Literal[
+    "reasoning",
+    "text",
+    "tool_call",
+    "media",
+    "tool_result",
+    "server_tool_use",
+    "server_tool_result",
+]
 
 #: How a scripted response ends.  ``tool_calls`` and ``pause`` continue the tool loop;
 #: every other stop ends the user turn.  ``no_finish`` is a stream cut before its
@@ -99,8 +108,31 @@ class Media(StrictModel):
     data: str
 
 
+class ServerToolUse(StrictModel):
+    """A tool the provider runs itself (Anthropic ``server_tool_use``, id ``srvtoolu_…``):
+    the client passes it through and never answers it (rule 14)."""
+
+    kind: Literal["server_tool_use"] = "server_tool_use"
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class ServerToolResult(StrictModel):
+    """The provider's result of its own tool (Anthropic ``web_search_tool_result`` and the
+    rest of the ``*_tool_result`` family), in the same assistant turn as its use.
+    ``content`` is the block's JSON content, passed back verbatim: it holds opaque
+    payloads (a web search result's ``encrypted_content``)."""
+
+    kind: Literal["server_tool_result"] = "server_tool_result"
+    call_id: str
+    type: str = "web_search_tool_result"
+    content: Any = Field(default_factory=list)
+
+
 ContentBlock: TypeAlias = Annotated[
-    Reasoning | Text | ToolCall | Media, Field(discriminator="kind")
+    Reasoning | Text | ToolCall | Media | ServerToolUse | ServerToolResult,
+    Field(discriminator="kind"),
 ]
 
 
@@ -114,7 +146,8 @@ class ToolResult(StrictModel):
 
 
 Block: TypeAlias = Annotated[
-    Reasoning | Text | ToolCall | Media | ToolResult, Field(discriminator="kind")
+    Reasoning | Text | ToolCall | Media | ServerToolUse | ServerToolResult | ToolResult,
+    Field(discriminator="kind"),
 ]
 
 
@@ -137,9 +170,18 @@ class ThinkingConfig(StrictModel):
     budget_tokens: PositiveInt | None = None
 
 
-def opaque_fields(block: Reasoning | Text | ToolCall | Media | ToolResult) -> dict[str, str]:
-    """The opaque replay payloads a block carries, by field name (never empty strings)."""
+def opaque_fields(
+    block: Reasoning | Text | ToolCall | Media | ServerToolUse | ServerToolResult | ToolResult,
+) -> dict[str, str]:
+    """The opaque replay payloads a block carries, by field name (never empty strings).
+    A server tool's result is one payload: its content, as canonical JSON (the provider
+    checks the encrypted parts inside it)."""
     found: dict[str, str] = {}
+    if isinstance(block, ServerToolResult):
+        found["content"] = json.dumps(
+            block.content, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        return found
     if isinstance(block, Reasoning):
         if block.signature:
             found["signature"] = block.signature

@@ -6,6 +6,7 @@ that lets one through has a hole.
 
 from __future__ import annotations
 
+from harness.broken.drop_server_tool_use import DropServerToolUseAdapter
 from harness.broken.drop_signature_only import DropSignatureOnlyAdapter
 from harness.broken.hoist_thinking import HoistThinkingAdapter
 from harness.broken.invoke_only_recovery import InvokeOnlyRecoveryAdapter
@@ -18,10 +19,12 @@ BROKEN_ADAPTERS = (
     DropSignatureOnlyAdapter,
     StoreErrorOnRetryAdapter,
     InvokeOnlyRecoveryAdapter,
+    DropServerToolUseAdapter,
 )
 
 __all__ = [
     "BROKEN_ADAPTERS",
+    "DropServerToolUseAdapter",
     "DropSignatureOnlyAdapter",
     "HoistThinkingAdapter",
     "InvokeOnlyRecoveryAdapter",

@@ -11,6 +11,7 @@ import pytest
 
 from conformance.targets.base import Adapter
 from harness.broken import (
+    DropServerToolUseAdapter,
     DropSignatureOnlyAdapter,
     HoistThinkingAdapter,
     InvokeOnlyRecoveryAdapter,
@@ -93,6 +94,13 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("xml-tool-call-function-dialect-recovered", A),
         ("xml-tool-call-function-dialect-recovered", C),
         ("xml-tool-call-function-dialect-recovered", R),
+    },
+    # A server tool's result stored without its server_tool_use (anthropics/claude-code
+    # #64383, rule 14): Anthropic rejects the result block that has no use before it.
+    DropServerToolUseAdapter: {
+        ("anthropic-server-and-client-tool-only-client-answered", A),
+        ("anthropic-web-search-blocks-passed-through", A),
+        ("pause-turn-server-tool-blocks-resent", A),
     },
 }
 

@@ -15,6 +15,7 @@ from conformance.wires.anthropic_messages._blocks import (
     REASONING_TYPES,
     REQUIRED_BLOCK_KEYS,
     SERVER_RESULT_SUFFIX,
+    server_result_type,
 )
 from conformance.wires.anthropic_messages._raw import CheckedRequest, type_of
 from conformance.wires.anthropic_messages._view import NAME, AnthropicRequestView
@@ -165,6 +166,22 @@ TOOL_RESULT_MATCHED = Rule(
         "messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: "
         "{ids}. Each `tool_result` block must have a corresponding `tool_use` block in the "
         "previous message."
+    ),
+)
+SERVER_RESULT_PAIRED = Rule(
+    id="anthropic-messages/server-tool-result-paired",
+    ref="rule A14",
+    statement=(
+        "Every server-tool result block (`*_tool_result`) of an assistant message has its "
+        "`server_tool_use` earlier in the same message."
+    ),
+    source=(
+        "rule 14: anthropics/claude-code#64383, #80439, #84783 (an `advisor_tool_result` "
+        "whose `server_tool_use` was dropped); server-tools doc"
+    ),
+    error=(
+        "messages.{i}.content.{j}: unexpected `tool_use_id` found in `{type}` blocks: {ids}. "
+        "Each `{type}` block must have a corresponding `server_tool_use` block before it."
     ),
 )
 TOOL_RESULTS_FIRST = Rule(
@@ -397,6 +414,25 @@ def _tool_pairing(check: CheckedRequest) -> Iterator[RuleViolation]:
         elif missing:
             at = f"messages.{message.index}"
             yield TOOL_USE_ANSWERED.violated(at, i=message.index, ids=", ".join(missing))
+
+
+@BOOK.checks(SERVER_RESULT_PAIRED)
+def _server_result_paired(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 14: a server tool's result travels with its use, in one assistant message."""
+    for message in check.messages:
+        if message.role != "assistant":
+            continue
+        used: set[str] = set()
+        for j, block in message.blocks:
+            kind = type_of(block)
+            if kind == "server_tool_use" and isinstance(block.get("id"), str):
+                used.add(block["id"])
+            elif server_result_type(kind) and block.get("tool_use_id") not in used:
+                call_id = values.text(block.get("tool_use_id"))
+                at = f"messages.{message.index}.content.{j}"
+                yield SERVER_RESULT_PAIRED.violated(
+                    at, i=message.index, j=j, type=kind, ids=call_id
+                )
 
 
 @BOOK.checks(FINAL_BLOCK_THINKING, THINKING_OFF_FINAL_ASSISTANT)

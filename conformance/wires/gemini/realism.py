@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from conformance.model import Block, Reasoning, ScriptedResponse, ToolCall
 from conformance.wires.gemini._signatures import standard_base64
-from conformance.wires.responses_only import responses_only_problems
 from conformance.wires.roles import BlockSpot
+from conformance.wires.wire_only import anthropic_only_problems, responses_only_problems
 
 
 def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
@@ -23,7 +23,7 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
 def block_problems(block: Block, spot: BlockSpot) -> list[str]:
     """Why Gemini never sends this block where it sits."""
     scripted = spot.scripted
-    problems: list[str] = []
+    problems: list[str] = anthropic_only_problems(block)
     if isinstance(block, Reasoning):
         if block.redacted or block.data is not None:
             problems.append(

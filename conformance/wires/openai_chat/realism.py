@@ -14,8 +14,8 @@ from conformance.wires.openai_chat._dialects import (
     upstream,
 )
 from conformance.wires.openai_chat._stops import RAW_ARGUMENT_STOPS, TRUNCATED_STOPS
-from conformance.wires.responses_only import responses_only_problems
 from conformance.wires.roles import BlockSpot
+from conformance.wires.wire_only import anthropic_only_problems, responses_only_problems
 
 
 def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
@@ -29,7 +29,7 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
 
 def block_problems(block: Block, spot: BlockSpot) -> list[str]:
     """Why this wire (in the spot's dialect) never sends this block where it sits."""
-    problems = _shape_problems(block, spot)
+    problems = _shape_problems(block, spot) + anthropic_only_problems(block)
     if (
         spot.dialect in REASONING_CONTENT
         and spot.scripted
