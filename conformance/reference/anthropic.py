@@ -24,6 +24,7 @@ request never rewrites a message the previous request already sent.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -169,24 +170,40 @@ class AnthropicCodec(WireCodec):
                 {"name": t.name, "description": t.description, "input_schema": dict(t.parameters)}
                 for t in session.tools
             ]
-        if session.thinking.mode == "manual":
+        if self._thinking_type() == "enabled":
             budget = session.thinking.budget_tokens or DEFAULT_BUDGET
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
-        elif session.thinking.mode == "adaptive":
+        elif self._thinking_type() == "adaptive":
             body["thinking"] = {"type": "adaptive"}
         body["messages"] = [
             {"role": m.role, "content": [_render(b) for b in m.blocks]} for m in messages
         ]
         return body
 
+    def _thinking_type(self) -> str | None:
+        """The ``thinking.type`` this model takes for the session's mode: a manual budget
+        becomes adaptive on the models that refuse ``enabled`` (rule 12b)."""
+        mode = self.session.thinking.mode
+        refused = mode == "manual" and _adaptive_only(self.session.model)
+        if refused and self.guards.on("adaptive-thinking-on-new-models"):
+            return "adaptive"
+        return {"manual": "enabled", "adaptive": "adaptive"}.get(mode)
+
     def _headers(self) -> dict[str, str]:
         headers = {"content-type": "application/json", "anthropic-version": API_VERSION}
-        if self.session.thinking.mode == "manual":  # rule 12d: not for adaptive models
+        if self._thinking_type() == "enabled":  # rule 12d: not for adaptive models
             headers["anthropic-beta"] = INTERLEAVED_BETA
         return headers
 
 
 # ---------------------------------------------------------------- block order
+
+
+def _adaptive_only(model: str) -> bool:
+    """Claude 4.7 and later (``claude-opus-4-7``, ``claude-sonnet-5``…) take only adaptive
+    thinking; a name this does not recognise is not assumed to."""
+    match = re.fullmatch(r"claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?:-\d{8})?", model)
+    return match is not None and (int(match[1]), int(match[2] or 0)) >= (4, 7)
 
 
 def first_run_to_front(blocks: tuple[Block, ...], is_thinking: IsThinking) -> tuple[Block, ...]:

@@ -186,6 +186,12 @@ _ALL = (
         "rule 31",
     ),
     Guard(
+        "adaptive-thinking-on-new-models",
+        "On Claude 4.7 and later a manual thinking configuration is sent as adaptive "
+        "(those models refuse thinking.type enabled), without the interleaved beta.",
+        "rule 12b, 12d (Sylinko/Everywhere#410)",
+    ),
+    Guard(
         "signature-beside-function-call",
         "A Gemini thoughtSignature of a call goes on its part, beside functionCall, never "
         "inside it.",

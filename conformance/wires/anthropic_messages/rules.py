@@ -17,6 +17,7 @@ from conformance.wires.anthropic_messages._blocks import (
     SERVER_RESULT_SUFFIX,
     server_result_type,
 )
+from conformance.wires.anthropic_messages._models import adaptive_only
 from conformance.wires.anthropic_messages._raw import CheckedRequest, type_of
 from conformance.wires.anthropic_messages._view import NAME, AnthropicRequestView
 from conformance.wires.base import Rule, RuleViolation
@@ -128,6 +129,23 @@ FORCED_TOOL_CHOICE = Rule(
         "rule 11: thinking-tool-workflows doc; run-llama/llama_index#19641; mastra-ai/mastra#7507"
     ),
     error="Thinking may not be enabled when tool_choice forces tool use.",
+)
+ADAPTIVE_ONLY_MODEL = Rule(
+    id="anthropic-messages/adaptive-only-model",
+    ref="rule A12",
+    statement=(
+        "On Claude 4.7 and later models thinking is `adaptive`: `thinking.type: enabled` "
+        "(manual, with a budget) is refused."
+    ),
+    source=(
+        "rule 12b: extended-thinking doc (deprecation and 400); exact text from "
+        "Sylinko/Everywhere#410 (claude-opus-4-8, claude-opus-4-7); aaronrussell/anthropix "
+        "PR#20 (Sonnet 5)"
+    ),
+    error=(
+        '"thinking.type.enabled" is not supported for this model. Use '
+        '"thinking.type.adaptive" and "output_config.effort" to control thinking behavior.'
+    ),
 )
 BUDGET_BELOW_MAX_TOKENS = Rule(
     id="anthropic-messages/budget-below-max-tokens",
@@ -352,9 +370,12 @@ def _tool_input_object(check: CheckedRequest) -> Iterator[RuleViolation]:
                 yield TOOL_INPUT_OBJECT.violated(at, i=message.index, j=j)
 
 
-@BOOK.checks(FORCED_TOOL_CHOICE, BUDGET_BELOW_MAX_TOKENS)
+@BOOK.checks(ADAPTIVE_ONLY_MODEL, FORCED_TOOL_CHOICE, BUDGET_BELOW_MAX_TOKENS)
 def _thinking_config(check: CheckedRequest) -> Iterator[RuleViolation]:
     if not check.manual:
+        return
+    if adaptive_only(check.view.model):
+        yield ADAPTIVE_ONLY_MODEL.violated("thinking.type")
         return
     choice = check.body.get("tool_choice")
     if isinstance(choice, dict) and choice.get("type") in ("any", "tool"):
