@@ -219,7 +219,14 @@ Noise: TypeAlias = Literal["ping", "unknown-event"]
 #: A transient provider failure a scripted slot answers with instead of a response:
 #: ``overloaded`` (Anthropic 529, OpenAI and Gemini 503), ``rate-limit`` (429 on every
 #: wire), ``server-error`` (500).  Each wire renders it in its own error shape.
-FaultKind: TypeAlias = Literal["overloaded", "rate-limit", "server-error"]
+#: ``invalid-encrypted-content`` is no transient failure: OpenAI Responses' 400 for
+#: encrypted reasoning it cannot verify (rule 30), answered by dropping the reasoning
+#: items and retrying once.
+FaultKind: TypeAlias = Literal[
+    "overloaded", "rate-limit", "server-error", "invalid-encrypted-content"
+]
+#: Fault kinds a client repairs its request for instead of resending it unchanged.
+REPAIRED_FAULTS: frozenset[str] = frozenset({"invalid-encrypted-content"})
 
 
 class Fault(StrictModel):

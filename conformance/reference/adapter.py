@@ -57,9 +57,11 @@ class ReferenceSession(AdapterSession):
         self.history.add_user(text)
 
     def retries(self, response: WireResponse) -> bool:
-        """A transient fault is retried; the history stays as it was."""
+        """A transient fault is retried; the history stays as it was.  An answer the codec
+        can repair the request for (rule 30's unverifiable reasoning) is retried once,
+        repaired."""
         if response.status not in TRANSIENT_STATUSES:
-            return False
+            return self.codec.repairs(response, self.history.messages)
         if not self.guards.on("retry-unchanged") and self._prompt is not None:
             self.history.add_user(self._prompt)  # the bug: the retry appends the prompt again
         return True

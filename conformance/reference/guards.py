@@ -163,6 +163,12 @@ _ALL = (
         "rule 23 (NousResearch/hermes-agent#5736: output [] after streamed items)",
     ),
     Guard(
+        "drop-unverifiable-reasoning",
+        "After Responses answers invalid_encrypted_content, the reasoning items sent so far "
+        "are left out and the request is retried once.",
+        "rule 30, 52 (pydantic/pydantic-ai PR#5482, Wei-Shaw/sub2api#3138)",
+    ),
+    Guard(
         "include-encrypted-content",
         "A Responses request with store false asks include reasoning.encrypted_content.",
         "rule 25",

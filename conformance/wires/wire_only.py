@@ -16,6 +16,10 @@ def responses_only_problems(response: ScriptedResponse) -> list[str]:
         )
     if response.fault is not None and response.fault.response_failed:
         problems.append("a response_failed fault; only OpenAI Responses has response.failed")
+    if response.fault is not None and response.fault.kind == "invalid-encrypted-content":
+        problems.append(
+            "an invalid-encrypted-content fault; only OpenAI Responses sends encrypted reasoning"
+        )
     return problems
 
 

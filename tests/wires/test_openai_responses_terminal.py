@@ -67,3 +67,46 @@ def test_both_are_responses_only(column: str) -> None:
     responses = get_wire("openai-responses")
     case = realism_case("openai-responses", quirk)
     assert unrealistic(responses, case) == []
+
+
+# ---------------------------------------------------------------- invalid_encrypted_content
+
+
+def test_invalid_encrypted_content_is_the_400_with_openais_code() -> None:
+    fault = response(fault={"kind": "invalid-encrypted-content"})
+    answer = render(fault)
+    assert answer.status == 400
+    error = answer.json()["error"]
+    assert error["code"] == "invalid_encrypted_content"
+    assert error["message"].endswith(
+        "could not be verified. Reason: Encrypted content could not be decrypted or parsed."
+    )
+    shape = {"fault": {"kind": "invalid-encrypted-content"}}
+    say = {"stop": "end", "blocks": [SAY]}
+    for column in ("anthropic-messages", "gemini", "openai-chat"):
+        assert unrealistic(get_wire(column), realism_case(column, shape, say))
+    assert unrealistic(WIRE, realism_case("openai-responses", shape, say)) == []
+    mid = {"fault": {"kind": "invalid-encrypted-content", "mid_stream": True}, "blocks": [SAY]}
+    assert unrealistic(WIRE, realism_case("openai-responses", mid, say))
+
+
+def test_after_the_repair_the_dropped_reasoning_is_owed_no_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from conformance.checks import ledger
+    from conformance.reference.adapter import ReferenceAdapter
+    from conformance.runner import RunOptions, plan, run_jobs
+    from conformance.targets.resolve import target_from_object
+    from tests.support import library
+
+    wanted = "responses-invalid-encrypted-content-retried-without-reasoning"
+    case = next(c.case for c in library().cases if c.case.id == wanted)
+    target = target_from_object(ReferenceAdapter())
+
+    def verdict() -> tuple[str, set[str]]:
+        [result] = run_jobs(target, plan([case], target), RunOptions(strict=True))
+        return result.verdict, {v.check for v in result.violations}
+
+    assert verdict() == ("pass", set())
+    monkeypatch.setattr(ledger, "REPAIRED_FAULTS", frozenset())
+    assert verdict() == ("fail", {"invariant/ledger-complete"})

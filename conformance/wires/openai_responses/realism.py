@@ -71,6 +71,9 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
         problems.append("stop `cancelled`; a Responses stream ends completed, incomplete or failed")
     if "ping" in response.noise:
         problems.append("noise `ping`; Responses streams send no ping events")
+    fault = response.fault
+    if fault is not None and fault.kind == "invalid-encrypted-content" and fault.mid_stream:
+        problems.append("invalid_encrypted_content answers the request (a 400), not mid-stream")
     if response.empty_final_output and not response.blocks:
         problems.append("empty_final_output on a response that streams no item")
     return problems
