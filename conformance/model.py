@@ -265,6 +265,11 @@ class ScriptedResponse(StrictModel):
     fault: Fault | None = Field(
         default=None, description="Answer with a transient HTTP error instead of a response."
     )
+    interleaved_calls: bool = Field(
+        default=False,
+        description="Chat Completions stream directive: the argument fragments of "
+        "consecutive tool calls arrive interleaved, round-robin by index (rule 31).",
+    )
     empty_final_output: bool = Field(
         default=False,
         description="OpenAI Responses stream directive: the terminal event's "

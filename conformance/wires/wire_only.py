@@ -1,6 +1,6 @@
-"""Case-language shapes only one wire has: the OpenAI Responses terminal-event directives
-and Anthropic's server-tool blocks.  Every other wire's realism lint refuses them with
-one reason each."""
+"""Case-language shapes only one wire has: the OpenAI Responses terminal-event
+directives, Anthropic's server-tool blocks and Chat's interleaved call fragments.  Every
+other wire's realism lint refuses them with one reason each."""
 
 from __future__ import annotations
 
@@ -27,4 +27,11 @@ def anthropic_only_problems(block: Block) -> list[str]:
     """Why a wire other than Anthropic Messages never carries this block."""
     if isinstance(block, ServerToolUse | ServerToolResult):
         return [f"a {block.kind} block; only Anthropic Messages has server-tool blocks (rule 14)"]
+    return []
+
+
+def chat_only_problems(response: ScriptedResponse) -> list[str]:
+    """Why a wire other than Chat Completions never sends this response."""
+    if response.interleaved_calls:
+        return ["interleaved_calls; only Chat Completions streams calls by index"]
     return []

@@ -264,3 +264,30 @@ def test_response_is_a_scripted_response() -> None:
     assert json.loads(render(SIGNED_TURN, "ollama").body.split(b"\n\n")[0][6:])["id"].startswith(
         "chatcmpl-"
     )
+
+
+# ---------------------------------------------------------------- interleaved fragments
+
+
+def test_interleaved_calls_alternate_their_fragments_by_index() -> None:
+    blocks = [{**PLAIN, "arguments": {"a": 1}, "chunks": [3]}, {**SIGNED, "signature": None}]
+    turn = ScriptedResponse.model_validate(
+        {"stop": "tool_calls", "blocks": blocks, "interleaved_calls": True}
+    )
+    indexes = [d["tool_calls"][0]["index"] for d in deltas(turn) if "tool_calls" in d]
+    assert indexes == [0, 1, 0, 1, 0]
+    plain = turn.model_copy(update={"interleaved_calls": False})
+    assert [d["tool_calls"][0]["index"] for d in deltas(plain) if "tool_calls" in d] == [
+        0,
+        0,
+        0,
+        1,
+        1,
+    ]
+    assert WIRE.read(render(turn).body, True).blocks == WIRE.read(render(plain).body, True).blocks
+    case = realism_case(
+        "openai-chat:ollama",
+        {"stop": "tool_calls", "blocks": blocks, "interleaved_calls": True},
+        {"stop": "end", "blocks": [{"kind": "text", "text": "ok"}]},
+    )
+    assert unrealistic(WIRE, case, "ollama")

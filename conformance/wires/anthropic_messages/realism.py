@@ -20,7 +20,7 @@ from conformance.model import (
 )
 from conformance.wires.anthropic_messages._stops import TRUNCATED_STOPS
 from conformance.wires.roles import BlockSpot
-from conformance.wires.wire_only import responses_only_problems
+from conformance.wires.wire_only import chat_only_problems, responses_only_problems
 
 #: How Anthropic's tool_use ids begin: client tools, then server tools.
 _TOOL_USE_ID_PREFIXES = ("toolu_", "srvtoolu_")
@@ -39,7 +39,7 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
     """Why Anthropic never sends this response as a whole."""
     if response.stop == "cancelled":
         return ["stop `cancelled`; Anthropic has no such stop_reason"]
-    return responses_only_problems(response)
+    return responses_only_problems(response) + chat_only_problems(response)
 
 
 def block_problems(block: Block, spot: BlockSpot) -> list[str]:

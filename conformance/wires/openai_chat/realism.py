@@ -24,7 +24,14 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
         return [f"stop `{response.stop}`; Chat Completions has no such finish_reason"]
     if response.noise and dialect in (GEMINI, OLLAMA):
         return [f"noise; the {dialect} endpoint streams only completion chunks"]
-    return responses_only_problems(response)
+    problems = responses_only_problems(response)
+    calls = [b for b in response.blocks if isinstance(b, ToolCall)]
+    if response.interleaved_calls and (len(calls) < 2 or dialect in (GEMINI, OLLAMA)):
+        problems.append(
+            "interleaved_calls needs two or more calls streamed as fragments "
+            "(the gemini and ollama endpoints send each call whole)"
+        )
+    return problems
 
 
 def block_problems(block: Block, spot: BlockSpot) -> list[str]:

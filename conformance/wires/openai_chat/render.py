@@ -5,6 +5,7 @@ completion, with deterministic ids and usage numbers in each dialect's own shape
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any
 
 from conformance.http import HttpResponse, json_response
@@ -193,6 +194,22 @@ class _Render:
             rendered["extra_content"] = {"google": {"thought_signature": call.signature}}
         return rendered
 
+    def interleaved(self, blocks: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+        """Each run of consecutive calls' deltas as one round-robin run (rule 31: the
+        fragments of parallel calls interleave; each keeps its own index)."""
+        merged: list[list[dict[str, Any]]] = []
+        run: list[list[dict[str, Any]]] = []
+        for deltas in [*blocks, []]:
+            if deltas and "tool_calls" in deltas[0]:
+                run.append(deltas)
+                continue
+            if run:
+                merged.append([d for row in zip_longest(*run) for d in row if d is not None])
+                run = []
+            if deltas:
+                merged.append(deltas)
+        return merged
+
     def noise(self, noise: Noise) -> bytes:
         """A keep-alive comment, or a chunk with no choices (OpenAI's usage chunk and
         Azure's content-filter chunk have that shape): what a client must skip."""
@@ -205,6 +222,8 @@ class _Render:
         delta, the finish chunk (with usage), ``[DONE]``; a cut ends on the last delta.
         Noise goes round-robin into the gaps between blocks."""
         blocks = [d for d in self.deltas() if d]
+        if self.response.interleaved_calls:
+            blocks = self.interleaved(blocks)
         gaps = max(len(blocks) - 1, 0)
         noise_after: dict[int, list[bytes]] = {}
         for k, noise in enumerate(self.response.noise):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.roles import BlockSpot
-from conformance.wires.wire_only import anthropic_only_problems
+from conformance.wires.wire_only import anthropic_only_problems, chat_only_problems
 
 #: Stops under which a response may end inside an item (an unfinished call, say).
 _TRUNCATED_STOPS = frozenset({"max_tokens", "no_finish"})
@@ -74,6 +74,7 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
     fault = response.fault
     if fault is not None and fault.kind == "invalid-encrypted-content" and fault.mid_stream:
         problems.append("invalid_encrypted_content answers the request (a 400), not mid-stream")
+    problems += chat_only_problems(response)
     if response.empty_final_output and not response.blocks:
         problems.append("empty_final_output on a response that streams no item")
     return problems
