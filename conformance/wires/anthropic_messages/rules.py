@@ -202,6 +202,19 @@ SERVER_RESULT_PAIRED = Rule(
         "Each `{type}` block must have a corresponding `server_tool_use` block before it."
     ),
 )
+PREFILL_TRAILING_WHITESPACE = Rule(
+    id="anthropic-messages/prefill-trailing-whitespace",
+    ref="rule A10",
+    statement=(
+        "A final assistant message (a prefill) does not end with whitespace: its content "
+        "string, or its last block when that is text."
+    ),
+    source=(
+        "rule 10: prefill doc; exact text and envelope from tailcallhq/forgecode#1872; "
+        "anomalyco/opencode#1295; GCWing/OpenBitFun PR#825 (`<bitfun_contents>\\n`)"
+    ),
+    error="messages: final assistant content cannot end with trailing whitespace",
+)
 TOOL_RESULTS_FIRST = Rule(
     id="anthropic-messages/tool-results-first",
     ref="rule A13",
@@ -466,6 +479,23 @@ def _trailing_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
         for j, _ in final.of_type("thinking")[:1]:
             at = f"messages.{final.index}.content.{j}"
             yield THINKING_OFF_FINAL_ASSISTANT.violated(at, i=final.index, j=j)
+
+
+@BOOK.checks(PREFILL_TRAILING_WHITESPACE)
+def _prefill_whitespace(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 10: only the request's final message, and only when it is an assistant
+    prefill whose last content is text."""
+    final = check.at(len(check.messages) - 1)
+    if final is None or final.role != "assistant":
+        return
+    content = final.content
+    if isinstance(content, list) and content and isinstance(content[-1], dict):
+        last = content[-1]
+        text = last.get("text") if type_of(last) == "text" else None
+    else:
+        text = content if isinstance(content, str) else None
+    if isinstance(text, str) and text and text != text.rstrip():
+        yield PREFILL_TRAILING_WHITESPACE.violated("messages")
 
 
 @BOOK.checks(LEADING_THINKING)
