@@ -461,12 +461,18 @@ def _server_result_paired(check: CheckedRequest) -> Iterator[RuleViolation]:
             kind = type_of(block)
             if kind == "server_tool_use" and isinstance(block.get("id"), str):
                 used.add(block["id"])
-            elif server_result_type(kind) and block.get("tool_use_id") not in used:
+            elif server_result_type(kind) and _unpaired(block.get("tool_use_id"), used):
                 call_id = values.text(block.get("tool_use_id"))
                 at = f"messages.{message.index}.content.{j}"
                 yield SERVER_RESULT_PAIRED.violated(
                     at, i=message.index, j=j, type=kind, ids=call_id
                 )
+
+
+def _unpaired(call_id: object, used: set[str]) -> bool:
+    """A result naming a use that is not before it (a result naming none is the
+    required-field rule's business, not this one's)."""
+    return isinstance(call_id, str) and call_id not in used
 
 
 @BOOK.checks(FINAL_BLOCK_THINKING, THINKING_OFF_FINAL_ASSISTANT)
