@@ -6,7 +6,9 @@
   the 400, exited non-zero, stopped): the same behaviour gets the same verdict whatever
   the target kind.
 * ``fail`` — a ``must`` violation (``should`` ones too when the run is strict); a request
-  beyond the script after broken expectations fails on those, and is named in the reason.
+  beyond the script after broken expectations fails on those, and is named in the reason;
+  a target that declares ``xml-recovery`` and ends its turn on the response whose text
+  carries the call fails too (it did not recover it, rule 50): that stop is explained.
 * ``pinned`` — a pinned case whose documented limitation showed as the case asserts.
 * ``xfail`` — a failure the target pinned; an unexpected pass of a pin fails.
 * ``n/a`` is decided before running (see the runner), or by a command that says it
@@ -105,10 +107,33 @@ def _judged(
         not found.causes and not _rejected(transcript) and not transcript.ended_on_dropped_stream()
     )
     if (transcript.stopped or served < scripted) and unexplained:
+        unrecovered = _unrecovered_markup(case, transcript)
+        if unrecovered is not None:
+            return "fail", unrecovered
         return "error", transcript.stopped or (
             f"the target stopped after {served} of {scripted} scripted responses"
         )
     return ("fail" if counted else "pass"), None
+
+
+def _unrecovered_markup(case: Case, transcript: Transcript) -> str | None:
+    """Why a quiet early stop in an XML-recovery case is the target's failure: the case
+    runs only on targets that declare ``xml-recovery``, and the target ended its turn
+    on the response whose text carried the call (its last served response ended the
+    turn with no structured call), which is what a target that does not recover does
+    (rule 50).  A target that stopped for a reason of its own (an exception, an exit
+    status) is not judged here."""
+    served = transcript.served_count()
+    if "xml-recovery" not in case.requires or transcript.stopped is not None or served == 0:
+        return None
+    last = case.given.responses[served - 1]
+    if last.stop != "end" or any(b.kind == "tool_call" for b in last.blocks):
+        return None
+    return (
+        f"the target declares xml-recovery but ended its turn on scripted response "
+        f"{served}, whose text carries a tool call it should have recovered "
+        f"({served} of {len(case.given.responses)} scripted responses used)"
+    )
 
 
 def _case_pinned(

@@ -7,13 +7,22 @@ The reference adapter may import this module (and nothing else of the suite's ju
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, model_validator
 
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
-BlockKind: TypeAlias = Literal["reasoning", "text", "tool_call", "media", "tool_result"]
+BlockKind: TypeAlias = Literal[
+    "reasoning",
+    "text",
+    "tool_call",
+    "media",
+    "tool_result",
+    "server_tool_use",
+    "server_tool_result",
+]
 
 #: How a scripted response ends.  ``tool_calls`` and ``pause`` continue the tool loop;
 #: every other stop ends the user turn.  ``no_finish`` is a stream cut before its
@@ -99,8 +108,31 @@ class Media(StrictModel):
     data: str
 
 
+class ServerToolUse(StrictModel):
+    """A tool the provider runs itself (Anthropic ``server_tool_use``, id ``srvtoolu_…``):
+    the client passes it through and never answers it (rule 14)."""
+
+    kind: Literal["server_tool_use"] = "server_tool_use"
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class ServerToolResult(StrictModel):
+    """The provider's result of its own tool (Anthropic ``web_search_tool_result`` and the
+    rest of the ``*_tool_result`` family), in the same assistant turn as its use.
+    ``content`` is the block's JSON content, passed back verbatim: it holds opaque
+    payloads (a web search result's ``encrypted_content``)."""
+
+    kind: Literal["server_tool_result"] = "server_tool_result"
+    call_id: str
+    type: str = "web_search_tool_result"
+    content: Any = Field(default_factory=list)
+
+
 ContentBlock: TypeAlias = Annotated[
-    Reasoning | Text | ToolCall | Media, Field(discriminator="kind")
+    Reasoning | Text | ToolCall | Media | ServerToolUse | ServerToolResult,
+    Field(discriminator="kind"),
 ]
 
 
@@ -114,7 +146,8 @@ class ToolResult(StrictModel):
 
 
 Block: TypeAlias = Annotated[
-    Reasoning | Text | ToolCall | Media | ToolResult, Field(discriminator="kind")
+    Reasoning | Text | ToolCall | Media | ServerToolUse | ServerToolResult | ToolResult,
+    Field(discriminator="kind"),
 ]
 
 
@@ -137,9 +170,18 @@ class ThinkingConfig(StrictModel):
     budget_tokens: PositiveInt | None = None
 
 
-def opaque_fields(block: Reasoning | Text | ToolCall | Media | ToolResult) -> dict[str, str]:
-    """The opaque replay payloads a block carries, by field name (never empty strings)."""
+def opaque_fields(
+    block: Reasoning | Text | ToolCall | Media | ServerToolUse | ServerToolResult | ToolResult,
+) -> dict[str, str]:
+    """The opaque replay payloads a block carries, by field name (never empty strings).
+    A server tool's result is one payload: its content, as canonical JSON (the provider
+    checks the encrypted parts inside it)."""
     found: dict[str, str] = {}
+    if isinstance(block, ServerToolResult):
+        found["content"] = json.dumps(
+            block.content, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        return found
     if isinstance(block, Reasoning):
         if block.signature:
             found["signature"] = block.signature
@@ -177,7 +219,14 @@ Noise: TypeAlias = Literal["ping", "unknown-event"]
 #: A transient provider failure a scripted slot answers with instead of a response:
 #: ``overloaded`` (Anthropic 529, OpenAI and Gemini 503), ``rate-limit`` (429 on every
 #: wire), ``server-error`` (500).  Each wire renders it in its own error shape.
-FaultKind: TypeAlias = Literal["overloaded", "rate-limit", "server-error"]
+#: ``invalid-encrypted-content`` is no transient failure: OpenAI Responses' 400 for
+#: encrypted reasoning it cannot verify (rule 30), answered by dropping the reasoning
+#: items and retrying once.
+FaultKind: TypeAlias = Literal[
+    "overloaded", "rate-limit", "server-error", "invalid-encrypted-content"
+]
+#: Fault kinds a client repairs its request for instead of resending it unchanged.
+REPAIRED_FAULTS: frozenset[str] = frozenset({"invalid-encrypted-content"})
 
 
 class Fault(StrictModel):
@@ -195,6 +244,12 @@ class Fault(StrictModel):
         description="Fail a streamed answer after its blocks with the wire's error event "
         "(a request that asked for no stream gets the HTTP error).",
     )
+    response_failed: bool = Field(
+        default=False,
+        description="OpenAI Responses, with mid_stream: end the stream with the terminal "
+        "`response.failed` event (status failed, the error in `response.error`) instead "
+        "of an `error` event (rule 21).",
+    )
 
 
 class ScriptedResponse(StrictModel):
@@ -209,6 +264,16 @@ class ScriptedResponse(StrictModel):
     )
     fault: Fault | None = Field(
         default=None, description="Answer with a transient HTTP error instead of a response."
+    )
+    interleaved_calls: bool = Field(
+        default=False,
+        description="Chat Completions stream directive: the argument fragments of "
+        "consecutive tool calls arrive interleaved, round-robin by index (rule 31).",
+    )
+    empty_final_output: bool = Field(
+        default=False,
+        description="OpenAI Responses stream directive: the terminal event's "
+        "`response.output` is `[]` although every item was streamed (rule 23).",
     )
     if_continued: bool = Field(
         default=False,
@@ -234,6 +299,8 @@ class ScriptedResponse(StrictModel):
     def _consistent(self) -> ScriptedResponse:
         if self.fault is not None and self.stop != "no_finish":
             raise ValueError("a fault cuts its answer: stop no_finish")
+        if self.fault is not None and self.fault.response_failed and not self.fault.mid_stream:
+            raise ValueError("response_failed ends a stream: it needs mid_stream")
         if self.fault is not None and not self.fault.mid_stream and (self.blocks or self.noise):
             raise ValueError(
                 "a fault answers with an error: no blocks, no noise (unless mid_stream)"

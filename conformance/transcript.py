@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import FinalOutput
+from conformance.model import REPAIRED_FAULTS, FinalOutput
 from conformance.wires.base import RequestView, RuleViolation
 
 
@@ -75,13 +75,18 @@ class Transcript:
         response that ends with no finish, ``no_finish``).  A dropped stream is a
         truncated response: the target may go on, retry, or end with a non-zero exit, and
         only what it sent is judged (rule 33).  After a scripted fault the target may also
-        end without stopping early (its prompts done, the retry's answer never asked for)."""
+        end without stopping early (its prompts done, the retry's answer never asked for),
+        except after a fault that asks for a repaired retry (rule 30's invalid encrypted
+        content, ``REPAIRED_FAULTS``): stopping there leaves the session wedged."""
         if self.error is not None or not self.exchanges:
             return False
         served = self.exchanges[-1].served
         responses = self.case.given.responses
         if served is None or served >= len(responses):
             return False
-        if responses[served].fault is not None:
+        fault = responses[served].fault
+        if fault is not None and fault.kind in REPAIRED_FAULTS:
+            return False  # a 400 naming history asks for a repaired retry (rule 30, 52)
+        if fault is not None:
             return True  # a scripted fault: ending there, however, is accepted
         return self.stopped is not None and responses[served].stop == "no_finish"

@@ -16,7 +16,16 @@ from conformance.cases.schema import (
     ExpectContains,
     ExpectNone,
 )
-from conformance.model import Block, Message, Reasoning, Text, ToolCall, ToolResult
+from conformance.model import (
+    Block,
+    Message,
+    Reasoning,
+    ServerToolResult,
+    ServerToolUse,
+    Text,
+    ToolCall,
+    ToolResult,
+)
 
 #: The beta under which Anthropic lets a manual thinking budget reach ``max_tokens``
 #: (interleaved thinking, with tools); a case that relies on it says so in its notes.
@@ -74,7 +83,10 @@ def _produced(case: Case) -> tuple[set[str], set[str], set[str]]:
         if isinstance(block, ToolCall):
             ids.add(block.id)
             calls.add(block.id)
-        if isinstance(block, ToolResult):
+        if isinstance(block, ServerToolUse):
+            ids.add(block.id)
+            calls.add(block.id)
+        if isinstance(block, ToolResult | ServerToolResult):
             calls.add(block.call_id)
         if isinstance(block, Reasoning) and block.id is not None:
             ids.add(block.id)

@@ -13,7 +13,7 @@ from typing import Any
 from conformance.checks import quote
 from conformance.checks.check import Check, Checklist
 from conformance.checks.walk import placed, result_text
-from conformance.model import TRUNCATING_STOPS, ToolCall, ToolResult
+from conformance.model import REPAIRED_FAULTS, TRUNCATING_STOPS, ToolCall, ToolResult
 from conformance.transcript import Transcript
 from conformance.verdict import Severity, Violation
 from conformance.wires.base import RequestView
@@ -189,7 +189,8 @@ def append_only(transcript: Transcript, wire: HistorySource) -> list[Violation]:
     """Served requests only append to the history the previous served one sent.
 
     Rejected requests are skipped (a repaired retry legitimately differs), and so is the
-    request after a refusal, which must drop the refused turn (rule 17).
+    request after a refusal, which must drop the refused turn (rule 17), and the retry
+    after a fault that asks for a repair (rule 30's invalid encrypted content).
     """
     found: list[Violation] = []
     previous: tuple[int, list[Any], str] | None = None
@@ -198,7 +199,7 @@ def append_only(transcript: Transcript, wire: HistorySource) -> list[Violation]:
         if exchange.view is None or exchange.served is None:
             continue
         items = [_without_cache_control(item) for item in wire.history_items(exchange.view)]
-        if previous is not None and previous[2] != "refusal":
+        if previous is not None and previous[2] not in ("refusal", _REPAIRED):
             change = _first_change(previous[1], items, previous[0])
             if change is not None:
                 found.append(
@@ -207,8 +208,15 @@ def append_only(transcript: Transcript, wire: HistorySource) -> list[Violation]:
                         request=exchange.number,
                     )
                 )
-        previous = (exchange.number, items, script[exchange.served].stop)
+        fault = script[exchange.served].fault
+        repaired = fault is not None and fault.kind in REPAIRED_FAULTS
+        previous = (exchange.number, items, _REPAIRED if repaired else script[exchange.served].stop)
     return found
+
+
+#: Marks a request answered by a fault that asks for a repaired retry (rule 30): the
+#: retry leaves out what the provider refused, so it need not extend that request.
+_REPAIRED = "repaired"
 
 
 def _without_cache_control(item: Any) -> Any:

@@ -12,20 +12,28 @@ and is foreign.  Only assistant history blocks are owed back: a token saved insi
 or tool input (a child agent's reasoning) is known, but no wire can carry it there.
 
 Responses that ended their turn by truncation, cancellation or refusal owe nothing: the
-provider accepts dropping them (rule 9, 10, 16, 17, 33).
+provider accepts dropping them (rule 9, 10, 16, 17, 33).  After an
+``invalid-encrypted-content`` fault the reasoning minted so far is owed no more: the
+provider said it cannot verify it, and the repair drops it (rule 30).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from conformance.cases.schema import Case
 from conformance.checks import quote
 from conformance.checks.check import Check, Checklist
 from conformance.checks.walk import Placed, placed
-from conformance.model import TRUNCATING_STOPS, Block, ToolCall, opaque_fields
+from conformance.model import (
+    REPAIRED_FAULTS,
+    TRUNCATING_STOPS,
+    Block,
+    ToolCall,
+    opaque_fields,
+)
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
 from conformance.wires.base import RequestView
@@ -168,6 +176,12 @@ class _Book:
         mints = list(self.history)
         for rank, r in enumerate(served, start=1):
             response = self.case.given.responses[r]
+            if response.fault is not None and response.fault.kind in REPAIRED_FAULTS:
+                # Rule 30: the provider could not verify the encrypted reasoning sent so
+                # far; the repair drops it, so none of it is owed any more.
+                mints = [
+                    replace(m, owed=False) if m.block.kind == "reasoning" else m for m in mints
+                ]
             owed = response.stop not in DROPPABLE_STOPS
             for b, block in enumerate(response.blocks):
                 for field_rank, (field, payload) in enumerate(opaque_fields(block).items()):

@@ -28,6 +28,8 @@ DEFAULT_FIELDS: dict[str, tuple[str, ...]] = {
     "tool_call": ("id", "name", "arguments", "signature"),
     "media": ("mime",),
     "tool_result": ("call_id", "content", "is_error"),
+    "server_tool_use": ("id", "name", "arguments"),
+    "server_tool_result": ("call_id", "type"),
 }
 #: Values a default quote leaves out because they say nothing.
 _QUIET: tuple[Any, ...] = (None, False)

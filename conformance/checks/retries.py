@@ -16,7 +16,7 @@ from itertools import pairwise
 from typing import Any
 
 from conformance.checks.check import Check, Checklist
-from conformance.model import Text
+from conformance.model import REPAIRED_FAULTS, Text
 from conformance.transcript import Exchange, Transcript
 from conformance.verdict import Violation
 
@@ -43,8 +43,13 @@ def _json(exchange: Exchange) -> Any:
 
 
 def _faulted(transcript: Transcript, exchange: Exchange) -> bool:
+    """Whether the exchange got a transient fault (one a retry resends unchanged; a
+    repaired fault, rule 30's invalid encrypted content, asks for a changed request)."""
     responses = transcript.case.given.responses
-    return exchange.served is not None and responses[exchange.served].fault is not None
+    if exchange.served is None:
+        return False
+    fault = responses[exchange.served].fault
+    return fault is not None and fault.kind not in REPAIRED_FAULTS
 
 
 def _later_prompts(transcript: Transcript, served: int) -> set[str]:

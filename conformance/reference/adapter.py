@@ -23,6 +23,7 @@ from conformance.reference.openai_chat import OpenAIChatCodec
 from conformance.reference.openai_responses import OpenAIResponsesCodec
 from conformance.reference.output import select_output
 from conformance.reference.turns import settle
+from conformance.reference.xml_recovery import DIALECTS, Dialect
 from conformance.targets.base import (
     Adapter,
     AdapterSession,
@@ -40,6 +41,9 @@ TRANSIENT_STATUSES = frozenset({429, 500, 502, 503, 504, 529})
 class ReferenceSession(AdapterSession):
     """One conversation held by the reference adapter."""
 
+    #: The XML markup forms recovered as calls (the seam a broken adapter narrows).
+    xml_dialects: ClassVar[tuple[Dialect, ...]] = DIALECTS
+
     def __init__(self, session: Session, guards: Guards, codec: WireCodec) -> None:
         self.session = session
         self.guards = guards
@@ -53,9 +57,11 @@ class ReferenceSession(AdapterSession):
         self.history.add_user(text)
 
     def retries(self, response: WireResponse) -> bool:
-        """A transient fault is retried; the history stays as it was."""
+        """A transient fault is retried; the history stays as it was.  An answer the codec
+        can repair the request for (rule 30's unverifiable reasoning) is retried once,
+        repaired."""
         if response.status not in TRANSIENT_STATUSES:
-            return False
+            return self.codec.repairs(response, self.history.messages)
         if not self.guards.on("retry-unchanged") and self._prompt is not None:
             self.history.add_user(self._prompt)  # the bug: the retry appends the prompt again
         return True
@@ -66,7 +72,12 @@ class ReferenceSession(AdapterSession):
     def receive(self, response: WireResponse) -> Sequence[CallToRun]:
         decoded = self.codec.decode(response)
         settled = settle(
-            self.consolidate(decoded), decoded.stop, self._offered(), self.guards, self._new_id
+            self.consolidate(decoded),
+            decoded.stop,
+            self._offered(),
+            self.guards,
+            self._new_id,
+            self.xml_dialects,
         )
         self.history.add_assistant(settled.blocks, decoded.stop)
         self.history.add_tool_results(settled.answered)

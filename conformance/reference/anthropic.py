@@ -23,10 +23,23 @@ request never rewrites a message the previous request already sent.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from conformance.model import Block, Media, Message, Reasoning, Stop, Text, ToolCall, ToolResult
+from conformance.model import (
+    Block,
+    Media,
+    Message,
+    Reasoning,
+    ServerToolResult,
+    ServerToolUse,
+    Stop,
+    Text,
+    ToolCall,
+    ToolResult,
+)
 from conformance.reference.codec import Decoded, ProviderError, UnsupportedBlock, WireCodec
 from conformance.reference.fragments import (
     BlockEnd,
@@ -35,6 +48,7 @@ from conformance.reference.fragments import (
     Fragment,
     ReasoningPiece,
     RedactedPiece,
+    ServerBlock,
     TextPiece,
 )
 from conformance.reference.outbound import (
@@ -156,24 +170,40 @@ class AnthropicCodec(WireCodec):
                 {"name": t.name, "description": t.description, "input_schema": dict(t.parameters)}
                 for t in session.tools
             ]
-        if session.thinking.mode == "manual":
+        if self._thinking_type() == "enabled":
             budget = session.thinking.budget_tokens or DEFAULT_BUDGET
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
-        elif session.thinking.mode == "adaptive":
+        elif self._thinking_type() == "adaptive":
             body["thinking"] = {"type": "adaptive"}
         body["messages"] = [
             {"role": m.role, "content": [_render(b) for b in m.blocks]} for m in messages
         ]
         return body
 
+    def _thinking_type(self) -> str | None:
+        """The ``thinking.type`` this model takes for the session's mode: a manual budget
+        becomes adaptive on the models that refuse ``enabled`` (rule 12b)."""
+        mode = self.session.thinking.mode
+        refused = mode == "manual" and _adaptive_only(self.session.model)
+        if refused and self.guards.on("adaptive-thinking-on-new-models"):
+            return "adaptive"
+        return {"manual": "enabled", "adaptive": "adaptive"}.get(mode)
+
     def _headers(self) -> dict[str, str]:
         headers = {"content-type": "application/json", "anthropic-version": API_VERSION}
-        if self.session.thinking.mode == "manual":  # rule 12d: not for adaptive models
+        if self._thinking_type() == "enabled":  # rule 12d: not for adaptive models
             headers["anthropic-beta"] = INTERLEAVED_BETA
         return headers
 
 
 # ---------------------------------------------------------------- block order
+
+
+def _adaptive_only(model: str) -> bool:
+    """Claude 4.7 and later (``claude-opus-4-7``, ``claude-sonnet-5``…) take only adaptive
+    thinking; a name this does not recognise is not assumed to."""
+    match = re.fullmatch(r"claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?:-\d{8})?", model)
+    return match is not None and (int(match[1]), int(match[2] or 0)) >= (4, 7)
 
 
 def first_run_to_front(blocks: tuple[Block, ...], is_thinking: IsThinking) -> tuple[Block, ...]:
@@ -224,6 +254,15 @@ def _render(block: Block) -> dict[str, Any]:
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.arguments}
     if isinstance(block, Media):
         return _media(block)
+    if isinstance(block, ServerToolUse):
+        return {
+            "type": "server_tool_use",
+            "id": block.id,
+            "name": block.name,
+            "input": block.arguments,
+        }
+    if isinstance(block, ServerToolResult):
+        return {"type": block.type, "tool_use_id": block.call_id, "content": block.content}
     content: str | list[dict[str, Any]] = (
         block.content if isinstance(block.content, str) else [_render(b) for b in block.content]
     )
@@ -257,17 +296,28 @@ def _decode_stream(body: bytes) -> Decoded:
     fragments: list[Fragment] = []
     stop_reason: str | None = None
     ended = False
+    servers: dict[int, tuple[Mapping[str, Any], list[str]]] = {}  # open server_tool_use
     for sse in events(body):
         event = sse.json
         if event is None:
             continue
         kind = event.get("type", sse.name)
+        index = event.get("index", 0)
         if kind == "content_block_start":
-            fragments.extend(_block(event.get("index", 0), event.get("content_block", {})))
+            block = event.get("content_block", {})
+            if block.get("type") == "server_tool_use":
+                servers[index] = (block, [])  # its input arrives as input_json_delta
+            else:
+                fragments.extend(_block(index, block))
+        elif kind == "content_block_delta" and index in servers:
+            servers[index][1].append(event.get("delta", {}).get("partial_json") or "")
         elif kind == "content_block_delta":
-            fragments.extend(_delta(event.get("index", 0), event.get("delta", {})))
+            fragments.extend(_delta(index, event.get("delta", {})))
         elif kind == "content_block_stop":
-            fragments.append(BlockEnd(event.get("index", 0)))
+            if index in servers:
+                opened, parts = servers.pop(index)
+                fragments.append(ServerBlock(index, _server_use(opened, "".join(parts))))
+            fragments.append(BlockEnd(index))
         elif kind == "message_delta":
             stop_reason = event.get("delta", {}).get("stop_reason") or stop_reason
         elif kind == "message_stop":
@@ -301,7 +351,30 @@ def _block(index: int, block: Mapping[str, Any]) -> list[Fragment]:
         announced = block.get("input")
         arguments = announced if isinstance(announced, dict) else {}
         return [CallStart(index, block.get("id", ""), block.get("name", ""), arguments)]
-    return []  # server tools and future block types have no neutral form
+    if kind == "server_tool_use":  # a whole block (a JSON message)
+        return [ServerBlock(index, _server_use(block, ""))]
+    if isinstance(kind, str) and kind.endswith("_tool_result") and kind != "tool_result":
+        result = ServerToolResult(
+            call_id=block.get("tool_use_id") or "", type=kind, content=block.get("content")
+        )
+        return [ServerBlock(index, result)]
+    return []  # future block types have no neutral form
+
+
+def _server_use(block: Mapping[str, Any], streamed: str) -> ServerToolUse:
+    """A ``server_tool_use`` block, its input from the stream's deltas when there were
+    any (rule 2: parsed once complete), else as announced."""
+    arguments = block.get("input")
+    if streamed:
+        try:
+            arguments = json.loads(streamed)
+        except ValueError:
+            arguments = {}
+    return ServerToolUse(
+        id=block.get("id") or "",
+        name=block.get("name") or "",
+        arguments=arguments if isinstance(arguments, dict) else {},
+    )
 
 
 def _delta(index: int, delta: Mapping[str, Any]) -> list[Fragment]:

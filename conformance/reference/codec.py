@@ -71,6 +71,12 @@ class WireCodec(ABC):
         Wires whose reasoning needs no token (Gemini thoughts, Chat dialects) say no."""
         return False
 
+    def repairs(self, response: WireResponse, history: Sequence[Message]) -> bool:
+        """Whether an error answer names something in ``history`` the next request can
+        leave out, so the request is retried repaired (rule 52); the codec remembers what
+        to leave out.  Most wires have no such answer."""
+        return False
+
     def arrange(self, blocks: tuple[Block, ...], repair: bool) -> tuple[Block, ...]:
         """The order of an assistant message's blocks in a request: as stored.
         ``repair``: the wire demands that this message lead with reasoning (Anthropic

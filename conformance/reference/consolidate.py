@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from conformance.model import Reasoning, Text, ToolCall
+from conformance.model import Reasoning, ServerToolResult, ServerToolUse, Text, ToolCall
 from conformance.reference.fragments import (
     BlockEnd,
     CallArguments,
@@ -41,11 +41,12 @@ from conformance.reference.fragments import (
     Key,
     ReasoningPiece,
     RedactedPiece,
+    ServerBlock,
     TextPiece,
 )
 from conformance.reference.guards import Guards
 
-TurnBlock: TypeAlias = Reasoning | Text | ToolCall
+TurnBlock: TypeAlias = Reasoning | Text | ToolCall | ServerToolUse | ServerToolResult
 
 
 @dataclass
@@ -86,7 +87,7 @@ class _CallSlot:
     closed: bool = False
 
 
-_Slot: TypeAlias = _Episode | _TextSlot | _CallSlot | Reasoning
+_Slot: TypeAlias = _Episode | _TextSlot | _CallSlot | Reasoning | ServerToolUse | ServerToolResult
 
 
 class EpisodeTracker:
@@ -123,6 +124,9 @@ class EpisodeTracker:
                     fragment.signature,
                 )
             )
+        elif isinstance(fragment, ServerBlock):
+            self._visible_block_arrives()
+            self._slots.append(fragment.block)
         elif isinstance(fragment, CallArguments):
             call = self._call(fragment.key)
             if call is not None:

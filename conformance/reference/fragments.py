@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
+from conformance.model import ServerToolResult, ServerToolUse
+
 Key: TypeAlias = int | str
 
 
@@ -81,6 +83,15 @@ class BlockEnd:
     key: Key
 
 
+@dataclass(frozen=True)
+class ServerBlock:
+    """A whole block of a tool the provider ran itself (Anthropic ``server_tool_use`` and
+    its ``*_tool_result``): kept as received, never run, never answered (rule 14)."""
+
+    key: Key
+    block: ServerToolUse | ServerToolResult
+
+
 Fragment: TypeAlias = (
-    ReasoningPiece | RedactedPiece | TextPiece | CallStart | CallArguments | BlockEnd
+    ReasoningPiece | RedactedPiece | TextPiece | CallStart | CallArguments | BlockEnd | ServerBlock
 )

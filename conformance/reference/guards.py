@@ -157,15 +157,45 @@ _ALL = (
         "rule 22",
     ),
     Guard(
+        "output-from-item-events",
+        "A streamed Responses turn is assembled from its item events; the terminal "
+        "event's output is only a fallback for a stream that sent none.",
+        "rule 23 (NousResearch/hermes-agent#5736: output [] after streamed items)",
+    ),
+    Guard(
+        "drop-unverifiable-reasoning",
+        "After Responses answers invalid_encrypted_content, the reasoning items sent so far "
+        "are left out and the request is retried once.",
+        "rule 30, 52 (pydantic/pydantic-ai PR#5482, Wei-Shaw/sub2api#3138)",
+    ),
+    Guard(
         "include-encrypted-content",
         "A Responses request with store false asks include reasoning.encrypted_content.",
         "rule 25",
     ),
     Guard(
         "reasoning-content-on-tool-turns",
-        "On DeepSeek every assistant message with tool_calls carries reasoning_content, "
-        '"" when none was captured.',
+        "On DeepSeek and Kimi every assistant message with tool_calls carries "
+        'reasoning_content, "" when none was captured.',
         "rule 35, 36",
+    ),
+    Guard(
+        "call-signature-in-extra-content",
+        "On Gemini's OpenAI-compatible endpoint a call's thought signature goes back in "
+        "its tool call's extra_content.google.thought_signature.",
+        "rule 47 (manthanabc/paws#103, Gitlawb/openclaude#67)",
+    ),
+    Guard(
+        "new-id-starts-new-call",
+        "A Chat tool-call delta with a new id at an index already in use starts a new "
+        "call (Ollama streams every call at index 0).",
+        "rule 31",
+    ),
+    Guard(
+        "adaptive-thinking-on-new-models",
+        "On Claude 4.7 and later a manual thinking configuration is sent as adaptive "
+        "(those models refuse thinking.type enabled), without the interleaved beta.",
+        "rule 12b, 12d (Sylinko/Everywhere#410)",
     ),
     Guard(
         "signature-beside-function-call",

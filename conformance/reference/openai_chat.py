@@ -1,19 +1,22 @@
 """The OpenAI Chat Completions wire for the reference adapter, with its dialects.
 
-One codec serves plain Chat, ``deepseek`` and ``openrouter``; the session's dialect
-picks where reasoning lives:
+One codec serves plain Chat, ``deepseek``, ``kimi``, ``openrouter``, ``gemini`` and
+``ollama``; the session's dialect picks where reasoning lives:
 
-* plain — nowhere: reasoning is neither read nor sent;
-* ``deepseek`` — ``delta.reasoning_content``, accumulated; sent back on every assistant
-  message with ``tool_calls``, ``""`` when none was captured (rules 35, 36).  On other
-  assistant messages it is left out: the provider ignores it there (rule 35, F1), and
-  never sending it keeps each request's prefix byte-stable all the same (rule 53);
+* plain, ``gemini``, ``ollama`` — nowhere: reasoning is neither read nor sent;
+* ``deepseek``, ``kimi`` — ``delta.reasoning_content``, accumulated; sent back on every
+  assistant message with ``tool_calls``, ``""`` when none was captured (rules 35, 36).
+  On other assistant messages it is left out: the provider ignores it there (rule 35,
+  F1), and never sending it keeps each request's prefix byte-stable all the same (rule 53);
 * ``openrouter`` — ``delta.reasoning_details``, the whole array accumulated across
   deltas (rule 37): details with one ``index`` are one episode (a signature-only detail
   included), and the episode ends when another index, text or a call arrives.  Each
   episode is sent back as one detail, byte-exact, with the ``format`` its token came
   with; a text detail whose signature never arrived is not (the upstream would reject
   it, rule 3).
+
+On ``gemini`` a call's thought signature arrives in ``extra_content.google`` of its
+tool call and goes back there, byte-exact (rule 47).
 
 Decoding: tool-call fragments are reassembled by ``index``; a new ``id`` at an index
 already in use starts a new call (rule 31, the Ollama quirk).  ``finish_reason`` comes
@@ -52,7 +55,11 @@ from conformance.reference.sse import events
 from conformance.targets.base import Session, WireRequest, WireResponse
 
 DEEPSEEK = "deepseek"
+KIMI = "kimi"
 OPENROUTER = "openrouter"
+GEMINI = "gemini"
+#: Dialects that carry reasoning as ``reasoning_content`` text.
+REASONING_CONTENT = frozenset({DEEPSEEK, KIMI})
 #: OpenRouter's budget when manual thinking names none.
 DEFAULT_BUDGET = 1024
 
@@ -80,7 +87,7 @@ class OpenAIChatCodec(WireCodec):
     def decode(self, response: WireResponse) -> Decoded:
         if not 200 <= response.status < 300:
             raise ProviderError(response.status, response.body.decode(errors="replace"))
-        chunks = _Chunks(self.session.dialect, self._formats)
+        chunks = _Chunks(self.session.dialect, self._formats, self.guards)
         if not response.streaming:
             choice = _first_choice(response.json())
             message = choice.get("message") or {}
@@ -153,7 +160,9 @@ class OpenAIChatCodec(WireCodec):
         if calls:
             message["tool_calls"] = [_tool_call(c) for c in calls]
         reasoning = [b for b in blocks if isinstance(b, Reasoning)]
-        if self.session.dialect == DEEPSEEK:
+        if calls and self.session.dialect == GEMINI:
+            message["tool_calls"] = [self._gemini_call(c) for c in calls]
+        if self.session.dialect in REASONING_CONTENT:
             if calls and self.guards.on("reasoning-content-on-tool-turns"):
                 message["reasoning_content"] = "".join(r.text for r in reasoning)
         elif self.session.dialect == OPENROUTER and reasoning:
@@ -161,6 +170,13 @@ class OpenAIChatCodec(WireCodec):
                 self._detail(r, index) for index, r in enumerate(reasoning)
             ]
         return message
+
+    def _gemini_call(self, call: ToolCall) -> dict[str, Any]:
+        """A call on Gemini's endpoint, its thought signature in ``extra_content``."""
+        rendered = _tool_call(call)
+        if call.signature and self.guards.on("call-signature-in-extra-content"):
+            rendered["extra_content"] = {"google": {"thought_signature": call.signature}}
+        return rendered
 
     def _detail(self, block: Reasoning, index: int) -> dict[str, Any]:
         """One OpenRouter reasoning detail, as the stream delivered it merged (rule 37)."""
@@ -201,8 +217,10 @@ class OpenAIChatCodec(WireCodec):
         else:
             body["max_tokens"] = session.max_tokens
         thinking = session.thinking
-        if session.dialect == DEEPSEEK and thinking.mode != "off":
+        if session.dialect in REASONING_CONTENT and thinking.mode != "off":
             body["thinking"] = {"type": "enabled"}
+        elif session.dialect == GEMINI and thinking.mode != "off":
+            body["reasoning_effort"] = "high"
         elif session.dialect == OPENROUTER and thinking.mode == "manual":
             body["reasoning"] = {"max_tokens": thinking.budget_tokens or DEFAULT_BUDGET}
         elif session.dialect == OPENROUTER and thinking.mode == "adaptive":
@@ -261,9 +279,10 @@ def _first_choice(body: Mapping[str, Any]) -> Mapping[str, Any]:
 class _Chunks:
     """Deltas (or one whole message) -> fragments, for one dialect."""
 
-    def __init__(self, dialect: str | None, formats: dict[str, str]) -> None:
+    def __init__(self, dialect: str | None, formats: dict[str, str], guards: Guards) -> None:
         self._dialect = dialect
         self._formats = formats
+        self._guards = guards
         self.fragments: list[Fragment] = []
         self._calls: dict[int, tuple[Key, str]] = {}  # index -> (key, id) of its call
         self._started = 0
@@ -272,7 +291,7 @@ class _Chunks:
 
     def delta(self, delta: Mapping[str, Any], whole: bool) -> None:
         """One delta, or one whole message (whose calls each arrive in one piece)."""
-        if self._dialect == DEEPSEEK and delta.get("reasoning_content"):
+        if self._dialect in REASONING_CONTENT and delta.get("reasoning_content"):
             self.fragments.append(ReasoningPiece("reasoning", text=delta["reasoning_content"]))
         elif self._dialect == OPENROUTER:
             for detail in delta.get("reasoning_details") or ():
@@ -321,12 +340,14 @@ class _Chunks:
         function = call.get("function") or {}
         known = self._calls.get(index)
         call_id = call.get("id")
-        if known is None or (call_id and call_id != known[1]):
+        fresh = bool(call_id) and known is not None and call_id != known[1]
+        if known is None or (fresh and self._guards.on("new-id-starts-new-call")):
             key: Key = f"call{self._started}"
             self._started += 1
             self._calls[index] = (key, call_id or "")
             name = function.get("name") or ""
-            self.fragments.append(CallStart(key, call_id or "", name))
+            signature = _extra_signature(call) if self._dialect == GEMINI else ""
+            self.fragments.append(CallStart(key, call_id or "", name, signature=signature))
         key = self._calls[index][0]
         if function.get("arguments"):
             self.fragments.append(CallArguments(key, function["arguments"]))
@@ -334,3 +355,11 @@ class _Chunks:
     def decoded(self, stop: Stop, ended: bool) -> Decoded:
         self._end_detail()
         return Decoded(tuple(self.fragments), stop, ended)
+
+
+def _extra_signature(call: Mapping[str, Any]) -> str:
+    """The thought signature Gemini's endpoint puts on a call (rule 47), as sent."""
+    extra = call.get("extra_content")
+    google = extra.get("google") if isinstance(extra, dict) else None
+    value = google.get("thought_signature") if isinstance(google, dict) else None
+    return value if isinstance(value, str) else ""

@@ -47,7 +47,7 @@ from conformance.reference.outbound import (
     without_trailing_reasoning,
 )
 from conformance.reference.sse import events
-from conformance.targets.base import WireRequest, WireResponse
+from conformance.targets.base import Session, WireRequest, WireResponse
 
 ENCRYPTED_CONTENT = "reasoning.encrypted_content"
 _INCOMPLETE: Mapping[str, Stop] = {"max_output_tokens": "max_tokens", "content_filter": "refusal"}
@@ -58,6 +58,11 @@ class OpenAIResponsesCodec(WireCodec):
     """OpenAI Responses: ``POST /v1/responses``, streamed."""
 
     wire = "openai-responses"
+
+    def __init__(self, session: Session, guards: Guards) -> None:
+        super().__init__(session, guards)
+        #: Encrypted reasoning the provider said it cannot verify (rule 30).
+        self._unverifiable: set[str] = set()
 
     # ------------------------------------------------------------ decoding
 
@@ -81,7 +86,10 @@ class OpenAIResponsesCodec(WireCodec):
             kind = event.get("type") or sse.name
             if kind in _TERMINAL:
                 final = event.get("response") or {}
-                if not items.seen:  # rule 23: the terminal output only as a fallback
+                # Rule 23: the terminal output only as a fallback; one backend sends
+                # ``output: []`` after streaming every item.
+                if not items.seen or not self.guards.on("output-from-item-events"):
+                    items = _Items(self.guards)
                     for index, item in enumerate(final.get("output") or ()):
                         items.whole(index, item, item.get("encrypted_content") or "")
                 status = final.get("status") or kind.removeprefix("response.")
@@ -98,8 +106,28 @@ class OpenAIResponsesCodec(WireCodec):
 
     def missing_token(self, block: Reasoning) -> bool:
         """An input reasoning item needs its id; without ``store`` the id refers to
-        nothing, so it needs its encrypted_content too (rule 25)."""
+        nothing, so it needs its encrypted_content too (rule 25).  A token the provider
+        said it cannot verify is as good as none (rule 30)."""
+        if block.signature is not None and block.signature in self._unverifiable:
+            return True
         return block.id is None or (self.session.store is False and not block.signature)
+
+    def repairs(self, response: WireResponse, history: Sequence[Message]) -> bool:
+        """Rule 30: ``invalid_encrypted_content`` -> leave out every reasoning item sent so
+        far and retry once (pydantic-ai PR#5482); a second such answer is not retried."""
+        if response.status != 400 or b"invalid_encrypted_content" not in response.body:
+            return False
+        tokens = {
+            b.signature
+            for m in history
+            for b in m.blocks
+            if isinstance(b, Reasoning) and b.signature is not None
+        }
+        fresh = tokens - self._unverifiable
+        if not fresh or not self.guards.on("drop-unverifiable-reasoning"):
+            return False
+        self._unverifiable |= fresh
+        return True
 
     def request(self, history: Sequence[Message]) -> WireRequest:
         system, conversation = split_system(self.session, history)

@@ -12,12 +12,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from conformance.model import Block, Media, Message, Reasoning, Text, ToolCall, ToolResult
+from conformance.model import (
+    Block,
+    Media,
+    Message,
+    Reasoning,
+    ServerToolResult,
+    ServerToolUse,
+    Text,
+    ToolCall,
+    ToolResult,
+)
 from conformance.reference.codec import UnsupportedBlock
 from conformance.reference.guards import Guards
 
 _INPUT_ROLES = frozenset({"user", "tool"})
-_B = TypeVar("_B", bound=Reasoning | Text | ToolCall | Media | ToolResult)
+_B = TypeVar(
+    "_B", bound=Reasoning | Text | ToolCall | Media | ServerToolUse | ServerToolResult | ToolResult
+)
 
 
 def input_blocks(message: Message, guards: Guards) -> tuple[Block, ...]:
@@ -37,7 +49,7 @@ def input_blocks(message: Message, guards: Guards) -> tuple[Block, ...]:
 def _without_reasoning(blocks: Sequence[_B], where: str, guards: Guards) -> list[_B]:
     kept: list[_B] = []
     for block in blocks:
-        if isinstance(block, Reasoning | ToolCall):
+        if isinstance(block, Reasoning | ToolCall | ServerToolUse | ServerToolResult):
             if guards.on("omit-reasoning-in-user-input"):
                 continue
             raise UnsupportedBlock(f"a {block.kind} block cannot be sent inside {where} input")

@@ -17,7 +17,7 @@ from typing import Any
 from conformance.model import TRUNCATING_STOPS, Stop, ToolCall, ToolResult
 from conformance.reference.consolidate import TurnBlock
 from conformance.reference.guards import Guards
-from conformance.reference.xml_recovery import recover
+from conformance.reference.xml_recovery import DIALECTS, Dialect, recover
 from conformance.targets.base import CallToRun
 
 NOT_EXECUTED = "not executed: the response was cut by the output limit"
@@ -41,14 +41,16 @@ def settle(
     offered: Mapping[str, Mapping[str, Any]],
     guards: Guards,
     new_id: Callable[[], str],
+    dialects: Sequence[Dialect] = DIALECTS,
 ) -> Settled:
-    """Decide what a consolidated turn becomes.  ``offered``: tool name -> schema."""
+    """Decide what a consolidated turn becomes.  ``offered``: tool name -> schema;
+    ``dialects``: the XML markup forms recovered."""
     if stop in TRUNCATING_STOPS or (
         _has_cut_call(blocks) and guards.on("unparsable-arguments-truncate")
     ):
         return _truncated(blocks, guards)
     if stop in _COMPLETE_STOPS and not any(isinstance(b, ToolCall) for b in blocks):
-        blocks = recover(blocks, offered, guards, new_id) or blocks
+        blocks = recover(blocks, offered, guards, new_id, dialects) or blocks
     return Settled(tuple(blocks), _runnable(blocks))
 
 

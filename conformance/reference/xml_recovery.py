@@ -5,13 +5,18 @@ whitespace between them, inside the call element):
 
 * ``<invoke name="t"><parameter name="k">v</parameter></invoke>``, alone or inside
   ``<function_calls>`` (the wrapper goes when every call inside it was recovered);
-* ``<tool_call><function=t><parameter=k>v</parameter></function></tool_call>``.
+* ``<tool_call><function=t><parameter=k>v</parameter></function></tool_call>`` (Qwen3-Coder);
+* ``<function=t><parameter=k>v</parameter></function>`` with no ``<tool_call>`` around it;
+* ``<tool_call>{"name": "t", "arguments": {...}}</tool_call>`` (Hermes, Qwen2.5): a JSON
+  object naming the tool, its arguments an object (absent: none).
 
 Markup naming a tool that was not offered, and prose that merely mentions a tag, stay
-as text.  A parameter value loses the newlines around it (the dialects' layout); it is
-kept as a string when the tool's schema types that property ``string``, else decoded as
-JSON when it parses (``3`` -> 3, ``{"a":1}`` -> object) and kept as a string otherwise.
-No entity decoding: models write values raw.
+as text.  Where two dialects match overlapping text (a bare ``<function=…>`` inside a
+``<tool_call>``), the match that starts first and spans most wins.  A parameter value
+loses the newlines around it (the dialects' layout); it is kept as a string when the
+tool's schema types that property ``string``, else decoded as JSON when it parses
+(``3`` -> 3, ``{"a":1}`` -> object) and kept as a string otherwise.  No entity decoding:
+models write values raw.
 """
 
 from __future__ import annotations
@@ -26,23 +31,93 @@ from conformance.model import Reasoning, Text, ToolCall
 from conformance.reference.consolidate import TurnBlock
 from conformance.reference.guards import Guards
 
-_INVOKE = re.compile(
-    r"<invoke\s+name=\"(?P<name>[^\"]+)\"\s*>(?P<body>(?:(?!<invoke\b).)*?)</invoke>",
-    re.DOTALL,
-)
+#: How a dialect reads one match: the tool name and its arguments, or ``None`` when the
+#: markup is not a well-formed call.
+Reader = Callable[
+    [re.Match[str], Mapping[str, Mapping[str, Any]]], tuple[str, dict[str, Any]] | None
+]
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """One markup form: where a call sits in the text, and how a match reads as a tool
+    name and arguments."""
+
+    id: str
+    call: re.Pattern[str]
+    arguments: Reader
+
+
 _INVOKE_PARAMETER = re.compile(
     r"<parameter\s+name=\"(?P<name>[^\"]+)\"\s*>(?P<value>.*?)</parameter>", re.DOTALL
-)
-_TOOL_CALL = re.compile(
-    r"<tool_call>\s*<function=(?P<name>[^>\s]+)>(?P<body>(?:(?!<tool_call>).)*?)</function>"
-    r"\s*</tool_call>",
-    re.DOTALL,
 )
 _FUNCTION_PARAMETER = re.compile(
     r"<parameter=(?P<name>[^>\s]+)>(?P<value>.*?)</parameter>", re.DOTALL
 )
 _EMPTY_WRAPPER = re.compile(r"<function_calls>\s*</function_calls>")
-_DIALECTS = ((_INVOKE, _INVOKE_PARAMETER), (_TOOL_CALL, _FUNCTION_PARAMETER))
+
+
+def _by_parameters(parameter: re.Pattern[str]) -> Reader:
+    """A dialect whose tag names the tool and whose body is parameter elements."""
+
+    def read(
+        match: re.Match[str], offered: Mapping[str, Mapping[str, Any]]
+    ) -> tuple[str, dict[str, Any]] | None:
+        name = match["name"]
+        arguments = _parameters(match["body"], parameter, offered.get(name, {}))
+        return None if arguments is None else (name, arguments)
+
+    return read
+
+
+def _json_body(
+    match: re.Match[str], offered: Mapping[str, Mapping[str, Any]]
+) -> tuple[str, dict[str, Any]] | None:
+    """Hermes' form: the body is one JSON object with a string ``name`` and object
+    ``arguments``."""
+    try:
+        body = json.loads(match["body"])
+    except ValueError:
+        return None
+    if not isinstance(body, dict) or not isinstance(body.get("name"), str):
+        return None
+    arguments = body.get("arguments", {})
+    if not isinstance(arguments, dict) or set(body) - {"name", "arguments"}:
+        return None
+    return body["name"], arguments
+
+
+INVOKE = Dialect(
+    "invoke",
+    re.compile(
+        r"<invoke\s+name=\"(?P<name>[^\"]+)\"\s*>(?P<body>(?:(?!<invoke\b).)*?)</invoke>",
+        re.DOTALL,
+    ),
+    _by_parameters(_INVOKE_PARAMETER),
+)
+TOOL_CALL_FUNCTION = Dialect(
+    "tool-call-function",
+    re.compile(
+        r"<tool_call>\s*<function=(?P<name>[^>\s]+)>(?P<body>(?:(?!<tool_call>).)*?)"
+        r"</function>\s*</tool_call>",
+        re.DOTALL,
+    ),
+    _by_parameters(_FUNCTION_PARAMETER),
+)
+BARE_FUNCTION = Dialect(
+    "bare-function",
+    re.compile(
+        r"<function=(?P<name>[^>\s]+)>(?P<body>(?:(?!<function=).)*?)</function>", re.DOTALL
+    ),
+    _by_parameters(_FUNCTION_PARAMETER),
+)
+TOOL_CALL_JSON = Dialect(
+    "tool-call-json",
+    re.compile(r"<tool_call>\s*(?P<body>\{.*?\})\s*</tool_call>", re.DOTALL),
+    _json_body,
+)
+#: Every dialect the reference recovers, in the order ties are broken.
+DIALECTS: tuple[Dialect, ...] = (INVOKE, TOOL_CALL_FUNCTION, TOOL_CALL_JSON, BARE_FUNCTION)
 
 
 @dataclass(frozen=True)
@@ -55,21 +130,32 @@ class Found:
     arguments: dict[str, Any]
 
 
-def find_calls(text: str, offered: Mapping[str, Mapping[str, Any]], guards: Guards) -> list[Found]:
-    """Every well-formed call in ``text`` worth recovering, in text order.
+def find_calls(
+    text: str,
+    offered: Mapping[str, Mapping[str, Any]],
+    guards: Guards,
+    dialects: Sequence[Dialect] = DIALECTS,
+) -> list[Found]:
+    """Every well-formed call in ``text`` worth recovering, in text order; of matches
+    that overlap, the one that starts first (and then spans most) is kept.
 
     ``offered`` maps each offered tool's name to its parameter schema.
     """
     found: list[Found] = []
-    for call, parameter in _DIALECTS:
-        for match in call.finditer(text):
-            name = match["name"]
+    for dialect in dialects:
+        for match in dialect.call.finditer(text):
+            read = dialect.arguments(match, offered)
+            if read is None:
+                continue
+            name, arguments = read
             if name not in offered and guards.on("xml-offered-tools-only"):
                 continue
-            arguments = _parameters(match["body"], parameter, offered.get(name, {}))
-            if arguments is not None:
-                found.append(Found(match.start(), match.end(), name, arguments))
-    return sorted(found, key=lambda f: f.start)
+            found.append(Found(match.start(), match.end(), name, arguments))
+    kept: list[Found] = []
+    for call in sorted(found, key=lambda f: (f.start, -f.end)):
+        if not kept or call.start >= kept[-1].end:
+            kept.append(call)
+    return kept
 
 
 def without_calls(text: str, found: Sequence[Found]) -> str:
@@ -88,6 +174,7 @@ def recover(
     offered: Mapping[str, Mapping[str, Any]],
     guards: Guards,
     new_id: Callable[[], str],
+    dialects: Sequence[Dialect] = DIALECTS,
 ) -> tuple[TurnBlock, ...] | None:
     """The turn with its XML calls made structured, or ``None`` when there are none.
 
@@ -99,7 +186,7 @@ def recover(
     kept: list[TurnBlock] = []
     recovered: list[Found] = []
     for block in blocks:
-        found = find_calls(block.text, offered, guards) if isinstance(block, Text) else []
+        found = find_calls(block.text, offered, guards, dialects) if isinstance(block, Text) else []
         if not isinstance(block, Text) or not found:
             kept.append(block)
             continue

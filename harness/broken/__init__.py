@@ -6,8 +6,10 @@ that lets one through has a hole.
 
 from __future__ import annotations
 
+from harness.broken.drop_server_tool_use import DropServerToolUseAdapter
 from harness.broken.drop_signature_only import DropSignatureOnlyAdapter
 from harness.broken.hoist_thinking import HoistThinkingAdapter
+from harness.broken.invoke_only_recovery import InvokeOnlyRecoveryAdapter
 from harness.broken.merge_episodes import MergeEpisodesAdapter
 from harness.broken.store_error_on_retry import StoreErrorOnRetryAdapter
 
@@ -16,12 +18,16 @@ BROKEN_ADAPTERS = (
     HoistThinkingAdapter,
     DropSignatureOnlyAdapter,
     StoreErrorOnRetryAdapter,
+    InvokeOnlyRecoveryAdapter,
+    DropServerToolUseAdapter,
 )
 
 __all__ = [
     "BROKEN_ADAPTERS",
+    "DropServerToolUseAdapter",
     "DropSignatureOnlyAdapter",
     "HoistThinkingAdapter",
+    "InvokeOnlyRecoveryAdapter",
     "MergeEpisodesAdapter",
     "StoreErrorOnRetryAdapter",
 ]

@@ -11,8 +11,10 @@ import pytest
 
 from conformance.targets.base import Adapter
 from harness.broken import (
+    DropServerToolUseAdapter,
     DropSignatureOnlyAdapter,
     HoistThinkingAdapter,
+    InvokeOnlyRecoveryAdapter,
     MergeEpisodesAdapter,
     StoreErrorOnRetryAdapter,
 )
@@ -79,6 +81,26 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("chat-rate-limited-after-tool-round-retried-unchanged", C),
         ("gemini-unavailable-after-tool-round-retried-unchanged", G),
         ("responses-server-error-after-tool-round-retried-unchanged", R),
+    },
+    # XML recovery that knows only <invoke> (QwenLM/qwen-code#10692, rule 50): every
+    # other dialect ends the turn with the markup as text; it declares xml-recovery, so
+    # that is a failure, not an unexplained stop.
+    InvokeOnlyRecoveryAdapter: {
+        ("xml-bare-function-dialect-recovered", A),
+        ("xml-bare-function-dialect-recovered", C),
+        ("xml-hermes-json-tool-call-recovered", C),
+        ("xml-hermes-json-tool-call-recovered", "openai-chat:ollama"),
+        ("xml-hermes-json-two-calls-recovered-in-order", C),
+        ("xml-tool-call-function-dialect-recovered", A),
+        ("xml-tool-call-function-dialect-recovered", C),
+        ("xml-tool-call-function-dialect-recovered", R),
+    },
+    # A server tool's result stored without its server_tool_use (anthropics/claude-code
+    # #64383, rule 14): Anthropic rejects the result block that has no use before it.
+    DropServerToolUseAdapter: {
+        ("anthropic-server-and-client-tool-only-client-answered", A),
+        ("anthropic-web-search-blocks-passed-through", A),
+        ("pause-turn-server-tool-blocks-resent", A),
     },
 }
 

@@ -39,7 +39,15 @@ def test_anthropic_and_chat_pair_by_the_defaults(name: str) -> None:
     hints = get_wire(name).hints
     assert companions(hints) == companions(LedgerHints())
     assert severities(hints) == severities(LedgerHints())
-    assert hints.sentinels == frozenset()
+
+
+def test_only_chat_knows_geminis_placeholder_signature_among_the_default_wires() -> None:
+    """Gemini's endpoint (the ``gemini`` dialect) documents a placeholder a client may put
+    on a call whose signature it lost (rule 45): no payload there; Anthropic has none."""
+    assert get_wire("anthropic-messages").hints.sentinels == frozenset()
+    assert get_wire("openai-chat").hints.sentinels == frozenset(
+        {"skip_thought_signature_validator"}
+    )
 
 
 def test_only_chat_cannot_place_reasoning_between_calls() -> None:

@@ -206,7 +206,7 @@ SAY = {"kind": "text", "text": "Done."}
 def test_registry_serves_this_wire_with_its_dialects() -> None:
     wire = get_wire("openai-chat")
     assert wire is WIRE
-    assert wire.dialects == ("deepseek", "openrouter")
+    assert wire.dialects == ("deepseek", "openrouter", "gemini", "kimi", "ollama")
 
 
 @pytest.mark.parametrize(

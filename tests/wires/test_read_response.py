@@ -17,7 +17,15 @@ from typing import Any
 import pytest
 
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.model import (
+    ContentBlock,
+    Reasoning,
+    ScriptedResponse,
+    ServerToolResult,
+    ServerToolUse,
+    Text,
+    ToolCall,
+)
 from conformance.wires.base import (
     RenderContext,
     RequestView,
@@ -422,7 +430,8 @@ def test_anthropic_cut_inside_a_tool_use_keeps_the_raw_arguments() -> None:
 
 def test_anthropic_skips_pings_unknown_events_and_blocks_without_a_neutral_form() -> None:
     """Rule 1: pings may appear anywhere and unknown event types must be tolerated;
-    server-tool blocks (and their deltas) and citations have no neutral form."""
+    citations have no neutral form.  Server-tool blocks read as their neutral blocks
+    (issue 13: they had none), their input from the deltas."""
     body = typed(
         MESSAGE_START,
         {"type": "ping"},
@@ -437,7 +446,10 @@ def test_anthropic_skips_pings_unknown_events_and_blocks_without_a_neutral_form(
         {"type": "message_delta", "delta": {"stop_reason": "end_turn"}},
         {"type": "message_stop"},
     )
-    assert read(ANTHROPIC, body) == ScriptedResponse(stop="end", blocks=(Text(text="Found it."),))
+    use = ServerToolUse(id="srvtoolu_1", name="web_search", arguments={"q": 1})
+    assert read(ANTHROPIC, body) == ScriptedResponse(
+        stop="end", blocks=(use, Text(text="Found it."))
+    )
 
 
 def test_anthropic_reads_stop_reasons_it_never_renders() -> None:
@@ -526,6 +538,7 @@ def test_anthropic_json_message_and_its_malformed_forms() -> None:
         stop="tool_calls",
         blocks=(
             Reasoning(text="Plan.", signature=SIG),
+            ServerToolResult(call_id="srvtoolu_1", content=[]),
             ToolCall(id="toolu_1", name="read", arguments={"p": 1}),
         ),
     )

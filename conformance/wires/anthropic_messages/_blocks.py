@@ -3,7 +3,15 @@ a raw block in neutral form, shared by the parse and the checks."""
 
 from __future__ import annotations
 
-from conformance.model import ContentBlock, Media, Reasoning, Text, ToolCall
+from conformance.model import (
+    ContentBlock,
+    Media,
+    Reasoning,
+    ServerToolResult,
+    ServerToolUse,
+    Text,
+    ToolCall,
+)
 from conformance.wires import values
 
 #: The block types that carry reasoning (signed thinking, or redacted data).
@@ -59,6 +67,19 @@ def content_block(item: object) -> ContentBlock | None:
         return ToolCall(
             id=values.text(item.get("id")), name=values.text(item.get("name")), arguments=arguments
         )
+    if kind == "server_tool_use":
+        raw_input = item.get("input")
+        return ServerToolUse(
+            id=values.text(item.get("id")),
+            name=values.text(item.get("name")),
+            arguments=raw_input if isinstance(raw_input, dict) else {},
+        )
+    if server_result_type(kind):
+        return ServerToolResult(
+            call_id=values.text(item.get("tool_use_id")),
+            type=values.text(kind),
+            content=item.get("content"),
+        )
     if kind == "image":
         source = item.get("source")
         if isinstance(source, dict) and source.get("type") == "base64":
@@ -66,3 +87,13 @@ def content_block(item: object) -> ContentBlock | None:
                 mime=values.text(source.get("media_type")), data=values.text(source.get("data"))
             )
     return None
+
+
+def server_result_type(kind: object) -> bool:
+    """Whether a block type is a server tool's result (``web_search_tool_result`` and
+    the rest of the ``*_tool_result`` family; a client ``tool_result`` is not)."""
+    return (
+        isinstance(kind, str)
+        and kind.endswith(SERVER_RESULT_SUFFIX)
+        and kind not in ("tool_result", "mcp_tool_result")
+    )

@@ -9,7 +9,11 @@ from typing import Any
 
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
-from conformance.wires.anthropic_messages._blocks import REASONING_TYPES
+from conformance.wires.anthropic_messages._blocks import (
+    REASONING_TYPES,
+    content_block,
+    server_result_type,
+)
 from conformance.wires.anthropic_messages._stops import STOP_REASONS
 from conformance.wires.base import ResponseReadError
 from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
@@ -30,6 +34,10 @@ _DELTA_FIELDS: dict[str, tuple[str, str]] = {
     "signature_delta": ("thinking", "signature"),
     "input_json_delta": ("tool_use", "partial_json"),
 }
+
+
+#: Block types whose input streams as ``input_json_delta``.
+_CALL_TYPES = frozenset({"tool_use", "server_tool_use"})
 
 
 def _read_block(
@@ -58,6 +66,10 @@ def _read_block(
             name=required(item, "name", str, at),
             arguments=required(item, "input", dict, at) if arguments is None else arguments,
         )
+    if kind == "server_tool_use" or server_result_type(kind):
+        if kind == "server_tool_use" and isinstance(arguments, dict):
+            item = {**item, "input": arguments}
+        return content_block(item)
     return None
 
 
@@ -87,7 +99,7 @@ class _Streamed:
 
     def block(self) -> ContentBlock | None:
         arguments = None
-        if self.item.get("type") == "tool_use" and (self.json or not self.stopped):
+        if self.item.get("type") in _CALL_TYPES and (self.json or not self.stopped):
             arguments = call_arguments(self.json, complete=self.stopped)
         return _read_block(self.item, self.at, arguments)
 
@@ -113,7 +125,8 @@ def _read_stream(body: bytes) -> ScriptedResponse:
             item = required(data, "content_block", dict, at)
             if index in blocks:
                 raise ResponseReadError(f"content block {index} starts twice", at)
-            known = item.get("type") in {*REASONING_TYPES, "text", "tool_use"}
+            known = item.get("type") in {*REASONING_TYPES, "text", *_CALL_TYPES}
+            known = known or server_result_type(item.get("type"))
             blocks[index] = _Streamed(dict(item), at) if known else None
         elif kind in ("content_block_delta", "content_block_stop"):
             index = required(data, "index", int, at)
@@ -139,7 +152,9 @@ def _extend(streamed: _Streamed, delta: dict[str, Any], at: str) -> None:
     if not isinstance(kind, str) or kind not in _DELTA_FIELDS:
         return
     block_type, field = _DELTA_FIELDS[kind]
-    if streamed.item.get("type") != block_type:
+    if streamed.item.get("type") != block_type and not (
+        block_type == "tool_use" and streamed.item.get("type") in _CALL_TYPES
+    ):
         raise ResponseReadError(f"a {kind} for a {streamed.item.get('type')} block", at)
     piece = required(delta, field, str, at)
     if field == "partial_json":

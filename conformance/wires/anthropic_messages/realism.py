@@ -8,9 +8,19 @@ from __future__ import annotations
 import base64
 import binascii
 
-from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.model import (
+    Block,
+    Media,
+    Reasoning,
+    ScriptedResponse,
+    ServerToolResult,
+    ServerToolUse,
+    Text,
+    ToolCall,
+)
 from conformance.wires.anthropic_messages._stops import TRUNCATED_STOPS
 from conformance.wires.roles import BlockSpot
+from conformance.wires.wire_only import chat_only_problems, responses_only_problems
 
 #: How Anthropic's tool_use ids begin: client tools, then server tools.
 _TOOL_USE_ID_PREFIXES = ("toolu_", "srvtoolu_")
@@ -29,7 +39,7 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
     """Why Anthropic never sends this response as a whole."""
     if response.stop == "cancelled":
         return ["stop `cancelled`; Anthropic has no such stop_reason"]
-    return []
+    return responses_only_problems(response) + chat_only_problems(response)
 
 
 def block_problems(block: Block, spot: BlockSpot) -> list[str]:
@@ -58,6 +68,7 @@ def block_problems(block: Block, spot: BlockSpot) -> list[str]:
             f"a tool_use id {block.id!r}; Anthropic's tool_use ids begin `toolu_` "
             "(`srvtoolu_` for server tools)"
         )
+    problems += _server_problems(block, spot)
     if not isinstance(block, Reasoning):
         return problems
     for field, value in (("signature", block.signature), ("data", block.data)):
@@ -85,5 +96,26 @@ def block_problems(block: Block, spot: BlockSpot) -> list[str]:
         problems.append(
             "an unsigned thinking block; Anthropic signs every one unless the response is cut "
             "inside it (its last block, stop max_tokens or no_finish)"
+        )
+    return problems
+
+
+def _server_problems(block: Block, spot: BlockSpot) -> list[str]:
+    """Server-tool blocks (rule 14): a use has a ``srvtoolu_`` id, and a result follows its
+    use in the same message, with a ``*_tool_result`` type."""
+    if isinstance(block, ServerToolUse) and not block.id.startswith("srvtoolu_"):
+        return [f"a server_tool_use id {block.id!r}; Anthropic's begin `srvtoolu_`"]
+    if not isinstance(block, ServerToolResult):
+        return []
+    problems: list[str] = []
+    if not block.type.endswith("_tool_result") or block.type in ("tool_result", "mcp_tool_result"):
+        problems.append(
+            f"a server tool result of type {block.type!r}; the family is `*_tool_result`"
+        )
+    uses = {b.id for b in spot.before if isinstance(b, ServerToolUse)}
+    if block.call_id not in uses:
+        problems.append(
+            f"a {block.type} for {block.call_id!r} with no server_tool_use before it in the "
+            "same message (rule 14)"
         )
     return problems

@@ -15,6 +15,8 @@ from conformance.model import (
     Noise,
     Reasoning,
     ScriptedResponse,
+    ServerToolResult,
+    ServerToolUse,
     Text,
     ToolCall,
 )
@@ -39,6 +41,10 @@ def _content_block_start(block: ContentBlock) -> dict[str, Any] | None:
         return {"type": "text", "text": ""}
     if isinstance(block, ToolCall):
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": {}}
+    if isinstance(block, ServerToolUse):
+        return {"type": "server_tool_use", "id": block.id, "name": block.name, "input": {}}
+    if isinstance(block, ServerToolResult):  # a result arrives whole, no deltas
+        return _message_json(block)
     return None
 
 
@@ -59,6 +65,8 @@ def _deltas(block: ContentBlock) -> list[dict[str, Any]]:
             {"type": "input_json_delta", "partial_json": piece}
             for piece in fragments(values.argument_text(block), block.chunks)
         ]
+    if isinstance(block, ServerToolUse):
+        return [{"type": "input_json_delta", "partial_json": values.compact(block.arguments)}]
     return []
 
 
@@ -78,6 +86,15 @@ def _message_json(block: ContentBlock) -> dict[str, Any] | None:
     if isinstance(block, ToolCall):
         arguments = block.arguments if isinstance(block.arguments, dict) else {}
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": arguments}
+    if isinstance(block, ServerToolUse):
+        return {
+            "type": "server_tool_use",
+            "id": block.id,
+            "name": block.name,
+            "input": block.arguments,
+        }
+    if isinstance(block, ServerToolResult):
+        return {"type": block.type, "tool_use_id": block.call_id, "content": block.content}
     return None
 
 

@@ -15,7 +15,9 @@ from conformance.wires.anthropic_messages._blocks import (
     REASONING_TYPES,
     REQUIRED_BLOCK_KEYS,
     SERVER_RESULT_SUFFIX,
+    server_result_type,
 )
+from conformance.wires.anthropic_messages._models import adaptive_only
 from conformance.wires.anthropic_messages._raw import CheckedRequest, type_of
 from conformance.wires.anthropic_messages._view import NAME, AnthropicRequestView
 from conformance.wires.base import Rule, RuleViolation
@@ -128,6 +130,23 @@ FORCED_TOOL_CHOICE = Rule(
     ),
     error="Thinking may not be enabled when tool_choice forces tool use.",
 )
+ADAPTIVE_ONLY_MODEL = Rule(
+    id="anthropic-messages/adaptive-only-model",
+    ref="rule A12",
+    statement=(
+        "On Claude 4.7 and later models thinking is `adaptive`: `thinking.type: enabled` "
+        "(manual, with a budget) is refused."
+    ),
+    source=(
+        "rule 12b: extended-thinking doc (deprecation and 400); exact text from "
+        "Sylinko/Everywhere#410 (claude-opus-4-8, claude-opus-4-7); aaronrussell/anthropix "
+        "PR#20 (Sonnet 5)"
+    ),
+    error=(
+        '"thinking.type.enabled" is not supported for this model. Use '
+        '"thinking.type.adaptive" and "output_config.effort" to control thinking behavior.'
+    ),
+)
 BUDGET_BELOW_MAX_TOKENS = Rule(
     id="anthropic-messages/budget-below-max-tokens",
     ref="rule A12",
@@ -166,6 +185,35 @@ TOOL_RESULT_MATCHED = Rule(
         "{ids}. Each `tool_result` block must have a corresponding `tool_use` block in the "
         "previous message."
     ),
+)
+SERVER_RESULT_PAIRED = Rule(
+    id="anthropic-messages/server-tool-result-paired",
+    ref="rule A14",
+    statement=(
+        "Every server-tool result block (`*_tool_result`) of an assistant message has its "
+        "`server_tool_use` earlier in the same message."
+    ),
+    source=(
+        "rule 14: anthropics/claude-code#64383, #80439, #84783 (an `advisor_tool_result` "
+        "whose `server_tool_use` was dropped); server-tools doc"
+    ),
+    error=(
+        "messages.{i}.content.{j}: unexpected `tool_use_id` found in `{type}` blocks: {ids}. "
+        "Each `{type}` block must have a corresponding `server_tool_use` block before it."
+    ),
+)
+PREFILL_TRAILING_WHITESPACE = Rule(
+    id="anthropic-messages/prefill-trailing-whitespace",
+    ref="rule A10",
+    statement=(
+        "A final assistant message (a prefill) does not end with whitespace: its content "
+        "string, or its last block when that is text."
+    ),
+    source=(
+        "rule 10: prefill doc; exact text and envelope from tailcallhq/forgecode#1872; "
+        "anomalyco/opencode#1295; GCWing/OpenBitFun PR#825 (`<bitfun_contents>\\n`)"
+    ),
+    error="messages: final assistant content cannot end with trailing whitespace",
 )
 TOOL_RESULTS_FIRST = Rule(
     id="anthropic-messages/tool-results-first",
@@ -335,9 +383,12 @@ def _tool_input_object(check: CheckedRequest) -> Iterator[RuleViolation]:
                 yield TOOL_INPUT_OBJECT.violated(at, i=message.index, j=j)
 
 
-@BOOK.checks(FORCED_TOOL_CHOICE, BUDGET_BELOW_MAX_TOKENS)
+@BOOK.checks(ADAPTIVE_ONLY_MODEL, FORCED_TOOL_CHOICE, BUDGET_BELOW_MAX_TOKENS)
 def _thinking_config(check: CheckedRequest) -> Iterator[RuleViolation]:
     if not check.manual:
+        return
+    if adaptive_only(check.view.model):
+        yield ADAPTIVE_ONLY_MODEL.violated("thinking.type")
         return
     choice = check.body.get("tool_choice")
     if isinstance(choice, dict) and choice.get("type") in ("any", "tool"):
@@ -399,6 +450,31 @@ def _tool_pairing(check: CheckedRequest) -> Iterator[RuleViolation]:
             yield TOOL_USE_ANSWERED.violated(at, i=message.index, ids=", ".join(missing))
 
 
+@BOOK.checks(SERVER_RESULT_PAIRED)
+def _server_result_paired(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 14: a server tool's result travels with its use, in one assistant message."""
+    for message in check.messages:
+        if message.role != "assistant":
+            continue
+        used: set[str] = set()
+        for j, block in message.blocks:
+            kind = type_of(block)
+            if kind == "server_tool_use" and isinstance(block.get("id"), str):
+                used.add(block["id"])
+            elif server_result_type(kind) and _unpaired(block.get("tool_use_id"), used):
+                call_id = values.text(block.get("tool_use_id"))
+                at = f"messages.{message.index}.content.{j}"
+                yield SERVER_RESULT_PAIRED.violated(
+                    at, i=message.index, j=j, type=kind, ids=call_id
+                )
+
+
+def _unpaired(call_id: object, used: set[str]) -> bool:
+    """A result naming a use that is not before it (a result naming none is the
+    required-field rule's business, not this one's)."""
+    return isinstance(call_id, str) and call_id not in used
+
+
 @BOOK.checks(FINAL_BLOCK_THINKING, THINKING_OFF_FINAL_ASSISTANT)
 def _trailing_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
     for message in check.messages:
@@ -409,6 +485,23 @@ def _trailing_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
         for j, _ in final.of_type("thinking")[:1]:
             at = f"messages.{final.index}.content.{j}"
             yield THINKING_OFF_FINAL_ASSISTANT.violated(at, i=final.index, j=j)
+
+
+@BOOK.checks(PREFILL_TRAILING_WHITESPACE)
+def _prefill_whitespace(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 10: only the request's final message, and only when it is an assistant
+    prefill whose last content is text."""
+    final = check.at(len(check.messages) - 1)
+    if final is None or final.role != "assistant":
+        return
+    content = final.content
+    if isinstance(content, list) and content and isinstance(content[-1], dict):
+        last = content[-1]
+        text = last.get("text") if type_of(last) == "text" else None
+    else:
+        text = content if isinstance(content, str) else None
+    if isinstance(text, str) and text and text != text.rstrip():
+        yield PREFILL_TRAILING_WHITESPACE.violated("messages")
 
 
 @BOOK.checks(LEADING_THINKING)

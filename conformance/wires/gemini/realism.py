@@ -7,6 +7,11 @@ from __future__ import annotations
 from conformance.model import Block, Reasoning, ScriptedResponse, ToolCall
 from conformance.wires.gemini._signatures import standard_base64
 from conformance.wires.roles import BlockSpot
+from conformance.wires.wire_only import (
+    anthropic_only_problems,
+    chat_only_problems,
+    responses_only_problems,
+)
 
 
 def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
@@ -16,13 +21,13 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
         problems.append(f"stop `{response.stop}`; Gemini has no such finishReason")
     if response.noise:
         problems.append("noise events; a Gemini stream carries only response chunks")
-    return problems
+    return problems + responses_only_problems(response) + chat_only_problems(response)
 
 
 def block_problems(block: Block, spot: BlockSpot) -> list[str]:
     """Why Gemini never sends this block where it sits."""
     scripted = spot.scripted
-    problems: list[str] = []
+    problems: list[str] = anthropic_only_problems(block)
     if isinstance(block, Reasoning):
         if block.redacted or block.data is not None:
             problems.append(

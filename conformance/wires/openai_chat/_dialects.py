@@ -8,6 +8,16 @@ from typing import Literal
 NAME = "openai-chat"
 DEEPSEEK = "deepseek"
 OPENROUTER = "openrouter"
+#: Gemini's OpenAI-compatible endpoint (``/v1beta/openai/chat/completions``): a call's
+#: thought signature rides in ``tool_calls[].extra_content.google`` (rule 47).
+GEMINI = "gemini"
+#: Kimi/Moonshot: DeepSeek's ``reasoning_content``, with its own key rule (rule 36).
+KIMI = "kimi"
+#: Ollama's OpenAI-compatible endpoint: every streamed call arrives whole, at ``index`` 0
+#: (rule 31's quirk).
+OLLAMA = "ollama"
+#: Dialects that stream ``delta.reasoning_content`` as plain text.
+REASONING_CONTENT = frozenset({DEEPSEEK, KIMI})
 Upstream = Literal["anthropic", "google"]
 
 

@@ -1,8 +1,10 @@
-"""A rule violation as the provider answers it: OpenAI's error envelope, DeepSeek's, or
-OpenRouter's pass-through of an upstream's error."""
+"""A rule violation as the provider answers it: OpenAI's error envelope, DeepSeek's,
+Kimi's, Gemini's compatibility layer's (Google's error object in a one-element JSON
+array), or OpenRouter's pass-through of an upstream's error."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -13,6 +15,9 @@ from conformance.wires.openai_chat.rules import (
     DEEPSEEK_REASONING_CONTENT,
     DEEPSEEK_TOOL_CALLS_ANSWERED,
     DEEPSEEK_TOOL_MESSAGE_ANSWERS,
+    GEMINI_COMPAT_SIGNATURE,
+    GEMINI_COMPAT_SIGNATURE_MINTED,
+    KIMI_REASONING_CONTENT,
     OPENROUTER_ANTHROPIC_SIGNATURE,
     OPENROUTER_GEMINI_DETAILS,
     OPENROUTER_GEMINI_SIGNATURE,
@@ -34,6 +39,8 @@ DEEPSEEK_RULES = frozenset(
         DEEPSEEK_REASONING_CONTENT,
     )
 )
+#: Rules Gemini's OpenAI-compatible endpoint answers in Google's own error object.
+GEMINI_RULES = frozenset(r.id for r in (GEMINI_COMPAT_SIGNATURE, GEMINI_COMPAT_SIGNATURE_MINTED))
 #: Rules whose error OpenRouter passes through from an upstream, with that upstream's name.
 UPSTREAM_PROVIDERS: dict[str, str] = {
     OPENROUTER_ANTHROPIC_SIGNATURE.id: "Anthropic",
@@ -45,6 +52,8 @@ UPSTREAM_PROVIDERS: dict[str, str] = {
 def error_answer(violation: RuleViolation) -> HttpResponse:
     """The provider's HTTP answer to a broken rule, with a request id derived from it."""
     request_id = "req_" + values.digest("error", violation.rule.id, violation.message)[:32]
+    if violation.rule.id in GEMINI_RULES:
+        return _google_answer(violation)
     body = _error_body(violation, request_id)
     return json_response(violation.rule.status, body, {"x-request-id": request_id})
 
@@ -72,6 +81,8 @@ def _error_body(violation: RuleViolation, request_id: str) -> dict[str, Any]:
     elif provider is not None:
         raw = violation.message
     else:
+        if rule.id == KIMI_REASONING_CONTENT.id:
+            return {"error": {"message": violation.message, "type": rule.error_type}}
         if rule.id in DEEPSEEK_RULES:
             kind = rule.error_type
             return {
@@ -82,3 +93,16 @@ def _error_body(violation: RuleViolation, request_id: str) -> dict[str, Any]:
     return {
         "error": {"message": "Provider returned error", "code": rule.status, "metadata": metadata}
     }
+
+
+def _google_answer(violation: RuleViolation) -> HttpResponse:
+    """Google's error object, two-space indented, as the only element of a JSON array:
+    the body the compatibility endpoint sends (manthanabc/paws#103)."""
+    error = {
+        "code": violation.rule.status,
+        "message": violation.message,
+        "status": violation.rule.error_type,
+    }
+    text = "[" + json.dumps({"error": error}, indent=2, ensure_ascii=False) + "\n]\n"
+    headers = (("content-type", "application/json; charset=UTF-8"),)
+    return HttpResponse(violation.rule.status, text.encode(), headers)

@@ -8,17 +8,18 @@ from typing import Any
 
 from conformance.model import Block, ContentBlock, Media, Reasoning, Text
 from conformance.wires import values
+from conformance.wires.gemini._signatures import canonical
 from conformance.wires.openai_chat._details import reasoning_episodes
-from conformance.wires.openai_chat._dialects import DEEPSEEK, OPENROUTER
+from conformance.wires.openai_chat._dialects import OPENROUTER, REASONING_CONTENT
 
 SYSTEM_ROLES = frozenset({"system", "developer"})
 
 
 def message_reasoning(raw: dict[str, Any], at: str, dialect: str | None) -> list[tuple[Block, str]]:
     """An assistant message's reasoning, as the dialect's provider reads it."""
-    if dialect == DEEPSEEK:
+    if dialect in REASONING_CONTENT:
         # Empty and absent are the same there: "" is what a message without reasoning
-        # carries to satisfy the key rule (``deepseek/reasoning-content``), not an episode.
+        # carries to satisfy the key rule (DeepSeek's and Kimi's), not an episode.
         value = raw.get("reasoning_content")
         return (
             [(Reasoning(text=value), f"{at}.reasoning_content")]
@@ -63,3 +64,23 @@ def deepseek_thinking(body: dict[str, Any]) -> bool:
     model = body.get("model")
     enabled = isinstance(thinking, dict) and thinking.get("type") == "enabled"
     return enabled or (isinstance(model, str) and "reasoner" in model)
+
+
+def kimi_thinking(body: dict[str, Any]) -> bool:
+    """Whether a Kimi request runs with thinking on (see the package docstring, rule 36):
+    ``thinking.type == "enabled"`` or a ``…thinking…`` model."""
+    thinking = body.get("thinking")
+    model = body.get("model")
+    enabled = isinstance(thinking, dict) and thinking.get("type") == "enabled"
+    return enabled or (isinstance(model, str) and "thinking" in model)
+
+
+def call_signature(call: object) -> str | None:
+    """The thought signature Gemini's OpenAI-compatible endpoint puts on a tool call,
+    ``extra_content.google.thought_signature`` (rule 47), as its bytes in canonical
+    base64 (the field is Gemini's protobuf ``bytes``, so any base64 spelling of the same
+    bytes is the same signature)."""
+    extra = call.get("extra_content") if isinstance(call, dict) else None
+    google = extra.get("google") if isinstance(extra, dict) else None
+    value = google.get("thought_signature") if isinstance(google, dict) else None
+    return canonical(value) if isinstance(value, str) and value else None

@@ -1,7 +1,8 @@
 """A Chat request body as the neutral view, read as the dialect's provider reads it:
 system and developer messages become the system text, an assistant message's reasoning
-comes first (DeepSeek's ``reasoning_content``, OpenRouter's ``reasoning_details``), and
-consecutive tool messages become one tool message."""
+comes first (DeepSeek's and Kimi's ``reasoning_content``, OpenRouter's
+``reasoning_details``), a Gemini call carries the thought signature of its
+``extra_content``, and consecutive tool messages become one tool message."""
 
 from __future__ import annotations
 
@@ -22,11 +23,13 @@ from conformance.model import (
 )
 from conformance.wires import values
 from conformance.wires.base import RequestParseError, RequestView, ValidationContext
-from conformance.wires.openai_chat._dialects import DEEPSEEK, NAME, OPENROUTER
+from conformance.wires.openai_chat._dialects import DEEPSEEK, GEMINI, KIMI, NAME, OPENROUTER
 from conformance.wires.openai_chat._messages import (
     SYSTEM_ROLES,
+    call_signature,
     content_parts,
     deepseek_thinking,
+    kimi_thinking,
     message_reasoning,
 )
 
@@ -79,7 +82,7 @@ def parse(request: HttpRequest, context: ValidationContext | None = None) -> Req
     )
 
 
-def _tool_call(item: object) -> ToolCall:
+def _tool_call(item: object, dialect: str | None) -> ToolCall:
     call = item if isinstance(item, dict) else {}
     function = call.get("function")
     function = function if isinstance(function, dict) else {}
@@ -93,7 +96,10 @@ def _tool_call(item: object) -> ToolCall:
         if isinstance(parsed, dict):
             arguments = parsed
     return ToolCall(
-        id=values.text(call.get("id")), name=values.text(function.get("name")), arguments=arguments
+        id=values.text(call.get("id")),
+        name=values.text(function.get("name")),
+        arguments=arguments,
+        signature=call_signature(call) if dialect == GEMINI else None,
     )
 
 
@@ -142,7 +148,7 @@ def _neutral_messages(
         if role == "assistant":
             calls = raw.get("tool_calls")
             placed += [
-                (_tool_call(c), f"{at}.tool_calls.{k}")
+                (_tool_call(c, dialect), f"{at}.tool_calls.{k}")
                 for k, c in enumerate(calls if isinstance(calls, list) else ())
             ]
         neutral_role: Role = "assistant" if role == "assistant" else "user"
@@ -157,6 +163,8 @@ def _thinking(body: dict[str, Any], dialect: str | None) -> ThinkingConfig:
     ``max_tokens``, adaptive otherwise, off when disabled."""
     if dialect == DEEPSEEK:
         return ThinkingConfig(mode="adaptive" if deepseek_thinking(body) else "off")
+    if dialect == KIMI:
+        return ThinkingConfig(mode="adaptive" if kimi_thinking(body) else "off")
     if dialect == OPENROUTER:
         reasoning = body.get("reasoning")
         if not isinstance(reasoning, dict):

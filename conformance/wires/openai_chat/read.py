@@ -10,8 +10,12 @@ from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, T
 from conformance.wires import values
 from conformance.wires.base import ResponseReadError
 from conformance.wires.openai_chat._details import reasoning_episodes
-from conformance.wires.openai_chat._dialects import DEEPSEEK, OPENROUTER
-from conformance.wires.openai_chat._messages import content_parts, message_reasoning
+from conformance.wires.openai_chat._dialects import GEMINI, OPENROUTER, REASONING_CONTENT
+from conformance.wires.openai_chat._messages import (
+    call_signature,
+    content_parts,
+    message_reasoning,
+)
 from conformance.wires.openai_chat._stops import READ_FINISH
 from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
 from conformance.wires.sse import read_events
@@ -39,15 +43,19 @@ def _provider_error(error: object, at: str) -> ResponseReadError:
     return ResponseReadError(f"provider error {code}: {error.get('message')}", at)
 
 
-def _read_call(item: object, at: str) -> ToolCall:
-    """One ``tool_calls`` entry of a completion message."""
+def _read_call(item: object, at: str, dialect: str | None) -> ToolCall:
+    """One ``tool_calls`` entry of a completion message (on Gemini's endpoint, with the
+    thought signature of its ``extra_content``)."""
     if not isinstance(item, dict):
         raise ResponseReadError("the tool call is not an object", at)
     function = required(item, "function", dict, at)
     raw = function.get("arguments", "")
     arguments = raw if isinstance(raw, dict) else call_arguments(values.text(raw), complete=True)
     name = required(function, "name", str, at)
-    return ToolCall(id=required(item, "id", str, at), name=name, arguments=arguments)
+    signature = call_signature(item) if dialect == GEMINI else None
+    return ToolCall(
+        id=required(item, "id", str, at), name=name, arguments=arguments, signature=signature
+    )
 
 
 def _choice(choices: list[Any]) -> dict[str, Any] | None:
@@ -64,13 +72,15 @@ class _Segment:
     text: str = ""
     details: list[dict[str, Any]] = field(default_factory=list)
     call: tuple[str, str] = ("", "")
+    signature: str | None = None
 
     def blocks(self, dialect: str | None, finished: bool) -> list[ContentBlock]:
         if self.kind == "text":
             return [Text(text=self.text)]
         if self.kind == "call":
             arguments = call_arguments(self.text, complete=finished)
-            return [ToolCall(id=self.call[0], name=self.call[1], arguments=arguments)]
+            call_id, name = self.call
+            return [ToolCall(id=call_id, name=name, arguments=arguments, signature=self.signature)]
         if dialect == OPENROUTER:
             return [episode for _, episode in reasoning_episodes(self.details)]
         return [Reasoning(text=self.text)]
@@ -93,7 +103,7 @@ class _Stream:
         return self.segments[-1]
 
     def delta(self, delta: dict[str, Any], at: str) -> None:
-        reasoning = delta.get("reasoning_content") if self.dialect == DEEPSEEK else None
+        reasoning = delta.get("reasoning_content") if self.dialect in REASONING_CONTENT else None
         if isinstance(reasoning, str) and reasoning:
             self.run("reasoning").text += reasoning
         details = delta.get("reasoning_details") if self.dialect == OPENROUTER else None
@@ -124,7 +134,8 @@ class _Stream:
             and (index not in self.calls or self.calls[index].call[0] != call_id)
         ):
             name = required(function, "name", str, at)
-            self.calls[index] = _Segment("call", call=(call_id, name))
+            signature = call_signature(entry) if self.dialect == GEMINI else None
+            self.calls[index] = _Segment("call", call=(call_id, name), signature=signature)
             self.segments.append(self.calls[index])
         elif index not in self.calls:
             raise ResponseReadError(f"tool call {index} was never started (no id)", at)
@@ -185,7 +196,7 @@ def _read_completion(body: bytes, dialect: str | None) -> ScriptedResponse:
         *reasoning,
         *(b for b, _ in content_parts(message.get("content"), at)),
         *(
-            _read_call(c, f"{at}.tool_calls.{k}")
+            _read_call(c, f"{at}.tool_calls.{k}", dialect)
             for k, c in enumerate(calls if isinstance(calls, list) else ())
         ),
     ]

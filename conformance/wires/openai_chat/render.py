@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import zip_longest
 from typing import Any
 
 from conformance.http import HttpResponse, json_response
@@ -22,7 +23,15 @@ from conformance.wires import values
 from conformance.wires.base import RenderContext, RuleViolation
 from conformance.wires.faults import OPENAI_FAULTS, render_fault
 from conformance.wires.openai_chat._details import DETAIL_FORMATS, episode_details
-from conformance.wires.openai_chat._dialects import DEEPSEEK, OPENROUTER, upstream
+from conformance.wires.openai_chat._dialects import (
+    DEEPSEEK,
+    GEMINI,
+    KIMI,
+    OLLAMA,
+    OPENROUTER,
+    REASONING_CONTENT,
+    upstream,
+)
 from conformance.wires.openai_chat._errors import error_answer
 from conformance.wires.openai_chat._history import history_messages
 from conformance.wires.openai_chat._stops import CUT_STOPS, FINISH_REASONS
@@ -36,6 +45,9 @@ _KEEP_ALIVE: dict[str | None, str] = {
     DEEPSEEK: "keep-alive",
     OPENROUTER: "OPENROUTER PROCESSING",
 }
+#: Dialects that stream every tool call whole, in one delta: Gemini (whose calls are
+#: never fragments, §D) and Ollama (which also puts each at ``index`` 0, rule 31).
+_WHOLE_CALLS = frozenset({GEMINI, OLLAMA})
 _SERVER_ERROR = (
     "The server had an error processing your request. Sorry about that! You can retry your "
     "request, or contact us through our help center at help.openai.com if you keep seeing "
@@ -94,6 +106,10 @@ class _Render:
             ident = f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}"
         elif context.dialect == OPENROUTER:
             ident = f"gen-{_CREATED}-{digest[:20]}"
+        elif context.dialect == KIMI:
+            ident = f"chatcmpl-{digest[:24]}"
+        elif context.dialect == OLLAMA:
+            ident = f"chatcmpl-{int(digest[:4], 16) % 1000}"
         else:
             ident = f"chatcmpl-{digest[:29]}"
         size = sum(_size(b) for b in response.blocks)
@@ -141,6 +157,10 @@ class _Render:
         for block in self.response.blocks:
             if isinstance(block, Text):
                 found.append([{"content": p} for p in fragments(block.text, block.chunks)])
+            elif isinstance(block, ToolCall) and self.dialect in _WHOLE_CALLS:
+                index = 0 if self.dialect == OLLAMA else calls
+                found.append([{"tool_calls": [{"index": index, **self.call(block)}]}])
+                calls += 1
             elif isinstance(block, ToolCall):
                 opening = {
                     "index": calls,
@@ -157,7 +177,7 @@ class _Render:
                     ]
                 )
                 calls += 1
-            elif isinstance(block, Reasoning) and self.dialect == DEEPSEEK:
+            elif isinstance(block, Reasoning) and self.dialect in REASONING_CONTENT:
                 pieces = fragments(block.text, block.chunks)
                 found.append([{"reasoning_content": p} for p in pieces])
             elif isinstance(block, Reasoning) and self.dialect == OPENROUTER:
@@ -172,6 +192,34 @@ class _Render:
                 episodes += 1
         return found
 
+    def call(self, call: ToolCall) -> dict[str, Any]:
+        """A whole tool call as the message (or a whole-call delta) carries it; on Gemini's
+        endpoint its thought signature rides in ``extra_content`` (rule 47)."""
+        rendered: dict[str, Any] = {
+            "id": call.id,
+            "type": "function",
+            "function": {"name": call.name, "arguments": values.argument_text(call)},
+        }
+        if self.dialect == GEMINI and call.signature is not None:
+            rendered["extra_content"] = {"google": {"thought_signature": call.signature}}
+        return rendered
+
+    def interleaved(self, blocks: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+        """Each run of consecutive calls' deltas as one round-robin run (rule 31: the
+        fragments of parallel calls interleave; each keeps its own index)."""
+        merged: list[list[dict[str, Any]]] = []
+        run: list[list[dict[str, Any]]] = []
+        for deltas in [*blocks, []]:
+            if deltas and "tool_calls" in deltas[0]:
+                run.append(deltas)
+                continue
+            if run:
+                merged.append([d for row in zip_longest(*run) for d in row if d is not None])
+                run = []
+            if deltas:
+                merged.append(deltas)
+        return merged
+
     def noise(self, noise: Noise) -> bytes:
         """A keep-alive comment, or a chunk with no choices (OpenAI's usage chunk and
         Azure's content-filter chunk have that shape): what a client must skip."""
@@ -184,6 +232,8 @@ class _Render:
         delta, the finish chunk (with usage), ``[DONE]``; a cut ends on the last delta.
         Noise goes round-robin into the gaps between blocks."""
         blocks = [d for d in self.deltas() if d]
+        if self.response.interleaved_calls:
+            blocks = self.interleaved(blocks)
         gaps = max(len(blocks) - 1, 0)
         noise_after: dict[int, list[bytes]] = {}
         for k, noise in enumerate(self.response.noise):
@@ -210,7 +260,7 @@ class _Render:
             "role": "assistant",
             "content": "".join(texts) if texts else None,
         }
-        if reasoning and self.dialect == DEEPSEEK:
+        if reasoning and self.dialect in REASONING_CONTENT:
             message["reasoning_content"] = "".join(r.text for r in reasoning)
         if reasoning and self.dialect == OPENROUTER:
             message["reasoning"] = "".join(r.text for r in reasoning) or None
@@ -220,14 +270,7 @@ class _Render:
                 for d in episode_details(r, k, self.detail_format, streamed=False)
             ]
         if calls:
-            message["tool_calls"] = [
-                {
-                    "id": c.id,
-                    "type": "function",
-                    "function": {"name": c.name, "arguments": values.argument_text(c)},
-                }
-                for c in calls
-            ]
+            message["tool_calls"] = [self.call(c) for c in calls]
         return message
 
     def completion(self) -> HttpResponse:

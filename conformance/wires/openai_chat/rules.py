@@ -8,12 +8,22 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from conformance.model import Reasoning, opaque_fields
+from conformance.model import Reasoning, ToolCall, opaque_fields
 from conformance.wires.anthropic_messages.rules import SIGNATURE_VALID as ANTHROPIC_SIGNATURE_VALID
 from conformance.wires.base import Rule, RuleViolation
+from conformance.wires.gemini._signatures import canonical, is_sentinel
+from conformance.wires.gemini.rules import SIGNATURE_MINTED as GEMINI_SIGNATURE_MINTED
+from conformance.wires.gemini.rules import SIGNATURE_REQUIRED as GEMINI_SIGNATURE_REQUIRED
 from conformance.wires.openai_chat._checked import CheckedRequest
-from conformance.wires.openai_chat._dialects import DEEPSEEK, NAME, OPENROUTER, upstream
-from conformance.wires.openai_chat._messages import deepseek_thinking
+from conformance.wires.openai_chat._dialects import (
+    DEEPSEEK,
+    GEMINI,
+    KIMI,
+    NAME,
+    OPENROUTER,
+    upstream,
+)
+from conformance.wires.openai_chat._messages import call_signature, deepseek_thinking, kimi_thinking
 from conformance.wires.rulebook import RuleBook
 
 
@@ -24,6 +34,9 @@ def _google_error(message: str) -> str:
     text = json.dumps(body, indent=2) + "\n"
     return text.replace("{", "{{").replace("}", "}}").replace('"\\u0000"', f'"{message}"')
 
+
+#: The dialects whose answer to an unpaired tool message is known (see ``_tool_pairing``).
+_PAIRING_DIALECTS: frozenset[str | None] = frozenset({None, DEEPSEEK, OPENROUTER})
 
 _GEMINI_SIGNATURE_MISSING = (
     "Function call is missing a thought_signature in functionCall parts. This is required "
@@ -170,6 +183,57 @@ OPENROUTER_GEMINI_DETAILS = Rule(
         + _google_error(_GEMINI_SIGNATURE_MISSING)
     ),
 )
+KIMI_REASONING_CONTENT = Rule(
+    id="openai-chat/kimi-reasoning-content-replayed",
+    ref="rule C36",
+    statement=(
+        "Kimi with thinking on: every assistant message with tool_calls carries "
+        '`reasoning_content` (any string, "" included); its value is not compared.'
+    ),
+    source=(
+        "rule 36: mastra-ai/mastra#12592 (moonshotai kimi-k2.5, index 2), "
+        "cloudwego/eino-ext#700 (`thinking: {type: enabled}`, index 2), "
+        "MoonshotAI/kimi-agent-sdk#169; envelope (`type` invalid_request_error) from "
+        'VicBilibily/GCMP#162; Lapis0x0/obsidian-yolo PR#243 ("" passes)'
+    ),
+    error=(
+        "thinking is enabled but reasoning_content is missing in assistant tool call "
+        "message at index {i}"
+    ),
+)
+GEMINI_COMPAT_SIGNATURE = Rule(
+    id="openai-chat/gemini-call-signature",
+    ref="rule D47, §D40, §D41, §D45",
+    statement=(
+        "Gemini's OpenAI-compatible endpoint: in the current turn (the messages after the "
+        "last user message), the first tool call of each assistant message the provider "
+        "signed carries `extra_content.google.thought_signature` (or the documented "
+        "sentinel)."
+    ),
+    source=(
+        "rule 47 and 40: manthanabc/paws#103 (the 400 through /v1beta/openai/chat/"
+        "completions, body a one-element JSON array, position 2 for the first call), "
+        "Gitlawb/openclaude#67, HKUDS/DeepTutor#1181; text as in "
+        "gemini/function-call-signature"
+    ),
+    error=GEMINI_SIGNATURE_REQUIRED.error,
+    error_type="INVALID_ARGUMENT",
+)
+GEMINI_COMPAT_SIGNATURE_MINTED = Rule(
+    id="openai-chat/gemini-signature-corrupted",
+    ref="rule D47, §D46",
+    statement=(
+        "Gemini's OpenAI-compatible endpoint: a tool call's thought_signature decodes to "
+        "the bytes of one this provider minted (either base64 alphabet, padded or not; the "
+        "sentinel aside)."
+    ),
+    source=(
+        "rule 46 and 47: the signature is Gemini's `bytes` field behind the compatibility "
+        "layer; text as in gemini/signature-corrupted (anomalyco/opencode#4832)"
+    ),
+    error=GEMINI_SIGNATURE_MINTED.error,
+    error_type="INVALID_ARGUMENT",
+)
 
 
 BOOK: RuleBook[CheckedRequest] = RuleBook(NAME)
@@ -184,7 +248,11 @@ BOOK: RuleBook[CheckedRequest] = RuleBook(NAME)
 )
 def _tool_pairing(check: CheckedRequest) -> Iterator[RuleViolation]:
     """Rule 32, message by message.  An assistant message that ends the request has no
-    answers yet, and nothing is asked of it."""
+    answers yet, and nothing is asked of it.  Only the dialects whose texts are known
+    (OpenAI's, DeepSeek's, OpenRouter's relay of OpenAI's) apply it (see the package
+    docstring)."""
+    if check.dialect not in _PAIRING_DIALECTS:
+        return
     deepseek = check.dialect == DEEPSEEK
     last = len(check.entries) - 1
     for entry in check.entries:
@@ -221,6 +289,57 @@ def _deepseek_reasoning_content(check: CheckedRequest) -> Iterator[RuleViolation
         if entry.calls and not isinstance(entry.body.get("reasoning_content"), str):
             at = f"messages.{entry.index}.reasoning_content"
             yield DEEPSEEK_REASONING_CONTENT.violated(at, i=entry.index)
+
+
+@BOOK.checks(KIMI_REASONING_CONTENT)
+def _kimi_reasoning_content(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 36: the key, as a string, on every tool-call message (Kimi's placeholder
+    ``""`` included)."""
+    if check.dialect != KIMI or not kimi_thinking(check.view.raw):
+        return
+    for entry in check.entries:
+        if entry.calls and not isinstance(entry.body.get("reasoning_content"), str):
+            at = f"messages.{entry.index}.reasoning_content"
+            yield KIMI_REASONING_CONTENT.violated(at, i=entry.index)
+
+
+@BOOK.checks(GEMINI_COMPAT_SIGNATURE)
+def _gemini_call_signature(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rules 47, 40, 41: the current turn only, the first call of each message the
+    provider signed; a message whose calls were never signed is not asked for one."""
+    if check.dialect != GEMINI:
+        return
+    users = [e.index for e in check.entries if e.role == "user"]
+    current = check.entries[users[-1] + 1 :] if users else check.entries
+    for entry in current:
+        origin = check.origin(entry) if entry.calls else None
+        signed = origin is not None and any(isinstance(b, ToolCall) and b.signature for b in origin)
+        if signed and call_signature(entry.calls[0]) is None:
+            position = check.upstream_index(entry) + 1
+            at = f"messages.{entry.index}.tool_calls.0.extra_content"
+            yield GEMINI_COMPAT_SIGNATURE.violated(
+                at, name=entry.first_call_name, position=position
+            )
+
+
+@BOOK.checks(GEMINI_COMPAT_SIGNATURE_MINTED)
+def _gemini_signature_minted(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 46 through the compatibility layer: compared as bytes."""
+    if check.dialect != GEMINI:
+        return
+    minted = {
+        canonical(b.signature)
+        for turn in check.originals()
+        for b in turn
+        if isinstance(b, ToolCall) and b.signature
+    }
+    for entry in check.entries:
+        for k, call in enumerate(entry.calls):
+            value = call_signature(call)
+            if value is not None and not is_sentinel(value) and value not in minted:
+                yield GEMINI_COMPAT_SIGNATURE_MINTED.violated(
+                    f"messages.{entry.index}.tool_calls.{k}.extra_content"
+                )
 
 
 @BOOK.checks(OPENROUTER_ANTHROPIC_SIGNATURE, OPENROUTER_GEMINI_SIGNATURE)

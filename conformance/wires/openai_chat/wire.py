@@ -1,13 +1,16 @@
 """The Chat Completions wire, assembled from the job modules of this package.  Its ledger
-hints are the defaults but one: Chat keeps reasoning in a field of its own beside
+hints are the defaults but two: Chat keeps reasoning in a field of its own beside
 ``tool_calls``, so a request cannot say where an episode sat among the calls (see the
-package docstring)."""
+package docstring); and Gemini's documented placeholder signature, which a client on
+Gemini's endpoint may put on a call whose signature it lost (rule 45), is no payload.
+A call's thought signature (Gemini's endpoint) stays with its call id, as the defaults say."""
 
 from __future__ import annotations
 
+from conformance.wires.gemini._signatures import SENTINEL
 from conformance.wires.hints import LedgerHints
 from conformance.wires.openai_chat import parse, read, realism, render, route, rules
-from conformance.wires.openai_chat._dialects import DEEPSEEK, NAME, OPENROUTER
+from conformance.wires.openai_chat._dialects import DEEPSEEK, GEMINI, KIMI, NAME, OLLAMA, OPENROUTER
 from conformance.wires.openai_chat.validate import validate
 from conformance.wires.roles import Realism, Wire
 
@@ -24,8 +27,15 @@ WIRE = Wire(
     render_history=render.render_history,
     read=read.read,
     history_items=parse.history_items,
-    hints=LedgerHints(reasoning_between_calls=False),
+    hints=LedgerHints(reasoning_between_calls=False, sentinels=frozenset({SENTINEL})),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
-    dialects=(DEEPSEEK, OPENROUTER),
-    models={"": "gpt-4.1", DEEPSEEK: "deepseek-chat", OPENROUTER: "anthropic/claude-sonnet-4.5"},
+    dialects=(DEEPSEEK, OPENROUTER, GEMINI, KIMI, OLLAMA),
+    models={
+        "": "gpt-4.1",
+        DEEPSEEK: "deepseek-chat",
+        OPENROUTER: "anthropic/claude-sonnet-4.5",
+        GEMINI: "gemini-3-flash-preview",
+        KIMI: "kimi-k2.5",
+        OLLAMA: "qwen3:8b",
+    },
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.roles import BlockSpot
+from conformance.wires.wire_only import anthropic_only_problems, chat_only_problems
 
 #: Stops under which a response may end inside an item (an unfinished call, say).
 _TRUNCATED_STOPS = frozenset({"max_tokens", "no_finish"})
@@ -18,7 +19,7 @@ def block_problems(block: Block, spot: BlockSpot) -> list[str]:
     """Why OpenAI never sends this block where it sits."""
     scripted, last, followed_by = spot.scripted, spot.last, spot.after
     truncated = spot.stop in _TRUNCATED_STOPS
-    problems: list[str] = []
+    problems: list[str] = anthropic_only_problems(block)
     if isinstance(block, Text | ToolCall) and block.signature is not None:
         problems.append(
             f"a {block.kind} block carries a signature; Responses signs only reasoning "
@@ -70,4 +71,10 @@ def response_problems(response: ScriptedResponse, dialect: str | None) -> list[s
         problems.append("stop `cancelled`; a Responses stream ends completed, incomplete or failed")
     if "ping" in response.noise:
         problems.append("noise `ping`; Responses streams send no ping events")
+    fault = response.fault
+    if fault is not None and fault.kind == "invalid-encrypted-content" and fault.mid_stream:
+        problems.append("invalid_encrypted_content answers the request (a 400), not mid-stream")
+    problems += chat_only_problems(response)
+    if response.empty_final_output and not response.blocks:
+        problems.append("empty_final_output on a response that streams no item")
     return problems

@@ -14,12 +14,13 @@ from typing import Any
 from conformance.http import HttpResponse, json_response
 from conformance.model import ContentBlock, Message, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
-from conformance.wires.base import RenderContext, RuleViolation
+from conformance.wires.base import RenderContext, RequestView, RuleViolation
 from conformance.wires.faults import OPENAI_FAULTS, render_fault
 from conformance.wires.openai_responses._history import history_input
 from conformance.wires.openai_responses._minted import Minted, content_part
 from conformance.wires.openai_responses._rule import ResponsesRule
 from conformance.wires.openai_responses._view import ResponsesRequestView
+from conformance.wires.openai_responses.rules import ENCRYPTED_CONTENT_VALID
 from conformance.wires.sse import format_event, fragments
 
 #: A fixed ``created_at``: the same script renders the same bytes.
@@ -37,6 +38,8 @@ def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     """The answer to the request ``context`` names: streamed when it asked for a stream,
     reasoning items encrypted when it asked for ``reasoning.encrypted_content``."""
     fault = response.fault
+    if fault is not None and fault.kind == "invalid-encrypted-content":
+        return render_error(_unverifiable(context.request))
     if fault is not None and not (fault.mid_stream and context.stream):
         return render_fault(fault, "openai-responses", OPENAI_FAULTS, render_error)
     minted = Minted.of(response, context.index)
@@ -48,7 +51,13 @@ def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     chunks = tuple(
         format_event(kind, data) for kind, data in _stream_events(minted, context, encrypted)
     )
-    if fault is not None:  # the stream's error event, then nothing
+    if fault is not None and fault.response_failed:  # the terminal failed event
+        answer = OPENAI_FAULTS[fault.kind]
+        failed = _response_object(minted, context.model, "failed", [], final=True)
+        failed["error"] = {"code": answer.error_type, "message": answer.message}
+        event = {"type": "response.failed", "sequence_number": len(chunks), "response": failed}
+        chunks += (format_event("response.failed", event),)
+    elif fault is not None:  # the stream's error event, then nothing
         answer = OPENAI_FAULTS[fault.kind]
         error = {
             "type": "error",
@@ -64,6 +73,22 @@ def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
         ("x-request-id", request_id),
     )
     return HttpResponse(200, b"".join(chunks), headers, chunks)
+
+
+def _unverifiable(request: RequestView | None) -> RuleViolation:
+    """OpenAI's 400 for encrypted reasoning it cannot verify, naming the first encrypted
+    content of the request as its errors do (head and tail, rule 30)."""
+    items = request.raw.get("input") if request is not None else None
+    found = next(
+        (
+            i["encrypted_content"]
+            for i in (items if isinstance(items, list) else ())
+            if isinstance(i, dict) and isinstance(i.get("encrypted_content"), str)
+        ),
+        "",
+    )
+    at = "input" if not found else "input.encrypted_content"
+    return ENCRYPTED_CONTENT_VALID.violated(at, abbreviated=f"{found[:4]}...{found[-4:]}")
 
 
 def _render_json(
@@ -244,9 +269,10 @@ def _stream_events(
             break
         events += item
         events += noise_after.get(k, [])
-    if not cut:
+    if not cut and response.fault is None:
         status = _final_status(response)
-        terminal = _response_object(minted, context.model, status, done, final=True)
+        output = [] if response.empty_final_output else done
+        terminal = _response_object(minted, context.model, status, output, final=True)
         events.append((f"response.{status}", {"response": terminal}, False))
     return [
         (kind, {"type": kind, "sequence_number": n, **fields})
