@@ -60,6 +60,11 @@ def block_problems(block: Block, spot: BlockSpot) -> list[str]:
         )
     if not isinstance(block, Reasoning):
         return problems
+    if last and spot.stop == "tool_calls" and any(isinstance(b, ToolCall) for b in spot.before):
+        problems.append(
+            "thinking after the last tool_use of a tool_use response; Anthropic ends such a "
+            "response at its calls (interleaved thinking follows the tool results)"
+        )
     for field, value in (("signature", block.signature), ("data", block.data)):
         if value is not None and not _base64(value):
             problems.append(
