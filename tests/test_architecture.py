@@ -36,6 +36,8 @@ LAYERS: dict[str, int] = {
     "runner": 7,
     "report": 8,
     "probe": 8,
+    "generate": 8,
+    "rounds": 8,
     "pytest": 9,
     "cli": 9,
     "agent": 9,

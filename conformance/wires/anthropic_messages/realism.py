@@ -60,10 +60,10 @@ def block_problems(block: Block, spot: BlockSpot) -> list[str]:
         )
     if not isinstance(block, Reasoning):
         return problems
-    if last and spot.stop == "tool_calls" and any(isinstance(b, ToolCall) for b in spot.before):
+    if last and not truncated and any(isinstance(b, Text | ToolCall) for b in spot.before):
         problems.append(
-            "thinking after the last tool_use of a tool_use response; Anthropic ends such a "
-            "response at its calls (interleaved thinking follows the tool results)"
+            "thinking after the response's text or calls, last; Anthropic ends a response "
+            "with its answer or its calls unless it is cut (stop max_tokens or no_finish)"
         )
     for field, value in (("signature", block.signature), ("data", block.data)):
         if value is not None and not _base64(value):
