@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
-from conformance.cases.lint import lint_case
 from conformance.cases.library import vocabulary
+from conformance.cases.lint import lint_case
 from conformance.cases.loader import load_text
 from conformance.cases.schema import Case, RuleRef, SeedRef
 from conformance.catalogue import resolve
@@ -51,9 +51,7 @@ def citations(check_id: str) -> list[RuleRef | SeedRef]:
     return unique or list(GENERATED_PROVENANCE)
 
 
-def counterexample_case(
-    case: Case, column: str, check: str, seed: int, target: str
-) -> Case:
+def counterexample_case(case: Case, column: str, check: str, seed: int, target: str) -> Case:
     """``case`` re-cited for its failure: the check's rules, notes naming seed and check."""
     notes = (
         f"Found by generation: `wire-conformance generate --target {target} --wire {column} "

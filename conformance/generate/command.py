@@ -55,8 +55,10 @@ def add_generate_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
         "--wire", action="append", default=[], help="only this column (repeatable)"
     )
     generate.add_argument(
-        "--examples", type=_positive, metavar="N", help="conversations per column (default: "
-        "the profile's)"
+        "--examples",
+        type=_positive,
+        metavar="N",
+        help="conversations per column (default: the profile's)",
     )
     generate.add_argument(
         "--profile",
@@ -77,9 +79,7 @@ def add_generate_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
         help="the example database (default .wire-conformance/examples under the current "
         "directory)",
     )
-    database.add_argument(
-        "--no-database", action="store_true", help="keep no example database"
-    )
+    database.add_argument("--no-database", action="store_true", help="keep no example database")
     generate.add_argument(
         "--timeout",
         type=float,
@@ -158,12 +158,16 @@ def _generate(args: argparse.Namespace) -> int:
             f"target {target.name}; failing check: {check}"
         )
         text = case_yaml(case, header)
-        print(f"{column}: FAIL after {outcome.examples} conversations (seed {outcome.seed}): {check}")
+        print(
+            f"{column}: FAIL after {outcome.examples} conversations (seed {outcome.seed}): {check}"
+        )
         for violation in found.result.violations[:3]:
             print(f"  {violation.check}: {violation.message}")
         print(text)
         if args.save is not None:
             path = save_case(args.save, case, text)
-            print(f"saved {path}  (reproduce: wire-conformance run --target {args.target} "
-                  f"--cases {args.save} --case {case.id})")
+            print(
+                f"saved {path}  (reproduce: wire-conformance run --target {args.target} "
+                f"--cases {args.save} --case {case.id})"
+            )
     return EXIT_FAILED if failed else EXIT_OK

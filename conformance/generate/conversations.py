@@ -80,9 +80,7 @@ def turns(
 
 
 @st.composite
-def cases(
-    draw: st.DrawFn, column: str, max_turns: int = 3, max_loops: int = 2
-) -> Case:
+def cases(draw: st.DrawFn, column: str, max_turns: int = 3, max_loops: int = 2) -> Case:
     """A lint-clean case for ``column`` (``wire`` or ``wire:dialect``)."""
     wire_name, dialect = split_column(column)
     wire = get_wire(wire_name)
@@ -124,5 +122,3 @@ def build_case(
             "expect": [NO_EMPTY_MESSAGE],
         }
     )
-
-

@@ -4,6 +4,8 @@ counterexample belongs in."""
 
 from __future__ import annotations
 
+import itertools
+
 from conformance.cases.schema import Given
 from conformance.model import TRUNCATING_STOPS, Reasoning, ScriptedResponse, Text, ToolCall
 
@@ -21,7 +23,7 @@ def _response_features(response: ScriptedResponse) -> list[str]:
     calls = [i for i, b in enumerate(blocks) if isinstance(b, ToolCall)]
     if episodes and calls and max(episodes) > min(calls):
         found.append("interleaved-episodes")
-    if any(b - a == 1 for a, b in zip(episodes, episodes[1:], strict=False)):
+    if any(b - a == 1 for a, b in itertools.pairwise(episodes)):
         found.append("back-to-back-episodes")
     reasoning = [b for b in blocks if isinstance(b, Reasoning)]
     if any(r.redacted for r in reasoning):

@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Iterator
 
 from conformance.generate.blocks import PENDING_ID
-from conformance.model import ContentBlock, Reasoning, ScriptedResponse, ToolCall
+from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.roles import BlockSpot, Realism
 
 #: Call-id prefixes real providers use, tried in order (Anthropic's, OpenAI's, none).
@@ -44,8 +44,8 @@ class Mint:
 
     def block(self, block: ContentBlock) -> ContentBlock:
         update: dict[str, object] = {}
-        if getattr(block, "signature", None) is not None:
-            update["signature"] = self.payload(str(getattr(block, "signature")))
+        if isinstance(block, Reasoning | Text | ToolCall) and block.signature is not None:
+            update["signature"] = self.payload(block.signature)
         if isinstance(block, Reasoning) and block.data is not None:
             update["data"] = self.payload(block.data)
         if isinstance(block, Reasoning) and block.id is not None:

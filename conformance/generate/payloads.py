@@ -41,7 +41,8 @@ def sentences(min_words: int = 1, max_words: int = 6) -> st.SearchStrategy[str]:
 def visible_texts() -> st.SearchStrategy[str]:
     """Text a response shows: usually a sentence, sometimes empty or whitespace, which
     providers do stream (an empty text block before a tool call)."""
-    return st.one_of(sentences(), st.sampled_from(("", " ", "\n")))
+    blank = st.sampled_from(("", " ", "\n"))
+    return st.one_of(sentences(), sentences(), sentences(), blank)
 
 
 def payload_bytes() -> st.SearchStrategy[bytes]:

@@ -114,7 +114,8 @@ def search(spec: Search) -> Outcome:
     profile = PROFILES[spec.profile]
     wanted = spec.examples or profile.max_examples
     batch = wanted if profile.budget is None else min(wanted, 100)
-    counter, skipped = [0], {}
+    counter: list[int] = [0]
+    skipped: dict[str, int] = {}
     start = time.monotonic()
     round_ = 0
     try:

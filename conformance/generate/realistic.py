@@ -78,7 +78,9 @@ def realistic_blocks(
 
 def realistic_stops(realism: Realism, stops: Sequence[Stop], dialect: str | None) -> list[Stop]:
     """The stops of ``stops`` the wire sends at all."""
-    return [s for s in stops if not realism.response(ScriptedResponse.model_construct(stop=s), dialect)]
+    return [
+        s for s in stops if not realism.response(ScriptedResponse.model_construct(stop=s), dialect)
+    ]
 
 
 def realistic_noise(

@@ -53,8 +53,10 @@ def parametrize_columns(metafunc: pytest.Metafunc) -> None:
         evidence=config.getoption("--conformance-evidence") or cls.evidence,
     )
     profile = cls.generate_profile or config.getoption("--conformance-profile") or default_profile()
-    seed = cls.generate_seed if cls.generate_seed is not None else config.getoption(
-        "--conformance-seed"
+    seed = (
+        cls.generate_seed
+        if cls.generate_seed is not None
+        else config.getoption("--conformance-seed")
     )
     database = Path(str(config.rootpath)) / DEFAULT_DATABASE
     values = [

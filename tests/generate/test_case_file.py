@@ -20,14 +20,20 @@ from conformance.generate.case_file import (
 from conformance.generate.conversations import cases
 
 
-@settings(max_examples=4, derandomize=True, database=None, deadline=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=4,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(cases("anthropic-messages"))
 def test_a_counterexample_file_loads_back_lint_clean(case: Case) -> None:
     found = counterexample_case(case, "anthropic-messages", "invariant/ledger-order", 7, "t")
     text = case_yaml(found, "Generated counterexample: seed 7; failing check: x")
     assert text.startswith("# Generated counterexample: seed 7")
-    assert "--seed 7" in (found.notes or "") and "invariant/ledger-order" in (found.notes or "")
+    assert "--seed 7" in (found.notes or "")
+    assert "invariant/ledger-order" in (found.notes or "")
     assert lint_case(found, f"{found.features[0]}/{found.id}.yaml") == []
 
 
@@ -39,8 +45,8 @@ def test_citations_come_from_the_failing_check() -> None:
 
 def test_a_case_that_does_not_load_back_is_refused(tmp_path: Path) -> None:
     """The printed file is checked: a case the lint refuses is never printed."""
-    from conformance.generate.conversations import TOOLS, build_case
     from conformance.cases.schema import Given, Turn
+    from conformance.generate.conversations import TOOLS, build_case
     from conformance.model import Reasoning, ScriptedResponse
 
     unsigned = ScriptedResponse(stop="end", blocks=(Reasoning(text="hm"),))
