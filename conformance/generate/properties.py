@@ -82,10 +82,17 @@ class Outcome:
     counterexample: ConversationFailed | None = None
     #: The conversations judged ``n/a`` (the target cannot run them), by reason.
     skipped: dict[str, int] = field(default_factory=dict)
+    #: Seconds spent after the first failure: shrinking it to the counterexample.
+    shrinking: float = 0.0
 
 
 def _batch(
-    search: Search, seed: int, examples: int, counter: list[int], skipped: dict[str, int]
+    search: Search,
+    seed: int,
+    examples: int,
+    counter: list[int],
+    skipped: dict[str, int],
+    failed_at: list[float],
 ) -> None:
     """One hypothesis run of ``examples`` conversations from ``seed``."""
     settings_ = profile_settings(search.profile, examples, search.database)
@@ -99,6 +106,8 @@ def _batch(
         if result.verdict == "n/a":
             skipped[result.reason or "n/a"] = skipped.get(result.reason or "n/a", 0) + 1
         if result.verdict in FAILING:
+            if not failed_at:
+                failed_at.append(time.monotonic())
             raise ConversationFailed(case, result)
 
     # One example database entry per target and column, not one for every search.
@@ -116,16 +125,20 @@ def search(spec: Search) -> Outcome:
     batch = wanted if profile.budget is None else min(wanted, 100)
     counter: list[int] = [0]
     skipped: dict[str, int] = {}
+    failed_at: list[float] = []
     start = time.monotonic()
     round_ = 0
     try:
         while True:
-            _batch(spec, seed + round_, batch, counter, skipped)
+            _batch(spec, seed + round_, batch, counter, skipped, failed_at)
             round_ += 1
             spent = time.monotonic() - start
             if counter[0] >= wanted or profile.budget is None or spent >= profile.budget:
                 break
     except ConversationFailed as failure:
-        found = seed + round_
-        return Outcome(spec.column, found, counter[0], time.monotonic() - start, failure, skipped)
+        end = time.monotonic()
+        shrinking = end - failed_at[0] if failed_at else 0.0
+        return Outcome(
+            spec.column, seed + round_, counter[0], end - start, failure, skipped, shrinking
+        )
     return Outcome(spec.column, seed, counter[0], time.monotonic() - start, None, skipped)
