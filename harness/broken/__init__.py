@@ -6,8 +6,10 @@ that lets one through has a hole.
 
 from __future__ import annotations
 
+from harness.broken.drop_redacted_after_call import DropRedactedAfterCallAdapter
 from harness.broken.drop_signature_only import DropSignatureOnlyAdapter
 from harness.broken.hoist_thinking import HoistThinkingAdapter
+from harness.broken.join_text_blocks import JoinTextBlocksAdapter
 from harness.broken.merge_episodes import MergeEpisodesAdapter
 from harness.broken.store_error_on_retry import StoreErrorOnRetryAdapter
 
@@ -16,12 +18,16 @@ BROKEN_ADAPTERS = (
     HoistThinkingAdapter,
     DropSignatureOnlyAdapter,
     StoreErrorOnRetryAdapter,
+    DropRedactedAfterCallAdapter,
+    JoinTextBlocksAdapter,
 )
 
 __all__ = [
     "BROKEN_ADAPTERS",
+    "DropRedactedAfterCallAdapter",
     "DropSignatureOnlyAdapter",
     "HoistThinkingAdapter",
+    "JoinTextBlocksAdapter",
     "MergeEpisodesAdapter",
     "StoreErrorOnRetryAdapter",
 ]
