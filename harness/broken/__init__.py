@@ -9,7 +9,6 @@ from __future__ import annotations
 from harness.broken.drop_redacted_after_call import DropRedactedAfterCallAdapter
 from harness.broken.drop_signature_only import DropSignatureOnlyAdapter
 from harness.broken.hoist_thinking import HoistThinkingAdapter
-from harness.broken.join_text_blocks import JoinTextBlocksAdapter
 from harness.broken.merge_episodes import MergeEpisodesAdapter
 from harness.broken.store_error_on_retry import StoreErrorOnRetryAdapter
 
@@ -19,7 +18,6 @@ BROKEN_ADAPTERS = (
     DropSignatureOnlyAdapter,
     StoreErrorOnRetryAdapter,
     DropRedactedAfterCallAdapter,
-    JoinTextBlocksAdapter,
 )
 
 __all__ = [
@@ -27,7 +25,6 @@ __all__ = [
     "DropRedactedAfterCallAdapter",
     "DropSignatureOnlyAdapter",
     "HoistThinkingAdapter",
-    "JoinTextBlocksAdapter",
     "MergeEpisodesAdapter",
     "StoreErrorOnRetryAdapter",
 ]

@@ -1,11 +1,13 @@
 """Broken: redacted reasoning that arrives after a tool call dropped.
 
-A consolidator that keeps ``redacted_thinking`` only in the leading reasoning run of a
-response (treating a blob after a call as stray) loses the blob Anthropic sends
-between two parallel calls, or before a later call of an interleaved turn: its data
-never comes back (rule 7: every thinking and redacted_thinking block of the latest
-assistant message returns unchanged).  No hand-written case puts a redacted block
-after a call; generation found it (``cases/redacted-reasoning/``).
+A consolidator that keeps redacted reasoning only in the leading reasoning run of a
+response (treating a blob after a call as stray) loses the Anthropic
+``redacted_thinking`` blob, or OpenRouter's ``reasoning.encrypted`` detail, that an
+interleaved turn sends after a call: its data never comes back (rule 3, 7).  No
+hand-written case put a redacted block after a call; generation found it (``generate
+--target harness.broken:DropRedactedAfterCallAdapter --wire openai-chat:openrouter
+--profile ci --seed 0``), and the shrunk counterexample is
+``cases/interleaved-episodes/openrouter-redacted-detail-after-a-call-kept-in-place``.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import pytest
 
 from conformance.targets.base import Adapter
 from harness.broken import (
+    DropRedactedAfterCallAdapter,
     DropSignatureOnlyAdapter,
     HoistThinkingAdapter,
     MergeEpisodesAdapter,
@@ -79,6 +80,11 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("chat-rate-limited-after-tool-round-retried-unchanged", C),
         ("gemini-unavailable-after-tool-round-retried-unchanged", G),
         ("responses-server-error-after-tool-round-retried-unchanged", R),
+    },
+    # Redacted reasoning after a tool call dropped: found by generation (no hand-written
+    # case had the shape); its shrunk counterexample joined the library.
+    DropRedactedAfterCallAdapter: {
+        ("openrouter-redacted-detail-after-a-call-kept-in-place", OR),
     },
 }
 
