@@ -30,7 +30,7 @@ G, R, C, OR = "gemini", "openai-responses", "openai-chat", "openai-chat:openrout
 STRICTLY = RunOptions(strict=True, evidence="any")
 
 FOUND: list[tuple[type[Adapter], str, RunOptions]] = [
-    (MergeEpisodesAdapter, G, RunOptions()),
+    (MergeEpisodesAdapter, OR, RunOptions()),
     (HoistThinkingAdapter, G, RunOptions()),
     (DropSignatureOnlyAdapter, R, RunOptions()),
     (StoreErrorOnRetryAdapter, C, STRICTLY),
