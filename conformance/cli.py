@@ -7,7 +7,7 @@
                             [--evidence documented|observed|any] [--save-exchanges DIR]
                             [--snapshots DIR [--update-snapshots]]
                             [--format auto|matrix|list] [-q]
-                            [--baseline TARGET [--ab-json PATH]]
+                            [--baseline TARGET [--ab-json PATH]] [--rounds N]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
     wire-conformance target --schema
@@ -20,6 +20,8 @@
     wire-conformance replay DIR... [--target T] [--json PATH] [--strict] [--evidence E]
     wire-conformance recording [--schema | to-case FILE [--out PATH]]
     wire-conformance report diff OLD.json NEW.json
+    wire-conformance generate [--target T] [--wire W] [--examples N] [--seed S]
+                            [--profile dev|ci|nightly] [--save DIR] [--database DIR]
 
 ``run`` exits 0 when every cell passed (or is pinned, xfail or n/a), 1 on any fail,
 error or case-file error, and 2 on a usage error.  ``decode`` prints a recorded provider
@@ -146,6 +148,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
     run.add_argument(
+        "--rounds",
+        type=_rounds,
+        default=1,
+        metavar="N",
+        help="run the selection N times and fail if any verdict or exchanged byte differs "
+        "between rounds (the flakiness gate; default 1)",
+    )
+    run.add_argument(
         "--baseline",
         metavar="TARGET",
         help="also run this target on the same selection and print an A/B cell table "
@@ -198,6 +208,9 @@ def _parser() -> argparse.ArgumentParser:
 
     add_probe_parser(commands)
     add_recording_parsers(commands)
+    from conformance.generate.command import add_generate_parser
+
+    add_generate_parser(commands)
     return parser
 
 
@@ -218,6 +231,21 @@ def _jobs(text: str) -> int:
     if not 1 <= jobs <= MAX_JOBS:
         raise argparse.ArgumentTypeError(f"{text!r}: give 1 to {MAX_JOBS}")
     return jobs
+
+
+#: The most rounds ``--rounds`` runs.
+MAX_ROUNDS = 100
+
+
+def _rounds(text: str) -> int:
+    """``--rounds``: a whole number of rounds from 1 to ``MAX_ROUNDS``."""
+    try:
+        rounds = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 1 to {MAX_ROUNDS}")
+    return rounds
 
 
 def _timeout(text: str) -> float:
@@ -282,9 +310,13 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         files={loaded.case.id: loaded.shown for loaded in library.cases},
     )
     results: list[Result] = []
+    differences: list[str] = []
     try:
         with ending_signals_raise():
-            run_jobs_parallel(target, jobs, options, args.jobs, results.append)
+            if args.rounds > 1:
+                differences = _run_rounds(args, target, jobs, options, results)
+            else:
+                run_jobs_parallel(target, jobs, options, args.jobs, results.append)
     except Interrupted as interruption:
         return _interrupted(args, target, results, library.errors, interruption, console)
     # Only a run of the whole plan may call a snapshot stale.
@@ -297,7 +329,39 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         code = _run_baseline(args, target, cases, results, options, console)
         if code is not None:
             return code
-    return EXIT_OK if report.ok else EXIT_FAILED
+    if args.rounds > 1:
+        _print_rounds(args.rounds, differences, console)
+    return EXIT_OK if report.ok and not differences else EXIT_FAILED
+
+
+def _run_rounds(
+    args: argparse.Namespace,
+    target: ResolvedTarget,
+    jobs: Sequence[Job],
+    options: RunOptions,
+    results: list[Result],
+) -> list[str]:
+    """``--rounds``: run the selection that many times; the differences between rounds."""
+    from conformance.rounds import run_rounds
+
+    return run_rounds(target, jobs, options, args.jobs, args.rounds, results.append).differences
+
+
+def _print_rounds(rounds: int, differences: Sequence[str], console: Console) -> None:
+    if not differences:
+        console.print(
+            f"rounds: {rounds} rounds, every verdict and exchanged byte identical",
+            markup=False,
+            highlight=False,
+        )
+        return
+    console.print(
+        f"rounds: {len(differences)} differences between {rounds} rounds (flaky)",
+        markup=False,
+        highlight=False,
+    )
+    for line in differences[:50]:
+        console.print(f"  {line}", markup=False, highlight=False)
 
 
 def _run_baseline(
@@ -633,6 +697,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cases(args, console)
     if args.command == "decode":
         return _decode(args, console)
+    if args.command == "generate":
+        from conformance.generate.command import run_generate_command
+
+        return run_generate_command(args)
     if args.command == "probe":
         from conformance.probe.command import run_probe_command
 

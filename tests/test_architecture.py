@@ -37,6 +37,8 @@ LAYERS: dict[str, int] = {
     "report": 8,
     "probe": 8,
     "recording": 8,
+    "generate": 8,
+    "rounds": 8,
     "pytest": 9,
     "cli": 9,
     "agent": 9,

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from conformance.pytest.sweep import Sweep
 
 FIXTURE = "wire_conformance_case"
+#: The fixture of ``GeneratedSuite.test_generated_shapes`` (its column).
+GENERATED_FIXTURE = "wire_conformance_column"
 #: The ``workeroutput`` key under which an xdist worker hands its stale files over.
 WORKER_OUTPUT = "wire_conformance_stale_snapshots"
 WORKER_NOTES = "wire_conformance_notes"
@@ -90,6 +92,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "probe, run on --conformance-target (repeatable)",
     )
     group.addoption(
+        "--conformance-profile",
+        choices=("dev", "ci", "nightly"),
+        default=None,
+        help="the generation profile of GeneratedSuite tests (default: ci when CI is set, "
+        "else dev)",
+    )
+    group.addoption(
+        "--conformance-seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="the seed of GeneratedSuite searches",
+    )
+    group.addoption(
         "--conformance-save-exchanges",
         default=None,
         metavar="DIR",
@@ -120,6 +136,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if GENERATED_FIXTURE in metafunc.fixturenames:
+        from conformance.pytest.generated_cells import parametrize_columns
+
+        parametrize_columns(metafunc)
     if FIXTURE not in metafunc.fixturenames:
         return
     from conformance.pytest.cells import parametrize

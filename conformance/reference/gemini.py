@@ -228,6 +228,8 @@ class _Parts:
             self.fragments.append(BlockEnd(key))
         elif part.get("thought") is True:
             self.fragments.append(ReasoningPiece(PARTS, part.get("text") or "", signature))
+            if signature:  # a signature rides the last part of the thought it signs
+                self.fragments.append(BlockEnd(PARTS))
         elif part.get("text") or signature:
             self.fragments.append(TextPiece(PARTS, part.get("text") or "", signature))
         # inline data and future part types have no neutral stream form; an empty text

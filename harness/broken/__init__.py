@@ -6,6 +6,7 @@ that lets one through has a hole.
 
 from __future__ import annotations
 
+from harness.broken.drop_redacted_after_call import DropRedactedAfterCallAdapter
 from harness.broken.drop_server_tool_use import DropServerToolUseAdapter
 from harness.broken.drop_signature_only import DropSignatureOnlyAdapter
 from harness.broken.hoist_thinking import HoistThinkingAdapter
@@ -20,10 +21,12 @@ BROKEN_ADAPTERS = (
     StoreErrorOnRetryAdapter,
     InvokeOnlyRecoveryAdapter,
     DropServerToolUseAdapter,
+    DropRedactedAfterCallAdapter,
 )
 
 __all__ = [
     "BROKEN_ADAPTERS",
+    "DropRedactedAfterCallAdapter",
     "DropServerToolUseAdapter",
     "DropSignatureOnlyAdapter",
     "HoistThinkingAdapter",

@@ -11,6 +11,7 @@ import pytest
 
 from conformance.targets.base import Adapter
 from harness.broken import (
+    DropRedactedAfterCallAdapter,
     DropServerToolUseAdapter,
     DropSignatureOnlyAdapter,
     HoistThinkingAdapter,
@@ -101,6 +102,11 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("anthropic-server-and-client-tool-only-client-answered", A),
         ("anthropic-web-search-blocks-passed-through", A),
         ("pause-turn-server-tool-blocks-resent", A),
+    },
+    # Redacted reasoning after a tool call dropped: found by generation (no hand-written
+    # case had the shape); its shrunk counterexample joined the library.
+    DropRedactedAfterCallAdapter: {
+        ("openrouter-redacted-detail-after-a-call-kept-in-place", OR),
     },
 }
 

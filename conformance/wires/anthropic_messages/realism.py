@@ -71,6 +71,14 @@ def block_problems(block: Block, spot: BlockSpot) -> list[str]:
     problems += _server_problems(block, spot)
     if not isinstance(block, Reasoning):
         return problems
+    complete = block.signature is not None or block.redacted
+    after_answer = any(isinstance(b, Text | ToolCall) for b in spot.before)
+    if last and after_answer and (complete or not truncated):
+        problems.append(
+            "a complete thinking block after the response's text or calls, last; "
+            "Anthropic ends a response with its answer or its calls, and one cut there "
+            "is cut inside the thinking (unsigned, stop max_tokens or no_finish)"
+        )
     for field, value in (("signature", block.signature), ("data", block.data)):
         if value is not None and not _base64(value):
             problems.append(

@@ -1,0 +1,87 @@
+"""Strategies for single assistant blocks over the shape language, for any wire.
+
+Each strategy draws every form the neutral vocabulary has (signed, text-less, unsigned,
+redacted and summarised reasoning; plain and signed text; complete tool calls with
+their stream chunkings).  Which of them a wire really sends is not decided here: the
+wire's realism predicates decide, through ``conformance.generate.realistic``.  Opaque
+payloads and call ids are placeholders until ``conformance.generate.mint`` makes them
+unique.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+
+from hypothesis import strategies as st
+
+from conformance.generate.payloads import (
+    arguments,
+    chunkings,
+    payload_bytes,
+    sentences,
+    visible_texts,
+)
+from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+
+#: The id every drawn call carries until minting gives it a unique, wire-shaped one.
+PENDING_ID = "pending"
+
+
+def payloads() -> st.SearchStrategy[str]:
+    """A placeholder opaque payload (standard base64 of the drawn bytes)."""
+    return payload_bytes().map(lambda raw: base64.b64encode(raw).decode("ascii"))
+
+
+def maybe_payload() -> st.SearchStrategy[str | None]:
+    return st.one_of(st.none(), payloads())
+
+
+def reasoning_blocks() -> st.SearchStrategy[Reasoning]:
+    """A reasoning episode: signed, text-less (signature only), unsigned, redacted, or a
+    summarised item (the Responses form), with optional text and signature chunkings."""
+    signed = st.builds(
+        Reasoning,
+        text=sentences(),
+        signature=payloads(),
+        chunks=chunkings(),
+        signature_chunks=chunkings(),
+    )
+    text_less = st.builds(Reasoning, text=st.just(""), signature=payloads())
+    unsigned = st.builds(Reasoning, text=sentences(), chunks=chunkings())
+    redacted = st.builds(Reasoning, redacted=st.just(True), data=payloads())
+    summarised = st.builds(
+        Reasoning,
+        id=st.just("rs_pending"),
+        summary=st.lists(sentences(), max_size=2).map(tuple),
+        signature=payloads(),
+        signature_chunks=chunkings(),
+    )
+    return st.one_of(signed, text_less, unsigned, redacted, summarised)
+
+
+def text_blocks() -> st.SearchStrategy[Text]:
+    """Visible text, sometimes empty or whitespace, sometimes signed (Gemini)."""
+    return st.builds(Text, text=visible_texts(), chunks=chunkings(), signature=maybe_payload())
+
+
+def tool_calls(tools: Sequence[str]) -> st.SearchStrategy[ToolCall]:
+    """A complete call of one of ``tools`` with realistic JSON arguments."""
+    return st.builds(
+        ToolCall,
+        id=st.just(PENDING_ID),
+        name=st.sampled_from(tuple(tools)),
+        arguments=arguments(),
+        chunks=chunkings(),
+        signature=maybe_payload(),
+    )
+
+
+def content_blocks(tools: Sequence[str]) -> st.SearchStrategy[ContentBlock]:
+    """Any block a response may hold (reasoning first: it shrinks toward reasoning)."""
+    return st.one_of(reasoning_blocks(), text_blocks(), tool_calls(tools))
+
+
+def answer_blocks() -> st.SearchStrategy[ContentBlock]:
+    """A block of a response that ends the turn: reasoning or text."""
+    return st.one_of(reasoning_blocks(), text_blocks())

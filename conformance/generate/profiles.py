@@ -1,0 +1,94 @@
+"""The generation profiles: hypothesis settings profiles registered with explicit
+parents, and the wall-clock budget a profile's search may use.
+
+``dev`` (the parent of the others) explores with a fresh seed and keeps failures in an
+example database; ``ci`` is ``dev`` made reproducible (a fixed seed, no database
+writes), chosen when the ``CI`` environment variable is set, as hypothesis itself
+does; ``nightly`` is ``ci`` with many more examples, bounded by its budget.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, Verbosity, settings
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+
+#: Where failing examples are kept unless the user says otherwise: under the project
+#: (the current directory), never the home directory.
+DEFAULT_DATABASE = Path(".wire-conformance") / "examples"
+
+#: Generated conversations are slow to judge and often rejected by the realism lint by
+#: design; neither is a problem of the strategy.
+_QUIET_CHECKS = (HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One profile: its hypothesis settings name, parent and budget."""
+
+    name: str
+    parent: str | None
+    max_examples: int
+    #: Seconds the whole search may take (checked between batches); ``None``: unbounded.
+    budget: float | None
+    #: Whether the seed is fixed when none is given (reproducible runs).
+    fixed_seed: bool
+
+    @property
+    def registered(self) -> str:
+        """The name under which hypothesis knows the profile."""
+        return f"wire-conformance-{self.name}"
+
+
+PROFILES: dict[str, Profile] = {
+    "dev": Profile("dev", None, max_examples=50, budget=None, fixed_seed=False),
+    "ci": Profile("ci", "dev", max_examples=60, budget=120.0, fixed_seed=True),
+    "nightly": Profile("nightly", "ci", max_examples=5000, budget=1800.0, fixed_seed=False),
+}
+
+
+def _register() -> None:
+    for profile in PROFILES.values():
+        parent = (
+            settings.get_profile(PROFILES[profile.parent].registered)
+            if profile.parent
+            else settings.get_profile("default")
+        )
+        settings.register_profile(
+            profile.registered,
+            parent=parent,
+            max_examples=profile.max_examples,
+            deadline=None,
+            suppress_health_check=_QUIET_CHECKS,
+            print_blob=profile.name != "dev",
+            verbosity=Verbosity.quiet,
+            phases=tuple(p for p in Phase if p is not Phase.explain),
+        )
+
+
+_register()
+
+
+def default_profile() -> str:
+    """``ci`` when the ``CI`` environment variable is set (as hypothesis decides), else
+    ``dev``."""
+    return "ci" if os.environ.get("CI") else "dev"
+
+
+def profile_settings(
+    name: str, examples: int | None = None, database: Path | None = DEFAULT_DATABASE
+) -> settings:
+    """The registered settings of profile ``name``, with ``examples`` and the example
+    database (``None``: none) applied."""
+    profile = PROFILES[name]
+    chosen: ExampleDatabase | None = (
+        DirectoryBasedExampleDatabase(str(database)) if database is not None else None
+    )
+    return settings(
+        settings.get_profile(profile.registered),
+        max_examples=examples or profile.max_examples,
+        database=chosen,
+    )

@@ -1,0 +1,144 @@
+"""The property: every generated conversation passes on the target.  Each one is run
+through the ordinary pipeline (``runner.plan`` and ``runner.run_job``: the scripted
+provider, the target kind, every check, ``decide``), never a second one.
+
+``search`` drives hypothesis over ``conversations.cases`` for one column; the first
+failure is shrunk (fewer turns, fewer blocks, shorter payloads) and handed back as a
+``Counterexample`` with the result that condemned it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import seed as seeded
+
+from conformance.cases.schema import Case
+from conformance.generate.conversations import cases
+from conformance.generate.profiles import DEFAULT_DATABASE, PROFILES, profile_settings
+from conformance.runner import RunOptions, plan, run_job
+from conformance.targets.resolve import ResolvedTarget
+from conformance.verdict import Result
+
+FAILING = frozenset({"fail", "error"})
+
+
+def judge(target: ResolvedTarget, case: Case, column: str, options: RunOptions) -> Result:
+    """The verdict of ``case`` on ``column`` of ``target``, as ``run`` would decide it."""
+    jobs = plan([case], target, [column])
+    result, _ = run_job(target, jobs[0], options)
+    return result
+
+
+class ConversationFailed(AssertionError):
+    """A generated conversation failed on the target (what hypothesis shrinks)."""
+
+    def __init__(self, case: Case, result: Result) -> None:
+        super().__init__(f"{case.id}: {result.verdict}: {failing_check(result)}")
+        self.case = case
+        self.result = result
+
+
+def failing_check(result: Result) -> str:
+    """The check that condemned the result (its first violation), or the verdict's
+    reason for an ``error``."""
+    if result.violations:
+        return result.violations[0].check
+    return f"error: {result.reason}" if result.reason else result.verdict
+
+
+@dataclass(frozen=True)
+class Search:
+    """What to search: a target, one column, a profile and a seed."""
+
+    target: ResolvedTarget
+    column: str
+    profile: str = "dev"
+    seed: int | None = None
+    examples: int | None = None
+    database: Path | None = DEFAULT_DATABASE
+    options: RunOptions = field(default_factory=RunOptions)
+
+    def chosen_seed(self) -> int:
+        """The seed given, else 0 for a reproducible profile, else a fresh one."""
+        if self.seed is not None:
+            return self.seed
+        return 0 if PROFILES[self.profile].fixed_seed else random.SystemRandom().getrandbits(32)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a search ended: the shrunk counterexample (if any), how many conversations
+    were judged, the seed used and the time taken."""
+
+    column: str
+    seed: int
+    examples: int
+    seconds: float
+    counterexample: ConversationFailed | None = None
+    #: The conversations judged ``n/a`` (the target cannot run them), by reason.
+    skipped: dict[str, int] = field(default_factory=dict)
+    #: Seconds spent after the first failure: shrinking it to the counterexample.
+    shrinking: float = 0.0
+
+
+def _batch(
+    search: Search,
+    seed: int,
+    examples: int,
+    counter: list[int],
+    skipped: dict[str, int],
+    failed_at: list[float],
+) -> None:
+    """One hypothesis run of ``examples`` conversations from ``seed``."""
+    settings_ = profile_settings(search.profile, examples, search.database)
+
+    @seeded(seed)
+    @settings_
+    @given(cases(search.column))
+    def conversation_passes(case: Case) -> None:
+        counter[0] += 1
+        result = judge(search.target, case, search.column, search.options)
+        if result.verdict == "n/a":
+            skipped[result.reason or "n/a"] = skipped.get(result.reason or "n/a", 0) + 1
+        if result.verdict in FAILING:
+            if not failed_at:
+                failed_at.append(time.monotonic())
+            raise ConversationFailed(case, result)
+
+    # One example database entry per target and column, not one for every search.
+    digest = f"{search.target.name}\0{search.column}".encode()
+    conversation_passes.hypothesis.inner_test._hypothesis_internal_add_digest = digest  # type: ignore[attr-defined]
+    conversation_passes()
+
+
+def search(spec: Search) -> Outcome:
+    """Run the property on one column until a failure or the profile's examples; a
+    budgeted profile runs batches from successive seeds until its budget is spent."""
+    seed = spec.chosen_seed()
+    profile = PROFILES[spec.profile]
+    wanted = spec.examples or profile.max_examples
+    batch = wanted if profile.budget is None else min(wanted, 100)
+    counter: list[int] = [0]
+    skipped: dict[str, int] = {}
+    failed_at: list[float] = []
+    start = time.monotonic()
+    round_ = 0
+    try:
+        while True:
+            _batch(spec, seed + round_, batch, counter, skipped, failed_at)
+            round_ += 1
+            spent = time.monotonic() - start
+            if counter[0] >= wanted or profile.budget is None or spent >= profile.budget:
+                break
+    except ConversationFailed as failure:
+        end = time.monotonic()
+        shrinking = end - failed_at[0] if failed_at else 0.0
+        return Outcome(
+            spec.column, seed + round_, counter[0], end - start, failure, skipped, shrinking
+        )
+    return Outcome(spec.column, seed, counter[0], time.monotonic() - start, None, skipped)

@@ -1,0 +1,38 @@
+"""``GeneratedSuite``: a ``ConformanceSuite`` that also judges generated conversations,
+one test per column its target speaks (``docs/generate.md``).
+
+    from conformance.pytest.generated import GeneratedSuite
+
+    class TestMyAdapter(GeneratedSuite):
+        target = "my_package.adapter:MyAdapter"
+        generate_examples = 50
+
+hypothesis is imported when such a test runs, never by the plugin.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from conformance.pytest.suite import ConformanceSuite
+
+#: The fixture a generated-shapes test takes: the column it searches.
+COLUMN_FIXTURE = "wire_conformance_column"
+
+
+class GeneratedSuite(ConformanceSuite):
+    """Every case of the library, and generated conversations on each column."""
+
+    #: ``dev``, ``ci`` or ``nightly``; ``None``: ``--conformance-profile``, else ``ci``
+    #: when ``CI`` is set and ``dev`` otherwise.
+    generate_profile: ClassVar[str | None] = None
+    #: Conversations per column; ``None``: the profile's.
+    generate_examples: ClassVar[int | None] = None
+    #: The search's seed; ``None``: ``--conformance-seed``, else the profile's choice.
+    generate_seed: ClassVar[int | None] = None
+
+    def test_generated_shapes(self, wire_conformance_column: Any, request: Any) -> None:
+        """Generated conversations on one column: a failure prints its case file."""
+        from conformance.pytest.generated_cells import check_column
+
+        check_column(wire_conformance_column, request)

@@ -1,0 +1,76 @@
+"""``wire-conformance generate``: a passing search exits 0 with one line per column; a
+failing one exits 1, prints the case file and ``--save`` writes it; bad arguments
+exit 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+
+
+def test_a_passing_search_prints_one_line_per_column(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["generate", "--wire", "openai-chat", "--examples", "3", "--profile", "ci", "--no-database"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.startswith("openai-chat: ")
+    assert "conversations passed (profile ci, seed 0" in out
+
+
+@pytest.mark.slow
+def test_a_failure_is_printed_and_saved_as_a_case_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "generate",
+            "--target",
+            "harness.broken:HoistThinkingAdapter",
+            "--wire",
+            "anthropic-messages",
+            "--profile",
+            "ci",
+            "--no-database",
+            "--save",
+            str(tmp_path),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "# Generated counterexample: seed 0, profile ci" in out
+    (saved,) = tmp_path.rglob("*.yaml")
+    assert saved.read_text(encoding="utf-8") in out
+    rerun = main(
+        [
+            "run",
+            "--target",
+            "harness.broken:HoistThinkingAdapter",
+            "--cases",
+            str(tmp_path),
+            "--case",
+            saved.stem,
+            "-q",
+        ]
+    )
+    assert rerun == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["generate", "--wire", "no-such-wire"],
+        ["generate", "--target", "no_such_module:Nothing"],
+    ],
+)
+def test_bad_arguments_exit_2(argv: list[str]) -> None:
+    assert main(argv) == 2
+
+
+def test_bad_option_values_are_usage_errors() -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["generate", "--examples", "0"])
+    assert exit_.value.code == 2

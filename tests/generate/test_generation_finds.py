@@ -1,0 +1,65 @@
+"""Generation alone finds each deliberately broken adapter (no hand-written case in the
+selection), within the ``ci`` profile, and the saved counterexample reproduces the
+failure from its file, while the reference passes it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.cases.library import vocabulary
+from conformance.cases.loader import load_dirs
+from conformance.cases.parse_cache import ParseCache
+from conformance.generate.case_file import case_yaml, counterexample_case, save_case
+from conformance.generate.properties import Search, failing_check, search
+from conformance.reference.adapter import ReferenceAdapter
+from conformance.runner import RunOptions, plan, run_job
+from conformance.targets.base import Adapter
+from conformance.targets.resolve import target_from_object
+from harness.broken import (
+    DropRedactedAfterCallAdapter,
+    DropSignatureOnlyAdapter,
+    HoistThinkingAdapter,
+    MergeEpisodesAdapter,
+    StoreErrorOnRetryAdapter,
+)
+
+G, R, C, OR = "gemini", "openai-responses", "openai-chat", "openai-chat:openrouter"
+#: Its bug is accepted by the provider: it fails only where inferred evidence counts.
+STRICTLY = RunOptions(strict=True, evidence="any")
+
+FOUND: list[tuple[type[Adapter], str, RunOptions]] = [
+    (MergeEpisodesAdapter, OR, RunOptions()),
+    (HoistThinkingAdapter, G, RunOptions()),
+    (DropSignatureOnlyAdapter, R, RunOptions()),
+    (StoreErrorOnRetryAdapter, C, STRICTLY),
+    (DropRedactedAfterCallAdapter, OR, RunOptions()),
+]
+
+
+def _reproduce(directory: Path, adapter: object, column: str, options: RunOptions) -> str:
+    loaded = load_dirs([directory], vocabulary(), ParseCache(None))
+    assert not loaded.errors
+    assert len(loaded.cases) == 1
+    target = target_from_object(adapter)
+    (job,) = plan([loaded.cases[0].case], target, [column])
+    result, _ = run_job(target, job, options)
+    return result.verdict
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("adapter", "column", "options"), FOUND, ids=[f"{a.name}@{c}" for a, c, _ in FOUND]
+)
+def test_generation_alone_finds_the_broken_adapter(
+    adapter: type[Adapter], column: str, options: RunOptions, tmp_path: Path
+) -> None:
+    outcome = search(Search(target_from_object(adapter()), column, "ci", None, None, None, options))
+    found = outcome.counterexample
+    assert found is not None, f"{adapter.name} survived {outcome.examples} conversations"
+    check = failing_check(found.result)
+    case = counterexample_case(found.case, column, check, outcome.seed, adapter.name)
+    save_case(tmp_path, case, case_yaml(case, f"seed {outcome.seed}; failing check: {check}"))
+    assert _reproduce(tmp_path, adapter(), column, options) == "fail"
+    assert _reproduce(tmp_path, ReferenceAdapter(), column, options) == "pass"

@@ -1,0 +1,72 @@
+"""The strategies draw only what the wire sends: every generated case is lint-clean on
+its column, and the realism pass uses the wires' own predicates."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, find, given, settings
+
+from conformance.cases.lint import lint_case
+from conformance.generate.conversations import cases
+from conformance.generate.payloads import chunkings
+from conformance.generate.realistic import realistic_blocks, realistic_stops
+from conformance.model import Reasoning, ScriptedResponse, ToolCall
+from conformance.wires.registry import columns, get_wire
+
+FEW = settings(
+    max_examples=6,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+@pytest.mark.parametrize("column", columns())
+def test_every_generated_case_is_lint_clean_on_its_column(column: str) -> None:
+    seen: list[str] = []
+
+    @FEW
+    @given(cases(column))
+    def clean(case: object) -> None:
+        from conformance.cases.schema import Case
+
+        assert isinstance(case, Case)
+        assert list(case.wires) == [column]
+        assert lint_case(case, f"{case.features[0]}/{case.id}.yaml") == []
+        seen.append(case.id)
+
+    clean()
+    assert seen
+
+
+def test_an_unsigned_anthropic_thinking_block_is_simplified_away() -> None:
+    """Anthropic signs every thinking block of an uncut response: the pass removes an
+    unsigned one (the same predicate the lint applies), and keeps the call."""
+    realism = get_wire("anthropic-messages").realism
+    call = ToolCall(id="toolu_01abc", name="read_file")
+    kept = realistic_blocks(realism, [Reasoning(text="hm"), call], "tool_calls", None, "m")
+    assert kept == (call,)
+    signed = Reasoning(text="hm", signature="c2ln")
+    assert realistic_blocks(realism, [signed, call], "tool_calls", None, "m") == (signed, call)
+
+
+def test_a_gemini_signature_on_a_second_parallel_call_is_dropped_not_the_call() -> None:
+    """Rule 41: Gemini signs the first call only; the simpler form (no signature) stays."""
+    realism = get_wire("gemini").realism
+    first = ToolCall(id="a", name="read_file", signature="c2ln")
+    second = ToolCall(id="b", name="read_file", signature="c2lnMg==")
+    kept = realistic_blocks(realism, [first, second], "tool_calls", None, "m")
+    assert kept == (first, second.model_copy(update={"signature": None}))
+
+
+def test_stops_are_those_the_wire_sends() -> None:
+    stops = realistic_stops(get_wire("openai-responses").realism, ("end", "pause"), None)
+    assert stops == ["end"]
+    assert ScriptedResponse(stop="end").stop in stops
+
+
+def test_chunkings_shrink_to_the_fewest_smallest_sizes() -> None:
+    smallest = find(chunkings(), lambda c: c is not None and len(c) >= 2)
+    assert smallest == (1, 1)
+    assert find(chunkings(), lambda c: True) is None  # one piece is the simplest
