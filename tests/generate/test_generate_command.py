@@ -31,7 +31,7 @@ def test_a_failure_is_printed_and_saved_as_a_case_file(
             "--target",
             "harness.broken:HoistThinkingAdapter",
             "--wire",
-            "anthropic-messages",
+            "gemini",
             "--profile",
             "ci",
             "--no-database",

@@ -6,7 +6,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from conformance.model import Block, Media, Message, Reasoning, Text, ToolCall
+from conformance.model import (
+    Block,
+    Media,
+    Message,
+    Reasoning,
+    ServerToolResult,
+    ServerToolUse,
+    Text,
+    ToolCall,
+)
 
 
 def _block(block: Block) -> dict[str, Any]:
@@ -24,6 +33,15 @@ def _block(block: Block) -> dict[str, Any]:
     if isinstance(block, Media):
         source = {"type": "base64", "media_type": block.mime, "data": block.data}
         return {"type": "image", "source": source}
+    if isinstance(block, ServerToolUse):
+        return {
+            "type": "server_tool_use",
+            "id": block.id,
+            "name": block.name,
+            "input": block.arguments,
+        }
+    if isinstance(block, ServerToolResult):
+        return {"type": block.type, "tool_use_id": block.call_id, "content": block.content}
     content: str | list[dict[str, Any]] = (
         block.content if isinstance(block.content, str) else [_block(b) for b in block.content]
     )
