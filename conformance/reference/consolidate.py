@@ -32,20 +32,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from conformance.model import Reasoning, Text, ToolCall
+from conformance.model import Media, Reasoning, Text, ToolCall
 from conformance.reference.fragments import (
     BlockEnd,
     CallArguments,
     CallStart,
     Fragment,
     Key,
+    MediaPiece,
     ReasoningPiece,
     RedactedPiece,
     TextPiece,
 )
 from conformance.reference.guards import Guards
 
-TurnBlock: TypeAlias = Reasoning | Text | ToolCall
+TurnBlock: TypeAlias = Reasoning | Text | ToolCall | Media
 
 
 @dataclass
@@ -86,7 +87,7 @@ class _CallSlot:
     closed: bool = False
 
 
-_Slot: TypeAlias = _Episode | _TextSlot | _CallSlot | Reasoning
+_Slot: TypeAlias = _Episode | _TextSlot | _CallSlot | Reasoning | Media
 
 
 class EpisodeTracker:
@@ -123,6 +124,9 @@ class EpisodeTracker:
                     fragment.signature,
                 )
             )
+        elif isinstance(fragment, MediaPiece):
+            self._visible_block_arrives()
+            self._slots.append(Media(mime=fragment.mime, data=fragment.data))
         elif isinstance(fragment, CallArguments):
             call = self._call(fragment.key)
             if call is not None:
