@@ -176,6 +176,12 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--lint", action="store_true", help="lint the library, exit 1 on problems")
     mode.add_argument("--list", action="store_true", help="list the cases (the default)")
     mode.add_argument("--show", metavar="ID", help="print one case with its citations resolved")
+    mode.add_argument(
+        "--coverage",
+        action="store_true",
+        help="map every seed entry and wire rule to its cases, probes or reason; exit 1 on a gap",
+    )
+    cases.add_argument("--json", action="store_true", help="with --coverage: print it as JSON")
     _add_case_dirs(cases)
 
     target = commands.add_parser("target", help="describe the target manifest")
@@ -573,6 +579,11 @@ def _cases(args: argparse.Namespace, console: Console) -> int:
         if shown is None:
             console.print(f"error: no case {args.show!r} in the library", markup=False)
         return _print_lines(shown, console)
+    if args.coverage:
+        return _coverage(library, args.json, console)
+    if args.json:
+        console.print("error: --json goes with --coverage", markup=False)
+        return EXIT_USAGE
     if args.lint:
         from conformance.cases.lint import lint
 
@@ -595,6 +606,25 @@ def _cases(args: argparse.Namespace, console: Console) -> int:
             highlight=False,
         )
     return EXIT_FAILED if library.errors else EXIT_OK
+
+
+def _coverage(library: CaseSet, as_json: bool, console: Console) -> int:
+    """``cases --coverage``: the seed index and rule catalogue joined with the library."""
+    from conformance.catalogue.model import catalogue
+    from conformance.catalogue.seeds import seed_index
+    from conformance.probe.catalogue import reference_catalogue
+    from conformance.report.coverage import as_lines, coverage
+
+    probes = {probe.id: probe.expect_killed_by for probe in reference_catalogue().probes}
+    cases = [loaded.case for loaded in library.cases]
+    result = coverage(seed_index(), catalogue(), cases, probes)
+    if as_json:
+        from conformance.report.coverage import as_json as coverage_json
+
+        sys.stdout.write(coverage_json(result))
+    else:
+        _print_lines(as_lines(result), console)
+    return EXIT_OK if result.ok and not library.errors else EXIT_FAILED
 
 
 def _print_lines(lines: Sequence[str] | None, console: Console) -> int:

@@ -32,13 +32,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from conformance.model import Reasoning, ServerToolResult, ServerToolUse, Text, ToolCall
+from conformance.model import Media, Reasoning, ServerToolResult, ServerToolUse, Text, ToolCall
 from conformance.reference.fragments import (
     BlockEnd,
     CallArguments,
     CallStart,
     Fragment,
     Key,
+    MediaPiece,
     ReasoningPiece,
     RedactedPiece,
     ServerBlock,
@@ -46,7 +47,7 @@ from conformance.reference.fragments import (
 )
 from conformance.reference.guards import Guards
 
-TurnBlock: TypeAlias = Reasoning | Text | ToolCall | ServerToolUse | ServerToolResult
+TurnBlock: TypeAlias = Reasoning | Text | ToolCall | Media | ServerToolUse | ServerToolResult
 
 
 @dataclass
@@ -87,7 +88,9 @@ class _CallSlot:
     closed: bool = False
 
 
-_Slot: TypeAlias = _Episode | _TextSlot | _CallSlot | Reasoning | ServerToolUse | ServerToolResult
+_Slot: TypeAlias = (
+    _Episode | _TextSlot | _CallSlot | Reasoning | Media | ServerToolUse | ServerToolResult
+)
 
 
 class EpisodeTracker:
@@ -127,6 +130,9 @@ class EpisodeTracker:
         elif isinstance(fragment, ServerBlock):
             self._visible_block_arrives()
             self._slots.append(fragment.block)
+        elif isinstance(fragment, MediaPiece):
+            self._visible_block_arrives()
+            self._slots.append(Media(mime=fragment.mime, data=fragment.data))
         elif isinstance(fragment, CallArguments):
             call = self._call(fragment.key)
             if call is not None:

@@ -76,6 +76,15 @@ class CallArguments:
 
 
 @dataclass(frozen=True)
+class MediaPiece:
+    """A whole media part the model returned (Gemini ``inlineData``): a block of its own."""
+
+    key: Key
+    mime: str
+    data: str
+
+
+@dataclass(frozen=True)
 class BlockEnd:
     """The wire says block ``key`` is complete (Anthropic ``content_block_stop``,
     Responses ``output_item.done``)."""
@@ -93,5 +102,12 @@ class ServerBlock:
 
 
 Fragment: TypeAlias = (
-    ReasoningPiece | RedactedPiece | TextPiece | CallStart | CallArguments | BlockEnd | ServerBlock
+    ReasoningPiece
+    | RedactedPiece
+    | TextPiece
+    | MediaPiece
+    | CallStart
+    | CallArguments
+    | BlockEnd
+    | ServerBlock
 )

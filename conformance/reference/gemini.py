@@ -28,6 +28,7 @@ from conformance.reference.fragments import (
     BlockEnd,
     CallStart,
     Fragment,
+    MediaPiece,
     ReasoningPiece,
     TextPiece,
 )
@@ -232,8 +233,12 @@ class _Parts:
                 self.fragments.append(BlockEnd(PARTS))
         elif part.get("text") or signature:
             self.fragments.append(TextPiece(PARTS, part.get("text") or "", signature))
-        # inline data and future part types have no neutral stream form; an empty text
-        # part without a signature carries nothing
+        elif isinstance(inline := part.get("inlineData"), dict) and inline.get("data"):
+            # a model image is kept like any other part, so the history replays it (§78)
+            mime, data = str(inline.get("mimeType") or ""), str(inline["data"])
+            self.fragments.append(MediaPiece(PARTS, mime, data))
+        # future part types have no neutral stream form; an empty text part without a
+        # signature carries nothing
 
     def decoded(self) -> Decoded:
         if self._finish is None:

@@ -62,13 +62,17 @@ def test_the_reference_passes_strict() -> None:
 
 
 def test_the_verbatim_order_fails_only_when_design_evidence_counts() -> None:
-    """The three design-only leading-thinking cells: warnings by default, failures under
+    """The design-only leading-thinking cells: warnings by default, failures under
     ``--evidence any`` (they failed by default before issue 15)."""
     resolved = target_from_object(VerbatimOrderAdapter())
     jobs = plan((c.case for c in load_library().cases), resolved)
     results = run_jobs(resolved, jobs, RunOptions(strict=False, evidence="any"))
     assert {r.case for r in results if r.verdict in ("fail", "error")} == {
         "leading-thinking-every-tool-turn-stable",
+        "leading-thinking-manual-every-round-text-first",
         "leading-thinking-manual-first-run-only",
+        "leading-thinking-manual-redacted-after-text-moves-first",
+        "leading-thinking-manual-run-of-two-moves-together",
+        "leading-thinking-manual-signature-only-block-after-text-moves-first",
         "leading-thinking-manual-text-first-response",
     }

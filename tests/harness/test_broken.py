@@ -42,6 +42,8 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("openrouter-two-signed-episodes-around-calls-kept-apart", OR),
         ("responses-two-reasoning-items-before-one-function-call", R),  # §108
         ("truncation-max-tokens-dangling-episode-after-tool-call", A),  # partial merged in
+        ("xml-signed-episode-after-markup-kept-before-call", A),  # §58: [sA, text, sB] merged
+        ("xml-signed-episode-after-markup-kept-before-call", OR),
     },
     # Every reasoning block moved to the front of its message (seed §84 base, mutant M5):
     # visible wherever reasoning sat after a call on a wire that keeps that order (Chat
@@ -53,6 +55,8 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("interleaved-signature-only-mid-turn", A),
         ("interleaved-two-episodes-one-response", A),
         ("leading-thinking-manual-first-run-only", A),
+        ("gemini-saved-interleaved-runs-replayed-as-recorded", G),  # §79: recorded turn
+        ("saved-history-interleaved-episodes-replayed-as-recorded", A),  # §79
     },
     # Signed reasoning with empty text dropped (wire-rules 4, langchain#38638, seed §30):
     # Anthropic signature-only thinking, OpenRouter's signature-only details, Responses
@@ -72,6 +76,11 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("signature-only-episodes-across-tool-loop", OR),
         ("xml-signature-only-episode-survives-recovery", A),
         ("xml-signature-only-episode-survives-recovery", OR),
+        ("leading-thinking-manual-signature-only-block-after-text-moves-first", A),
+        ("responses-function-call-arguments-over-many-deltas", R),
+        ("responses-overloaded-after-reasoning-round-retried-unchanged", R),
+        ("responses-reasoning-then-message-then-call-in-order", R),
+        ("responses-three-rounds-each-item-before-its-call", R),
     },
     # A transient error answer stored as an assistant turn before the retry: every fault
     # case, on the wire it runs on.  The provider accepts such a retry, so the check is a
@@ -82,6 +91,13 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("chat-rate-limited-after-tool-round-retried-unchanged", C),
         ("gemini-unavailable-after-tool-round-retried-unchanged", G),
         ("responses-server-error-after-tool-round-retried-unchanged", R),
+        ("deepseek-server-busy-after-tool-round-retried-unchanged", "openai-chat:deepseek"),
+        ("gemini-rate-limited-after-signed-call-retried-unchanged", G),
+        ("gemini-resource-exhausted-first-request-retried-unchanged", G),
+        ("openrouter-rate-limited-after-tool-round-retried-unchanged", OR),
+        ("openrouter-upstream-unavailable-first-request-retried-unchanged", OR),
+        ("responses-overloaded-after-reasoning-round-retried-unchanged", R),
+        ("responses-rate-limited-first-request-retried-unchanged", R),
     },
     # XML recovery that knows only <invoke> (QwenLM/qwen-code#10692, rule 50): every
     # other dialect ends the turn with the markup as text; it declares xml-recovery, so
