@@ -59,6 +59,15 @@ class Reasoning(StrictModel):
     )
 
 
+def summary_parts(parts: tuple[str, ...] | list[str] | None) -> tuple[str, ...] | None:
+    """A reasoning summary in neutral form: no parts at all is ``None``.
+
+    Every wire's view carries ``summary: []`` and a missing summary as the same value,
+    so a case's pattern is read the same way (``summary: []`` and ``summary: null``
+    both mean "no summary parts"); the wire's own rules tell the two spellings apart."""
+    return tuple(parts) if parts else None
+
+
 class Text(StrictModel):
     """Visible text; Gemini may sign text parts too."""
 

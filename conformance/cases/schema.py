@@ -34,6 +34,7 @@ from conformance.model import (
     StrictModel,
     ToolCall,
     ToolSpec,
+    summary_parts,
 )
 from conformance.verdict import Evidence, Severity
 
@@ -218,6 +219,13 @@ class BlockPattern(StrictModel):
     is_error: bool | None = None
     content: str | None = None
     content_contains: str | None = None
+
+    @field_validator("summary")
+    @classmethod
+    def _summary_as_views_read_it(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        """``summary: []`` means no summary parts, as it does in every view (it never
+        matched anything: the views read ``[]`` as no summary)."""
+        return summary_parts(value)
 
 
 class Where(StrictModel):
