@@ -248,7 +248,21 @@ class Where(StrictModel):
         return value
 
 
-class ExpectBlocks(StrictModel):
+class _Scoped(StrictModel):
+    """What every expectation may say about where it applies.
+
+    ``wires`` lists the columns (``wire`` or ``wire:dialect``, as the case's own
+    ``wires`` names them) the expectation holds on; unset, it holds on every column the
+    case runs on.  One case then states what differs per wire (the view a wire can show,
+    a shape only one provider demands) instead of splitting into near-copies."""
+
+    wires: tuple[str, ...] | None = Field(default=None, min_length=1)
+
+    def applies(self, column: str) -> bool:
+        return self.wires is None or column in self.wires
+
+
+class ExpectBlocks(_Scoped):
     """The selected message holds exactly these blocks, in this order."""
 
     where: Where = Field(alias="in")
@@ -266,7 +280,7 @@ class ExpectBlocks(StrictModel):
         return self
 
 
-class ExpectContains(StrictModel):
+class ExpectContains(_Scoped):
     """The selected message(s) hold these blocks in this order, other blocks between."""
 
     where: Where = Field(alias="in")
@@ -278,7 +292,7 @@ class ExpectContains(StrictModel):
     evidence: Evidence | None = None
 
 
-class ExpectNone(StrictModel):
+class ExpectNone(_Scoped):
     """No block of the selected message(s) matches the pattern."""
 
     where: Where = Field(alias="in")
@@ -290,7 +304,7 @@ class ExpectNone(StrictModel):
     evidence: Evidence | None = None
 
 
-class ExpectNoMessage(StrictModel):
+class ExpectNoMessage(_Scoped):
     """No selected message is empty (``empty: true``) or holds only matching blocks."""
 
     where: Where = Field(alias="in")
@@ -302,7 +316,7 @@ class ExpectNoMessage(StrictModel):
     evidence: Evidence | None = None
 
 
-class ExpectRequests(StrictModel):
+class ExpectRequests(_Scoped):
     """The target sent exactly this many requests."""
 
     requests: PositiveInt
@@ -321,7 +335,7 @@ class OutputPattern(StrictModel):
     stop: Stop | None = None
 
 
-class ExpectOutput(StrictModel):
+class ExpectOutput(_Scoped):
     output: OutputPattern
     why: str | None = None
     severity: Severity = "must"
@@ -330,7 +344,7 @@ class ExpectOutput(StrictModel):
     evidence: Evidence | None = None
 
 
-class ExpectAnyOf(StrictModel):
+class ExpectAnyOf(_Scoped):
     """At least one of these expectations holds."""
 
     any_of: tuple[Expectation, ...] = Field(min_length=2)
@@ -439,6 +453,17 @@ class Case(StrictModel):
         return value
 
     @model_validator(mode="after")
+    def _expectations_name_its_columns(self) -> Case:
+        for at, columns in _scoped_columns(self.expect, "expect"):
+            unknown = [c for c in columns if c not in self.wires]
+            if unknown:
+                raise ValueError(
+                    f"{at}.wires names {', '.join(map(repr, unknown))}, which the case does "
+                    f"not run on (its columns: {', '.join(self.wires)})"
+                )
+        return self
+
+    @model_validator(mode="after")
     def _pin_has_reason(self) -> Case:
         if self.status == "pinned" and not self.pinned_reason:
             raise ValueError("a pinned case names its limitation in `pinned_reason`")
@@ -463,3 +488,17 @@ class Case(StrictModel):
         if all(isinstance(p, SeedRef) for p in self.provenance):
             return "design"
         return "observed"
+
+
+def _scoped_columns(
+    expectations: tuple[Expectation, ...], at: str
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Every expectation's ``wires`` (nested ``any_of`` alternatives too), located."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for e, expectation in enumerate(expectations):
+        where = f"{at}[{e}]"
+        if expectation.wires is not None:
+            found.append((where, expectation.wires))
+        if isinstance(expectation, ExpectAnyOf):
+            found += _scoped_columns(expectation.any_of, f"{where}.any_of")
+    return found
