@@ -206,6 +206,29 @@ class Fault(StrictModel):
     )
 
 
+#: How a stream's bytes are cut into reads: every byte its own read, one cut inside each
+#: multi-byte UTF-8 sequence, one cut inside each line, or explicit read sizes in bytes.
+ReadPattern: TypeAlias = Literal["bytewise", "mid-character", "mid-line"]
+
+
+class Framing(StrictModel):
+    """Byte-level framing of one served body: its SSE line endings and where its reads
+    end.  The content is the same as without it; only the bytes a client must reassemble
+    change, so every correct client reads the same blocks (the SSE spec's end-of-line is
+    CRLF, LF or CR; a read may end anywhere, inside a character or a line)."""
+
+    line_ending: Literal["lf", "crlf", "cr"] = Field(
+        default="lf",
+        description="Every SSE line break of a streamed answer (JSON bodies keep theirs).",
+    )
+    reads: ReadPattern | tuple[PositiveInt, ...] | None = Field(
+        default=None,
+        description="Where the body's reads end: `bytewise`, `mid-character` (inside every "
+        "multi-byte UTF-8 sequence), `mid-line` (inside every line), or read sizes in "
+        "bytes (the rest is one last read).  Unset: one read per event.",
+    )
+
+
 class ScriptedResponse(StrictModel):
     """One assistant response the provider serves, in neutral blocks, or a ``fault``
     (an HTTP error answer: no blocks, stop ``no_finish``, which a case may omit)."""
@@ -218,6 +241,10 @@ class ScriptedResponse(StrictModel):
     )
     fault: Fault | None = Field(
         default=None, description="Answer with a transient HTTP error instead of a response."
+    )
+    framing: Framing | None = Field(
+        default=None,
+        description="Byte-level framing of the served body: line endings, read boundaries.",
     )
     if_continued: bool = Field(
         default=False,

@@ -26,6 +26,7 @@ from conformance.wires.base import (
     RuleViolation,
     ValidationContext,
 )
+from conformance.wires.framing import reframe
 from conformance.wires.roles import Server
 
 #: Provider-level rules: they hold on every wire.
@@ -190,7 +191,9 @@ class ScriptedProvider:
             dialect=self.dialect,
             request=view,
         )
-        response = self.wire.render(self.script[index], context)
+        response = reframe(
+            self.wire.render(self.script[index], context), self.script[index].framing
+        )
         self._served += 1
         # A violation too weakly evidenced to reject (``RuleViolation.rejects``) is
         # recorded beside the response the real provider would most likely have sent.
