@@ -327,6 +327,52 @@ class ExpectRequests(_Scoped):
     evidence: Evidence | None = None
 
 
+class SentPattern(StrictModel):
+    """What a request carries besides its messages: headers and top-level body values.
+
+    ``header`` maps a header name to a token its comma-separated value must list (as
+    ``anthropic-beta`` lists betas); ``body`` maps a dotted body path to the JSON value
+    it must equal (``null``: the path is absent); ``lists`` maps a dotted body path to
+    items the list there must hold, in any order, among others (``include``)."""
+
+    header: dict[str, str] = Field(default_factory=dict)
+    body: dict[str, Any] = Field(default_factory=dict)
+    lists: dict[str, tuple[Any, ...]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _something(self) -> SentPattern:
+        if not (self.header or self.body or self.lists):
+            raise ValueError("`sent` names at least one header, body path or list")
+        return self
+
+
+class ExpectSent(_Scoped):
+    """Every selected request carries these headers and body values (``in.request``
+    selects; ``role`` and ``nth`` do not apply)."""
+
+    where: Where = Field(alias="in", default_factory=lambda: Where(request="each"))
+    sent: SentPattern
+    why: str | None = None
+    severity: Severity = "must"
+    #: What the expectation rests on; unset: ``design`` when the case cites only the
+    #: seed behaviours (a design document), else ``observed`` (``Case.evidence``).
+    evidence: Evidence | None = None
+
+
+class ExpectSame(_Scoped):
+    """Every selected request sends the same value for each named item: a dotted body
+    path (absent is a value too) or ``header:<name>``.  "The thinking configuration
+    holds for the whole tool loop" is ``same: [thinking]`` on the loop's requests."""
+
+    where: Where = Field(alias="in", default_factory=lambda: Where(request="each"))
+    same: tuple[str, ...] = Field(min_length=1)
+    why: str | None = None
+    severity: Severity = "must"
+    #: What the expectation rests on; unset: ``design`` when the case cites only the
+    #: seed behaviours (a design document), else ``observed`` (``Case.evidence``).
+    evidence: Evidence | None = None
+
+
 class OutputPattern(StrictModel):
     """What a target selects as the conversation's final output (a subagent's result)."""
 
@@ -357,7 +403,8 @@ class ExpectAnyOf(_Scoped):
 
 def _expectation_tag(value: Any) -> str | None:
     keys = value.keys() if isinstance(value, dict) else vars(value).keys()
-    for tag in ("blocks", "contains", "none", "no_message", "requests", "output", "any_of"):
+    tags = ("blocks", "contains", "none", "no_message", "requests", "output", "any_of", "sent")
+    for tag in (*tags, "same"):
         if tag in keys:
             return tag
     return None
@@ -370,13 +417,15 @@ Expectation: TypeAlias = Annotated[
     | Annotated[ExpectNoMessage, Tag("no_message")]
     | Annotated[ExpectRequests, Tag("requests")]
     | Annotated[ExpectOutput, Tag("output")]
-    | Annotated[ExpectAnyOf, Tag("any_of")],
+    | Annotated[ExpectAnyOf, Tag("any_of")]
+    | Annotated[ExpectSent, Tag("sent")]
+    | Annotated[ExpectSame, Tag("same")],
     Discriminator(
         _expectation_tag,
         custom_error_type="expectation_kind",
         custom_error_message=(
             "an expectation has one of the keys blocks, contains, none, no_message, "
-            "requests, output, any_of"
+            "requests, output, any_of, sent, same"
         ),
     ),
 ]
