@@ -31,7 +31,6 @@ from conformance.targets.base import (
     AdapterSession,
     Session,
     ToolDef,
-    ToolResultIn,
     WireRequest,
     WireResponse,
 )
@@ -118,6 +117,10 @@ def session_from_contract(document: Mapping[str, Any]) -> Session:
         store=document.get("store"),
         include=None if include is None else tuple(include),
         history=load_history(document.get("history", [])),
+        results={
+            call_id: (str(result["content"]), bool(result.get("is_error", False)))
+            for call_id, result in (document.get("results") or {}).items()
+        },
     )
 
 
@@ -173,9 +176,7 @@ def hold(conversation: AdapterSession, session: Session, send: Send) -> None:
             calls = conversation.receive(response)
             if not calls and not conversation.continues():
                 break
-            conversation.add_tool_results(
-                [ToolResultIn(call.id, call.name, session.result_for(call.name)) for call in calls]
-            )
+            conversation.add_tool_results([session.result_of(call.id, call.name) for call in calls])
         else:
             raise AgentError(f"more than {MAX_REQUESTS_PER_TURN} requests in one user turn", 1)
 

@@ -162,6 +162,15 @@ class Turn(StrictModel):
         return self
 
 
+class CallResult(StrictModel):
+    """What one scripted call returns when it runs: its own text, and whether the tool
+    failed (an error result: Anthropic ``is_error``, Gemini's ``error`` response; Chat and
+    Responses outputs carry no flag, so there only the text tells)."""
+
+    content: str
+    is_error: bool = False
+
+
 class Given(StrictModel):
     """The conversation a case scripts."""
 
@@ -172,6 +181,25 @@ class Given(StrictModel):
         default=(), description="A saved history the conversation continues from."
     )
     turns: tuple[Turn, ...] = Field(min_length=1)
+    results: dict[str, CallResult] = Field(
+        default_factory=dict,
+        description="A result per scripted call id, instead of its tool's `result`; "
+        "`is_error: true` makes the tool fail.",
+    )
+
+    @model_validator(mode="after")
+    def _results_name_calls(self) -> Given:
+        calls = {b.id for r in self.responses for b in r.blocks if isinstance(b, ToolCall)}
+        unknown = sorted(set(self.results) - calls)
+        if unknown:
+            raise ValueError(
+                f"results: {', '.join(map(repr, unknown))} is no scripted tool call's id"
+            )
+        return self
+
+    def result_of(self, call_id: str, tool: ToolSpec) -> CallResult:
+        """What the call returns when it runs: its own result, else its tool's."""
+        return self.results.get(call_id) or CallResult(content=tool.result)
 
     @model_validator(mode="after")
     def _tools_offered(self) -> Given:

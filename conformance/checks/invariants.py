@@ -342,12 +342,14 @@ def _suspects(transcript: Transcript, index: int) -> dict[str, _Suspect]:
         if not isinstance(block, ToolCall) or tool is None:
             continue
         if not block.complete:
-            found[block.id] = _Suspect(block, index, "must", "had cut-off arguments", tool.result)
+            result = given.result_of(block.id, tool).content
+            found[block.id] = _Suspect(block, index, "must", "had cut-off arguments", result)
         elif response.stop in TRUNCATING_STOPS or cut:
             why = (
                 f"came from a response that stopped with {response.stop}"
                 if response.stop in TRUNCATING_STOPS
                 else "came from a response whose other call was cut off"
             )
-            found[block.id] = _Suspect(block, index, "should", why, tool.result)
+            result = given.result_of(block.id, tool).content
+            found[block.id] = _Suspect(block, index, "should", why, result)
     return found
