@@ -12,7 +12,7 @@ from conformance.targets.base import Session, ToolDef, ToolResultIn
 from harness.broken.tool_results import DropErrorFlagAdapter, ResultPerToolAdapter
 from tests.support import failing, run_library
 
-CASE = "tool-pairing-failing-tool-keeps-its-own-result-per-call"
+CASE = "per-call-results-failing-tool-keeps-its-own-result"
 A, C, R = "anthropic-messages", "openai-chat", "openai-responses"
 
 
