@@ -6,7 +6,8 @@
   the 400, exited non-zero, stopped): the same behaviour gets the same verdict whatever
   the target kind.
 * ``fail`` — a ``must`` violation (``should`` ones too when the run is strict); a request
-  beyond the script after broken expectations fails on those, and is named in the reason;
+  beyond the script after broken expectations fails on those, and is named in the reason,
+  even when the target then crashed or exited non-zero on the provider's answer to it;
   a target that declares ``xml-recovery`` and ends its turn on the response whose text
   carries the call fails too (it did not recover it, rule 50): that stop is explained.
 * ``pinned`` — a pinned case whose documented limitation showed as the case asserts.
@@ -80,6 +81,17 @@ class _Sorted:
         )
 
 
+def _broken_inside_script(transcript: Transcript, found: _Sorted) -> list[Violation]:
+    """Counted violations (the case's expectations, invariants) located on a request
+    inside the script: one the provider answered from it, not the extra request."""
+    inside = {
+        e.number
+        for e in transcript.exchanges
+        if not any(v.rule.id in UNEXPECTED_REQUEST for v in e.violations)
+    }
+    return [v for v in found.counted if v.check not in UNEXPECTED_REQUEST and v.request in inside]
+
+
 def _judged(
     case: Case, transcript: Transcript, found: _Sorted, counted: list[Violation]
 ) -> tuple[Verdict, str | None]:
@@ -87,6 +99,11 @@ def _judged(
     served = transcript.served_count()
     scripted = len(case.given.responses)
     if transcript.error and not _rejected(transcript):
+        if found.unexpected and _broken_inside_script(transcript, found):
+            # A `must` failed on a request the script answered: that is
+            # the verdict, whatever the target did on the answer to its extra request
+            # (an SDK raising on the 400, a command exiting non-zero).
+            return "fail", f"also: {found.unexpected[0].message}; then: {transcript.error}"
         # After a rejection, what the target did next (an SDK raising on the 400, a
         # command exiting non-zero, an adapter stopping) is explained by it: the verdict
         # is the rejection's, whatever the target kind.

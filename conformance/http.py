@@ -33,12 +33,16 @@ class HttpRequest:
 @dataclass(frozen=True)
 class HttpResponse:
     """One response.  ``chunks`` holds the body split where a streaming server flushes
-    (one SSE event each); the joined chunks are always ``body``."""
+    (one SSE event each, or the reads a case's framing names); the joined chunks are
+    always ``body``."""
 
     status: int
     body: bytes
     headers: tuple[tuple[str, str], ...] = ()
     chunks: tuple[bytes, ...] = ()
+    #: The case framed these bytes (``conformance.wires.framing``): every transport
+    #: hands ``chunks`` to the client as separate reads, not only a socket.
+    framed: bool = False
 
     @property
     def streaming(self) -> bool:

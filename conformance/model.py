@@ -68,6 +68,15 @@ class Reasoning(StrictModel):
     )
 
 
+def summary_parts(parts: tuple[str, ...] | list[str] | None) -> tuple[str, ...] | None:
+    """A reasoning summary in neutral form: no parts at all is ``None``.
+
+    Every wire's view carries ``summary: []`` and a missing summary as the same value,
+    so a case's pattern is read the same way (``summary: []`` and ``summary: null``
+    both mean "no summary parts"); the wire's own rules tell the two spellings apart."""
+    return tuple(parts) if parts else None
+
+
 class Text(StrictModel):
     """Visible text; Gemini may sign text parts too."""
 
@@ -252,6 +261,29 @@ class Fault(StrictModel):
     )
 
 
+#: How a stream's bytes are cut into reads: every byte its own read, one cut inside each
+#: multi-byte UTF-8 sequence, one cut inside each line, or explicit read sizes in bytes.
+ReadPattern: TypeAlias = Literal["bytewise", "mid-character", "mid-line"]
+
+
+class Framing(StrictModel):
+    """Byte-level framing of one served body: its SSE line endings and where its reads
+    end.  The content is the same as without it; only the bytes a client must reassemble
+    change, so every correct client reads the same blocks (the SSE spec's end-of-line is
+    CRLF, LF or CR; a read may end anywhere, inside a character or a line)."""
+
+    line_ending: Literal["lf", "crlf", "cr"] = Field(
+        default="lf",
+        description="Every SSE line break of a streamed answer (JSON bodies keep theirs).",
+    )
+    reads: ReadPattern | tuple[PositiveInt, ...] | None = Field(
+        default=None,
+        description="Where the body's reads end: `bytewise`, `mid-character` (inside every "
+        "multi-byte UTF-8 sequence), `mid-line` (inside every line), or read sizes in "
+        "bytes (the rest is one last read).  Unset: one read per event.",
+    )
+
+
 class ScriptedResponse(StrictModel):
     """One assistant response the provider serves, in neutral blocks, or a ``fault``
     (an HTTP error answer: no blocks, stop ``no_finish``, which a case may omit)."""
@@ -274,6 +306,10 @@ class ScriptedResponse(StrictModel):
         default=False,
         description="OpenAI Responses stream directive: the terminal event's "
         "`response.output` is `[]` although every item was streamed (rule 23).",
+    )
+    framing: Framing | None = Field(
+        default=None,
+        description="Byte-level framing of the served body: line endings, read boundaries.",
     )
     if_continued: bool = Field(
         default=False,

@@ -236,3 +236,34 @@ def test_the_documented_threshold_demotes_observed_violations() -> None:
     assert documented.verdict == "fail"
     assert documented.violations == (DOCUMENTED_SHOULD,)
     assert documented.warnings == (MUST,)
+
+
+def test_a_must_broken_inside_the_script_fails_even_if_the_target_then_crashed() -> None:
+    """Issue 13: the target broke an expectation on request 2, sent request 3 beyond the
+    script and raised on the provider's 400 (a command exits non-zero): the cell was an
+    `error` naming only the crash, hiding the failure the script did judge."""
+    c = case()
+    beyond_rule = RuleViolation(BEYOND_SCRIPT, "request 3 is beyond the script")
+    run = transcript(c, *FULL, exchange(3, None, beyond_rule), error="exit status 1")
+    broke = Violation(check="expect", message="expect[0]: no", request=2)
+    beyond = Violation(check=BEYOND_SCRIPT.id, message="request 3 is beyond the script", request=3)
+    result = decide(c, "anthropic-messages", None, run, [broke, beyond], strict=False)
+    assert result.verdict == "fail"  # was: error
+    assert result.violations == (broke, beyond)
+    assert result.reason == "also: request 3 is beyond the script; then: exit status 1"
+    invariant = Violation(check="invariant/tool-pairing", message="unpaired", request=2)
+    assert decide(c, "anthropic-messages", None, run, [invariant, beyond], False).verdict == "fail"
+
+
+def test_a_crash_after_an_extra_request_with_nothing_broken_inside_is_an_error() -> None:
+    """Only what failed inside the script makes it a `fail`: an expectation that fails on
+    the extra request itself (``request: -1``), or a warning, leaves the crash an error."""
+    c = case()
+    beyond_rule = RuleViolation(BEYOND_SCRIPT, "request 3 is beyond the script")
+    run = transcript(c, *FULL, exchange(3, None, beyond_rule), error="exit status 1")
+    beyond = Violation(check=BEYOND_SCRIPT.id, message="request 3 is beyond the script", request=3)
+    on_extra = Violation(check="expect", message="expect[0]: no", request=3)
+    warned = Violation(check="expect", message="w", request=2, severity="should")
+    for extra in (on_extra, warned):
+        result = decide(c, "anthropic-messages", None, run, [extra, beyond], strict=False)
+        assert (result.verdict, result.reason) == ("error", "exit status 1")

@@ -32,7 +32,6 @@ from conformance.targets.base import (
     AdapterSession,
     Session,
     ToolDef,
-    ToolResultIn,
     WireRequest,
     WireResponse,
 )
@@ -121,6 +120,10 @@ def session_from_contract(document: Mapping[str, Any]) -> Session:
         store=document.get("store"),
         include=None if include is None else tuple(include),
         history=document_history(document),
+        results={
+            call_id: (str(result["content"]), bool(result.get("is_error", False)))
+            for call_id, result in (document.get("results") or {}).items()
+        },
     )
 
 
@@ -196,9 +199,7 @@ def hold(conversation: AdapterSession, session: Session, send: Send) -> None:
             calls = conversation.receive(response)
             if not calls and not conversation.continues():
                 break
-            conversation.add_tool_results(
-                [ToolResultIn(call.id, call.name, session.result_for(call.name)) for call in calls]
-            )
+            conversation.add_tool_results([session.result_of(call.id, call.name) for call in calls])
         else:
             raise AgentError(f"more than {MAX_REQUESTS_PER_TURN} requests in one user turn", 1)
 

@@ -35,6 +35,7 @@ from conformance.model import (
     StrictModel,
     ToolCall,
     ToolSpec,
+    summary_parts,
 )
 from conformance.verdict import Evidence, Severity
 
@@ -196,6 +197,15 @@ class Turn(StrictModel):
         return self
 
 
+class CallResult(StrictModel):
+    """What one scripted call returns when it runs: its own text, and whether the tool
+    failed (an error result: Anthropic ``is_error``, Gemini's ``error`` response; Chat and
+    Responses outputs carry no flag, so there only the text tells)."""
+
+    content: str
+    is_error: bool = False
+
+
 class Given(StrictModel):
     """The conversation a case scripts."""
 
@@ -206,6 +216,25 @@ class Given(StrictModel):
         default=(), description="A saved history the conversation continues from."
     )
     turns: tuple[Turn, ...] = Field(min_length=1)
+    results: dict[str, CallResult] = Field(
+        default_factory=dict,
+        description="A result per scripted call id, instead of its tool's `result`; "
+        "`is_error: true` makes the tool fail.",
+    )
+
+    @model_validator(mode="after")
+    def _results_name_calls(self) -> Given:
+        calls = {b.id for r in self.responses for b in r.blocks if isinstance(b, ToolCall)}
+        unknown = sorted(set(self.results) - calls)
+        if unknown:
+            raise ValueError(
+                f"results: {', '.join(map(repr, unknown))} is no scripted tool call's id"
+            )
+        return self
+
+    def result_of(self, call_id: str, tool: ToolSpec) -> CallResult:
+        """What the call returns when it runs: its own result, else its tool's."""
+        return self.results.get(call_id) or CallResult(content=tool.result)
 
     @model_validator(mode="after")
     def _tools_offered(self) -> Given:
@@ -254,6 +283,13 @@ class BlockPattern(StrictModel):
     content: str | None = None
     content_contains: str | None = None
 
+    @field_validator("summary")
+    @classmethod
+    def _summary_as_views_read_it(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        """``summary: []`` means no summary parts, as it does in every view (it never
+        matched anything: the views read ``[]`` as no summary)."""
+        return summary_parts(value)
+
 
 class Where(StrictModel):
     """Which captured request(s), and which message(s) in them.
@@ -275,7 +311,21 @@ class Where(StrictModel):
         return value
 
 
-class ExpectBlocks(StrictModel):
+class _Scoped(StrictModel):
+    """What every expectation may say about where it applies.
+
+    ``wires`` lists the columns (``wire`` or ``wire:dialect``, as the case's own
+    ``wires`` names them) the expectation holds on; unset, it holds on every column the
+    case runs on.  One case then states what differs per wire (the view a wire can show,
+    a shape only one provider demands) instead of splitting into near-copies."""
+
+    wires: tuple[str, ...] | None = Field(default=None, min_length=1)
+
+    def applies(self, column: str) -> bool:
+        return self.wires is None or column in self.wires
+
+
+class ExpectBlocks(_Scoped):
     """The selected message holds exactly these blocks, in this order."""
 
     where: Where = Field(alias="in")
@@ -293,7 +343,7 @@ class ExpectBlocks(StrictModel):
         return self
 
 
-class ExpectContains(StrictModel):
+class ExpectContains(_Scoped):
     """The selected message(s) hold these blocks in this order, other blocks between."""
 
     where: Where = Field(alias="in")
@@ -305,7 +355,7 @@ class ExpectContains(StrictModel):
     evidence: Evidence | None = None
 
 
-class ExpectNone(StrictModel):
+class ExpectNone(_Scoped):
     """No block of the selected message(s) matches the pattern."""
 
     where: Where = Field(alias="in")
@@ -317,7 +367,7 @@ class ExpectNone(StrictModel):
     evidence: Evidence | None = None
 
 
-class ExpectNoMessage(StrictModel):
+class ExpectNoMessage(_Scoped):
     """No selected message is empty (``empty: true``) or holds only matching blocks."""
 
     where: Where = Field(alias="in")
@@ -329,10 +379,56 @@ class ExpectNoMessage(StrictModel):
     evidence: Evidence | None = None
 
 
-class ExpectRequests(StrictModel):
+class ExpectRequests(_Scoped):
     """The target sent exactly this many requests."""
 
     requests: PositiveInt
+    why: str | None = None
+    severity: Severity = "must"
+    #: What the expectation rests on; unset: ``design`` when the case cites only the
+    #: seed behaviours (a design document), else ``observed`` (``Case.evidence``).
+    evidence: Evidence | None = None
+
+
+class SentPattern(StrictModel):
+    """What a request carries besides its messages: headers and top-level body values.
+
+    ``header`` maps a header name to a token its comma-separated value must list (as
+    ``anthropic-beta`` lists betas); ``body`` maps a dotted body path to the JSON value
+    it must equal (``null``: the path is absent); ``lists`` maps a dotted body path to
+    items the list there must hold, in any order, among others (``include``)."""
+
+    header: dict[str, str] = Field(default_factory=dict)
+    body: dict[str, Any] = Field(default_factory=dict)
+    lists: dict[str, tuple[Any, ...]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _something(self) -> SentPattern:
+        if not (self.header or self.body or self.lists):
+            raise ValueError("`sent` names at least one header, body path or list")
+        return self
+
+
+class ExpectSent(_Scoped):
+    """Every selected request carries these headers and body values (``in.request``
+    selects; ``role`` and ``nth`` do not apply)."""
+
+    where: Where = Field(alias="in", default_factory=lambda: Where(request="each"))
+    sent: SentPattern
+    why: str | None = None
+    severity: Severity = "must"
+    #: What the expectation rests on; unset: ``design`` when the case cites only the
+    #: seed behaviours (a design document), else ``observed`` (``Case.evidence``).
+    evidence: Evidence | None = None
+
+
+class ExpectSame(_Scoped):
+    """Every selected request sends the same value for each named item: a dotted body
+    path (absent is a value too) or ``header:<name>``.  "The thinking configuration
+    holds for the whole tool loop" is ``same: [thinking]`` on the loop's requests."""
+
+    where: Where = Field(alias="in", default_factory=lambda: Where(request="each"))
+    same: tuple[str, ...] = Field(min_length=1)
     why: str | None = None
     severity: Severity = "must"
     #: What the expectation rests on; unset: ``design`` when the case cites only the
@@ -348,7 +444,7 @@ class OutputPattern(StrictModel):
     stop: Stop | None = None
 
 
-class ExpectOutput(StrictModel):
+class ExpectOutput(_Scoped):
     output: OutputPattern
     why: str | None = None
     severity: Severity = "must"
@@ -357,7 +453,7 @@ class ExpectOutput(StrictModel):
     evidence: Evidence | None = None
 
 
-class ExpectAnyOf(StrictModel):
+class ExpectAnyOf(_Scoped):
     """At least one of these expectations holds."""
 
     any_of: tuple[Expectation, ...] = Field(min_length=2)
@@ -370,7 +466,8 @@ class ExpectAnyOf(StrictModel):
 
 def _expectation_tag(value: Any) -> str | None:
     keys = value.keys() if isinstance(value, dict) else vars(value).keys()
-    for tag in ("blocks", "contains", "none", "no_message", "requests", "output", "any_of"):
+    tags = ("blocks", "contains", "none", "no_message", "requests", "output", "any_of", "sent")
+    for tag in (*tags, "same"):
         if tag in keys:
             return tag
     return None
@@ -383,13 +480,15 @@ Expectation: TypeAlias = Annotated[
     | Annotated[ExpectNoMessage, Tag("no_message")]
     | Annotated[ExpectRequests, Tag("requests")]
     | Annotated[ExpectOutput, Tag("output")]
-    | Annotated[ExpectAnyOf, Tag("any_of")],
+    | Annotated[ExpectAnyOf, Tag("any_of")]
+    | Annotated[ExpectSent, Tag("sent")]
+    | Annotated[ExpectSame, Tag("same")],
     Discriminator(
         _expectation_tag,
         custom_error_type="expectation_kind",
         custom_error_message=(
             "an expectation has one of the keys blocks, contains, none, no_message, "
-            "requests, output, any_of"
+            "requests, output, any_of, sent, same"
         ),
     ),
 ]
@@ -466,6 +565,17 @@ class Case(StrictModel):
         return value
 
     @model_validator(mode="after")
+    def _expectations_name_its_columns(self) -> Case:
+        for at, columns in _scoped_columns(self.expect, "expect"):
+            unknown = [c for c in columns if c not in self.wires]
+            if unknown:
+                raise ValueError(
+                    f"{at}.wires names {', '.join(map(repr, unknown))}, which the case does "
+                    f"not run on (its columns: {', '.join(self.wires)})"
+                )
+        return self
+
+    @model_validator(mode="after")
     def _pin_has_reason(self) -> Case:
         if self.status == "pinned" and not self.pinned_reason:
             raise ValueError("a pinned case names its limitation in `pinned_reason`")
@@ -502,3 +612,17 @@ def _judges_output(expectation: Expectation) -> bool:
     if isinstance(expectation, ExpectAnyOf):
         return any(_judges_output(e) for e in expectation.any_of)
     return isinstance(expectation, ExpectOutput)
+
+
+def _scoped_columns(
+    expectations: tuple[Expectation, ...], at: str
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Every expectation's ``wires`` (nested ``any_of`` alternatives too), located."""
+    found: list[tuple[str, tuple[str, ...]]] = []
+    for e, expectation in enumerate(expectations):
+        where = f"{at}[{e}]"
+        if expectation.wires is not None:
+            found.append((where, expectation.wires))
+        if isinstance(expectation, ExpectAnyOf):
+            found += _scoped_columns(expectation.any_of, f"{where}.any_of")
+    return found

@@ -42,7 +42,8 @@ def _expectations(expectations: tuple[Expectation, ...], indent: str) -> list[st
     for n, expectation in enumerate(expectations, 1):
         kind = type(expectation).__name__.removeprefix("Expect").lower()
         why = f": {' '.join(expectation.why.split())}" if expectation.why else ""
-        lines.append(f"{indent}{n}. {kind} [{expectation.severity}]{why}")
+        only = f" (on {', '.join(expectation.wires)})" if expectation.wires else ""
+        lines.append(f"{indent}{n}. {kind} [{expectation.severity}]{only}{why}")
         if isinstance(expectation, ExpectAnyOf):
             lines += _expectations(expectation.any_of, indent + "   ")
     return lines

@@ -27,6 +27,8 @@ from conformance.cases.schema import (
     ExpectNone,
     ExpectOutput,
     ExpectRequests,
+    ExpectSame,
+    ExpectSent,
     OutputPattern,
     Where,
 )
@@ -80,6 +82,8 @@ def expectation_violations(transcript: Transcript) -> list[Violation]:
     """Every failed expectation of the case, in the order the case writes them."""
     found: list[Violation] = []
     for i, expectation in enumerate(transcript.case.expect):
+        if not expectation.applies(transcript.wire):
+            continue  # written for other columns of the case
         for finding in _evaluate(expectation, transcript):
             found.append(
                 EXPECT.violation(
@@ -120,6 +124,10 @@ def _evaluate(expectation: Expectation, transcript: Transcript) -> list[_Finding
         return _requests_sent(expectation, transcript)
     if isinstance(expectation, ExpectOutput):
         return _output(expectation, transcript)
+    if isinstance(expectation, ExpectSent):
+        return _sent(expectation, transcript)
+    if isinstance(expectation, ExpectSame):
+        return _same(expectation, transcript)
     return _any_of(expectation, transcript)
 
 
@@ -345,7 +353,10 @@ def _output(expectation: ExpectOutput, transcript: Transcript) -> list[_Finding]
 
 def _any_of(expectation: ExpectAnyOf, transcript: Transcript) -> list[_Finding]:
     failures: list[list[_Finding]] = []
-    for alternative in expectation.any_of:
+    alternatives = [a for a in expectation.any_of if a.applies(transcript.wire)]
+    if not alternatives:
+        return []  # every alternative was written for other columns
+    for alternative in alternatives:
         found = _evaluate(alternative, transcript)
         if not found:
             return []
@@ -360,3 +371,92 @@ def _any_of(expectation: ExpectAnyOf, transcript: Transcript) -> list[_Finding]:
             request=requests.pop() if len(requests) == 1 else None,
         )
     ]
+
+
+# ---------------------------------------------------------------- request options
+
+
+#: A dotted body path or header that a request does not carry.
+_ABSENT = object()
+
+
+def _option(transcript: Transcript, number: int, view: RequestView, item: str) -> Any:
+    """A request's value for ``item``: ``header:<name>`` (its value, or absent), else a
+    dotted path into the body (absent where any step is missing)."""
+    if item.startswith("header:"):
+        header = transcript.exchanges[number - 1].request.header(item.removeprefix("header:"))
+        return _ABSENT if header is None else header
+    value: Any = view.raw
+    for step in item.split("."):
+        if not isinstance(value, dict) or step not in value:
+            return _ABSENT
+        value = value[step]
+    return value
+
+
+def _shown(value: Any) -> str:
+    return "(absent)" if value is _ABSENT else quote.value(value)
+
+
+def _sent(expectation: ExpectSent, transcript: Transcript) -> list[_Finding]:
+    requests, problems = _requests(expectation.where, transcript)
+    pattern = expectation.sent
+    for request in requests:
+        for name, token in pattern.header.items():
+            value = _option(transcript, request.number, request.view, f"header:{name}")
+            tokens = [] if value is _ABSENT else [t.strip() for t in str(value).split(",")]
+            if token not in tokens:
+                problems.append(
+                    _Finding(
+                        f"request {request.number}: header {name} does not list {token!r} "
+                        f"(it is {_shown(value)})",
+                        request=request.number,
+                    )
+                )
+        for path, wanted in pattern.body.items():
+            value = _option(transcript, request.number, request.view, path)
+            if (value is _ABSENT and wanted is not None) or (
+                value is not _ABSENT and value != wanted
+            ):
+                problems.append(
+                    _Finding(
+                        f"request {request.number}: {path} is {_shown(value)}, expected "
+                        f"{quote.value(wanted) if wanted is not None else '(absent)'}",
+                        request=request.number,
+                        at=path,
+                    )
+                )
+        for path, items in pattern.lists.items():
+            value = _option(transcript, request.number, request.view, path)
+            missing = [i for i in items if not isinstance(value, list) or i not in value]
+            if missing:
+                problems.append(
+                    _Finding(
+                        f"request {request.number}: {path} is {_shown(value)}, which lacks "
+                        f"{', '.join(quote.value(i) for i in missing)}",
+                        request=request.number,
+                        at=path,
+                    )
+                )
+    return problems
+
+
+def _same(expectation: ExpectSame, transcript: Transcript) -> list[_Finding]:
+    requests, problems = _requests(expectation.where, transcript)
+    if not requests:
+        return problems
+    first = requests[0]
+    for item in expectation.same:
+        was = _option(transcript, first.number, first.view, item)
+        for request in requests[1:]:
+            now = _option(transcript, request.number, request.view, item)
+            if (now is _ABSENT) != (was is _ABSENT) or (now is not _ABSENT and now != was):
+                problems.append(
+                    _Finding(
+                        f"request {request.number}: {item} is {_shown(now)}, request "
+                        f"{first.number} sent {_shown(was)}",
+                        request=request.number,
+                    )
+                )
+                break
+    return problems

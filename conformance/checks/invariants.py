@@ -43,8 +43,8 @@ NO_REASONING_IN_USER_INPUT = Check(
 APPEND_ONLY = Check(
     id="invariant/append-only",
     statement="Each served request's history starts with the previous served request's "
-    "history, JSON-identical except for cache_control breakpoints, key order and a "
-    "one-text-part content list written as its plain string (or back).",
+    "history, JSON-identical in the same key order, except for cache_control breakpoints "
+    "and a one-text-part content list written as its plain string (or back).",
     source="rule 19, 53; seed §91, §103; seed B14",
     severity="should",
 )
@@ -256,9 +256,10 @@ def _plain(item: Any) -> Any:
 
 
 def _canonical(item: Any) -> str:
-    """JSON equality without key order, yet telling ``true`` from ``1``, and with a
+    """JSON equality in the order the keys were sent (rule 53: a re-serialization that
+    reorders keys changes the prompt's bytes), telling ``true`` from ``1``, and with a
     one-text-part content the same as its string (``_plain``)."""
-    return json.dumps(_plain(item), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(_plain(item), ensure_ascii=False, separators=(",", ":"))
 
 
 def _first_change(old: list[Any], new: list[Any], before: int) -> str | None:
@@ -282,12 +283,17 @@ def _difference(old: Any, new: Any, path: str) -> tuple[str, str, str]:
                 return here, quote.value(old[key]), "(absent)"
             if _canonical(old[key]) != _canonical(new[key]):
                 return _difference(old[key], new[key], here)
+        return f"{path or '(item)'} key order", _keys(old), _keys(new)
     if isinstance(old, list) and isinstance(new, list):
         for i, (a, b) in enumerate(zip(old, new, strict=False)):
             if _canonical(a) != _canonical(b):
                 return _difference(a, b, f"{path}.{i}" if path else str(i))
         return path or "(item)", f"{len(old)} entries", f"{len(new)} entries"
     return path or "(item)", quote.value(old), quote.value(new)
+
+
+def _keys(value: dict[str, Any]) -> str:
+    return "[" + ", ".join(value) + "]"
 
 
 # ---------------------------------------------------------------- truncated calls
@@ -344,12 +350,14 @@ def _suspects(transcript: Transcript, index: int) -> dict[str, _Suspect]:
         if not isinstance(block, ToolCall) or tool is None:
             continue
         if not block.complete:
-            found[block.id] = _Suspect(block, index, "must", "had cut-off arguments", tool.result)
+            result = given.result_of(block.id, tool).content
+            found[block.id] = _Suspect(block, index, "must", "had cut-off arguments", result)
         elif response.stop in TRUNCATING_STOPS or cut:
             why = (
                 f"came from a response that stopped with {response.stop}"
                 if response.stop in TRUNCATING_STOPS
                 else "came from a response whose other call was cut off"
             )
-            found[block.id] = _Suspect(block, index, "should", why, tool.result)
+            result = given.result_of(block.id, tool).content
+            found[block.id] = _Suspect(block, index, "should", why, result)
     return found

@@ -19,7 +19,15 @@ function thinking(config) {
   return undefined;
 }
 
-function resultFor(name) {
+// A case may script a result per call (`results`, keyed by call id), which may be a
+// failure; other calls get their tool's result.
+function resultFor(call) {
+  const own = (kase.results || {})[call.id];
+  if (own) return own;
+  return { content: toolResult(call.name), is_error: false };
+}
+
+function toolResult(name) {
   const tool = kase.tools.find((t) => t.name === name);
   return tool ? tool.result : `unknown tool '${name}'`;
 }
@@ -67,7 +75,8 @@ for (const prompt of kase.prompts) {
     messages.push({
       role: "user",
       content: calls.map((call) => ({
-        type: "tool_result", tool_use_id: call.id, content: resultFor(call.name),
+        type: "tool_result", tool_use_id: call.id, content: resultFor(call).content,
+        ...(resultFor(call).is_error ? { is_error: true } : {}),
       })),
     });
   }

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from types import ModuleType
 from typing import Any, ClassVar
@@ -62,8 +62,26 @@ def to_http_request(request: httpx.Request) -> HttpRequest:
     )
 
 
+class _Reads(httpx.SyncByteStream, httpx.AsyncByteStream):
+    """A framed body's reads, one ``chunk`` each, for sync and async clients alike."""
+
+    def __init__(self, chunks: tuple[bytes, ...]) -> None:
+        self.chunks = chunks
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self.chunks
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for chunk in self.chunks:
+            yield chunk
+
+
 def to_httpx_response(response: HttpResponse) -> httpx.Response:
-    return httpx.Response(response.status, headers=list(response.headers), content=response.body)
+    """The httpx response; a framed body arrives in its reads, as over a socket."""
+    headers = list(response.headers)
+    if response.framed:
+        return httpx.Response(response.status, headers=headers, stream=_Reads(response.chunks))
+    return httpx.Response(response.status, headers=headers, content=response.body)
 
 
 def _route(handler: Handler) -> Callable[[httpx.Request], httpx.Response]:
@@ -92,6 +110,12 @@ class _Httpx2Mocker(Mocker):
     @staticmethod
     def _from_httpx(response: httpx.Response) -> Any:
         assert httpx2 is not None
+        if isinstance(response.stream, _Reads):  # a framed body keeps its reads
+            return httpx2.Response(
+                response.status_code,
+                headers=response.headers.raw,
+                stream=_Httpx2Reads(response.stream.chunks),
+            )
         return httpx2.Response(
             response.status_code, headers=response.headers.raw, content=response.content
         )
@@ -112,6 +136,22 @@ class _Httpx2Mocker(Mocker):
             return httpx2.MockTransport(cls._handle_async if asynchronous else cls._handle)
 
         return _transport_for_url
+
+
+if httpx2 is not None:
+
+    class _Httpx2Reads(httpx2.SyncByteStream, httpx2.AsyncByteStream):  # type: ignore[name-defined,misc]
+        """``_Reads`` for httpx2's clients."""
+
+        def __init__(self, chunks: tuple[bytes, ...]) -> None:
+            self.chunks = chunks
+
+        def __iter__(self) -> Iterator[bytes]:
+            yield from self.chunks
+
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            for chunk in self.chunks:
+                yield chunk
 
 
 def _mockers() -> tuple[str, ...]:

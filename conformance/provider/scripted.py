@@ -28,6 +28,7 @@ from conformance.wires.base import (
     RuleViolation,
     ValidationContext,
 )
+from conformance.wires.framing import reframe
 from conformance.wires.roles import Server
 
 #: Provider-level rules: they hold on every wire.
@@ -219,7 +220,7 @@ class ScriptedProvider:
             dialect=self.dialect,
             request=view,
         )
-        response = self.respond(index, context)
+        response = reframe(self.respond(index, context), self.script[index].framing)
         self._served += 1
         # A violation too weakly evidenced to reject (``RuleViolation.rejects``) is
         # recorded beside the response the real provider would most likely have sent.

@@ -19,7 +19,6 @@ from conformance.provider.scripted import ScriptedProvider
 from conformance.targets.base import (
     Adapter,
     Session,
-    ToolResultIn,
     WireRequest,
     WireResponse,
 )
@@ -69,9 +68,7 @@ def drive_adapter(
             calls = conversation.receive(answer)
             if not calls and not conversation.continues():
                 break
-            conversation.add_tool_results(
-                [ToolResultIn(c.id, c.name, session.result_for(c.name)) for c in calls]
-            )
+            conversation.add_tool_results([session.result_of(c.id, c.name) for c in calls])
         else:
             run.stopped = f"more than {MAX_REQUESTS_PER_TURN} requests in one user turn"
             return run

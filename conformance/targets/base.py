@@ -62,6 +62,9 @@ class Session:
     store: bool | None = None
     include: tuple[str, ...] | None = None
     history: tuple[Message, ...] = ()
+    #: A result per call id (``content``, ``is_error``) where the case scripts one;
+    #: other calls get their tool's ``result``.
+    results: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
 
     def tool(self, name: str) -> ToolDef | None:
         return next((t for t in self.tools if t.name == name), None)
@@ -70,6 +73,14 @@ class Session:
         """The result the suite's tools return when a call to ``name`` runs."""
         tool = self.tool(name)
         return tool.result if tool else f"unknown tool {name!r}"
+
+    def result_of(self, call_id: str, name: str) -> ToolResultIn:
+        """What the call ``call_id`` to ``name`` returns when it runs: the case's result
+        for that call (which may be a failure), else the tool's."""
+        if call_id in self.results:
+            content, is_error = self.results[call_id]
+            return ToolResultIn(call_id, name, content, is_error)
+        return ToolResultIn(call_id, name, self.result_for(name))
 
     def contract(self, version: int = CONTRACT_VERSION) -> dict[str, Any]:
         """The ``CONFORMANCE_CASE`` JSON document; v2 adds the saved ``history`` (the
@@ -102,6 +113,11 @@ class Session:
             document["store"] = self.store
         if self.include is not None:
             document["include"] = list(self.include)
+        if self.results:
+            document["results"] = {
+                call_id: {"content": content, "is_error": is_error}
+                for call_id, (content, is_error) in self.results.items()
+            }
         if version >= CONTRACT_V2:
             document["history"] = [m.model_dump(mode="json") for m in self.history]
             document.update(self.wire_history())

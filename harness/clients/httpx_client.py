@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import httpx
 
-from conformance.targets.base import Client, Conversation, Session
+from conformance.targets.base import Client, Conversation, Session, ToolResultIn
 
 #: Sends one request: (url, body, headers) -> (status, body).
 Post = Callable[[str, bytes, Mapping[str, str]], tuple[int, bytes]]
@@ -60,15 +60,22 @@ def hold_anthropic(conversation: Conversation, post: Post) -> None:
                 {
                     "role": "user",
                     "content": [
-                        {
-                            "type": "tool_result",
-                            "tool_use_id": call["id"],
-                            "content": session.result_for(call["name"]),
-                        }
-                        for call in calls
+                        _tool_result(session.result_of(call["id"], call["name"])) for call in calls
                     ],
                 }
             )
+
+
+def _tool_result(result: ToolResultIn) -> dict[str, Any]:
+    """A ``tool_result`` block: the call's result, flagged when the tool failed."""
+    block: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": result.call_id,
+        "content": result.content,
+    }
+    if result.is_error:
+        block["is_error"] = True
+    return block
 
 
 class HttpxAnthropicClient(Client):

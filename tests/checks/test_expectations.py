@@ -251,3 +251,25 @@ def test_any_of_fails_listing_every_alternative() -> None:
 def test_expectations_are_numbered_in_case_order() -> None:
     found = evaluate({"requests": 2}, {"requests": 1}, blocks_expectation(), views=merged())
     assert [v.message[:9] for v in found] == ["expect[1]", "expect[2]"]
+
+
+def test_a_summary_pattern_written_empty_matches_the_view_of_an_empty_summary() -> None:
+    """Issue 13: every view reads ``"summary": []`` as no summary, so a pattern
+    ``summary: []`` never matched (a ``contains`` failed every client, a ``none`` passed
+    vacuously) while the lint accepted it.  Pattern and view now agree: empty is absent."""
+    import json
+
+    from conformance.http import HttpRequest
+    from conformance.wires.openai_responses import WIRE
+
+    item = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAAB1"}
+    body = {"model": "m", "input": [{"role": "user", "content": "go"}, item], "store": False}
+    parsed = WIRE.parse(HttpRequest("POST", "/v1/responses", json.dumps(body).encode()))
+    block = parsed.messages[1].blocks[0]
+    assert isinstance(block, Reasoning)
+    written_empty = BlockPattern.model_validate({"kind": "reasoning", "summary": []})
+    assert matches(written_empty, block)  # was: False
+    assert matches(BlockPattern.model_validate({"kind": "reasoning", "summary": None}), block)
+    assert not matches(BlockPattern.model_validate({"summary": ["a part"]}), block)
+    with_part = Reasoning(id="rs_1", summary=("a part",))
+    assert not matches(written_empty, with_part)

@@ -123,3 +123,22 @@ def test_an_error_alone_is_still_an_error_result() -> None:
     assert isinstance(block, ToolResult)
     assert block.is_error
     assert not isinstance(block, Text)
+
+
+def test_inline_data_is_bytes_too_so_the_view_carries_it_in_the_standard_spelling() -> None:
+    """Issue 13: equality follows the wire's own format wherever it defines bytes.
+    ``inlineData.data`` is protobuf ``bytes`` like thoughtSignature: a library that
+    re-encodes an image URL-safe and unpadded sends the same bytes (was: a different
+    ``data``, so a pattern pinning the media failed a correct client)."""
+    from conformance.model import Media
+    from tests.wires.test_gemini import body as request_body
+
+    png = base64.b64encode(bytes(range(250, 256)) + b"\xfb\xff").decode()
+    assert urlsafe(png) != png
+    for spelled in (png, urlsafe(png), urlsafe(png, padded=True), png.rstrip("=")):
+        part = {"inlineData": {"mimeType": "image/png", "data": spelled}}
+        view = parse(request_body(user("look", part)))
+        assert view.messages[0].blocks[1] == Media(mime="image/png", data=png)
+    not_base64 = {"inlineData": {"mimeType": "image/png", "data": "not base64!"}}
+    view = parse(request_body(user("look", not_base64)))
+    assert view.messages[0].blocks[1] == Media(mime="image/png", data="not base64!")

@@ -11,7 +11,7 @@ from conformance.model import ContentBlock, Media, Reasoning, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.base import ValidationContext
 from conformance.wires.gemini._fields import get, nonempty_text
-from conformance.wires.gemini._signatures import signature_bytes
+from conformance.wires.gemini._signatures import signature_bytes, standard_spelling
 
 
 @dataclass
@@ -68,7 +68,8 @@ def content_block(part: Mapping[str, Any], at: str, ids: CallIds) -> ContentBloc
 
     Only ``thought: true`` makes a part reasoning (rule 39); a signature alone, with no
     text, is kept as an empty text so its token stays visible.  A signature is carried as
-    its bytes in the minted spelling (the field is protobuf ``bytes``)."""
+    its bytes in the minted spelling (the field is protobuf ``bytes``), and so is an
+    ``inlineData`` payload."""
     signature = signature_bytes(part)
     call = get(part, "functionCall")
     if isinstance(call, dict):
@@ -80,7 +81,8 @@ def content_block(part: Mapping[str, Any], at: str, ids: CallIds) -> ContentBloc
         return ToolCall(id=call_id, name=name, arguments=arguments, signature=signature)
     media = get(part, "inlineData")
     if isinstance(media, dict):
-        return Media(mime=values.text(get(media, "mimeType")), data=values.text(get(media, "data")))
+        data = standard_spelling(values.text(get(media, "data")))  # protobuf bytes, too
+        return Media(mime=values.text(get(media, "mimeType")), data=data)
     text = get(part, "text")
     if get(part, "thought") is True:
         return Reasoning(text=values.text(text), signature=signature)

@@ -61,6 +61,14 @@ def canonical(value: str) -> str:
     not bytes)."""
     if value == SENTINEL:
         return SENTINEL
+    spelled = standard_spelling(value)
+    return SENTINEL if spelled == SENTINEL_BASE64 else spelled
+
+
+def standard_spelling(value: str) -> str:
+    """Any protobuf ``bytes`` value as JSON carries it (standard or URL-safe alphabet,
+    padded or not), as canonical standard base64; a value that does not decode stays as
+    it is.  Used for every Gemini ``bytes`` field: thoughtSignature, inlineData.data."""
     if not value or not decodes(value):
         return value
     body = value.rstrip("=").replace("-", "+").replace("_", "/")
@@ -68,8 +76,7 @@ def canonical(value: str) -> str:
         raw = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
     except (binascii.Error, ValueError):
         return value
-    spelled = base64.b64encode(raw).decode()
-    return SENTINEL if spelled == SENTINEL_BASE64 else spelled
+    return base64.b64encode(raw).decode()
 
 
 def is_sentinel(value: str) -> bool:

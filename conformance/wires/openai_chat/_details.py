@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from conformance.model import Reasoning
+from conformance.model import Reasoning, summary_parts
 from conformance.wires import values
 from conformance.wires.openai_chat._dialects import Upstream
 from conformance.wires.sse import fragments
@@ -82,5 +82,5 @@ def _episode(items: Sequence[dict[str, Any]]) -> Reasoning:
     return Reasoning(
         text="".join(values.text(i.get("text")) for i in texts),
         signature=signatures[-1] if signatures else None,
-        summary=summaries or None,
+        summary=summary_parts(summaries),
     )

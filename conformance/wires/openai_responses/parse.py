@@ -18,6 +18,7 @@ from conformance.model import (
     ThinkingConfig,
     ToolCall,
     ToolResult,
+    summary_parts,
 )
 from conformance.wires import values
 from conformance.wires.base import RequestParseError, RequestView, ValidationContext
@@ -103,7 +104,7 @@ def _item_block(entry: Entry, conversation: ExpandedInput) -> Block | None:
             text=text,
             signature=conversation.signature(item),
             id=conversation.reasoning_id(item),
-            summary=texts or None,
+            summary=summary_parts(texts),
         )
     if kind == "function_call":
         raw = values.text(item.get("arguments"))

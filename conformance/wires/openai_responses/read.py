@@ -11,7 +11,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.model import (
+    ContentBlock,
+    Reasoning,
+    ScriptedResponse,
+    Text,
+    ToolCall,
+    summary_parts,
+)
 from conformance.wires.base import ResponseReadError
 from conformance.wires.openai_responses._content import message_blocks
 from conformance.wires.openai_responses._ids import nonempty_id
@@ -44,7 +51,9 @@ def _read_item(item: object, at: str) -> list[ContentBlock]:
         content = item.get("encrypted_content")
         signature = content if isinstance(content, str) and content else None
         return [
-            Reasoning(id=nonempty_id(item.get("id")), summary=texts or None, signature=signature)
+            Reasoning(
+                id=nonempty_id(item.get("id")), summary=summary_parts(texts), signature=signature
+            )
         ]
     if kind == "message":
         return [b for b, _ in message_blocks(required(item, "content", list, at), at)]
@@ -110,7 +119,7 @@ class _Streamed:
         kind = self.item.get("type")
         if kind == "reasoning":
             summary = tuple(text for _, text in sorted(self.summary.items()))
-            return [Reasoning(id=nonempty_id(self.item.get("id")), summary=summary or None)]
+            return [Reasoning(id=nonempty_id(self.item.get("id")), summary=summary_parts(summary))]
         if kind == "message":
             return [Text(text=text) for _, text in sorted(self.parts.items())]
         if kind == "function_call":

@@ -1,0 +1,54 @@
+"""Issue 13: a result per call and failing tools.  Before, every call to a tool got the
+tool's one fixed result and none could fail, so a client that answers by tool name, or
+drops the error flag, passed every case."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.cases.schema import Given
+from conformance.model import ThinkingConfig
+from conformance.targets.base import Session, ToolDef, ToolResultIn
+from harness.broken.tool_results import DropErrorFlagAdapter, ResultPerToolAdapter
+from tests.support import failing, run_library
+
+CASE = "per-call-results-failing-tool-keeps-its-own-result"
+A, C, R = "anthropic-messages", "openai-chat", "openai-responses"
+
+
+def test_a_result_cache_keyed_by_tool_fails_on_every_wire() -> None:
+    assert failing(run_library(ResultPerToolAdapter())) == {(CASE, A), (CASE, C), (CASE, R)}
+
+
+def test_a_dropped_error_flag_fails_where_the_wire_has_one_and_only_when_strict() -> None:
+    assert failing(run_library(DropErrorFlagAdapter(), strict=True)) == {(CASE, A)}
+    assert failing(run_library(DropErrorFlagAdapter(), strict=False)) == set()
+
+
+def session(**results: tuple[str, bool]) -> Session:
+    return Session(
+        case="c",
+        wire=A,
+        dialect=None,
+        model="m",
+        system=None,
+        prompts=("p",),
+        tools=(ToolDef("t", "", {}, "default"),),
+        thinking=ThinkingConfig(),
+        max_tokens=1024,
+        results=results,
+    )
+
+
+def test_a_session_answers_a_call_with_its_own_result_else_its_tools() -> None:
+    s = session(toolu_a=("own", True))
+    assert s.result_of("toolu_a", "t") == ToolResultIn("toolu_a", "t", "own", True)
+    assert s.result_of("toolu_b", "t") == ToolResultIn("toolu_b", "t", "default", False)
+    assert s.contract()["results"] == {"toolu_a": {"content": "own", "is_error": True}}
+    assert "results" not in session().contract()  # unchanged for cases without any
+
+
+def test_results_name_scripted_calls() -> None:
+    turns = [{"user": "p", "responses": [{"stop": "end"}]}]
+    with pytest.raises(ValueError, match="'toolu_x' is no scripted tool call's id"):
+        Given.model_validate({"turns": turns, "results": {"toolu_x": {"content": "c"}}})
