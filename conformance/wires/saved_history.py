@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.http import HttpRequest
-from conformance.model import Block, Message, Options
+from conformance.model import Block, Message, Options, Reasoning, summary_parts
 from conformance.wires.base import RequestParseError, ValidationContext
 from conformance.wires.roles import Wire
 
@@ -41,12 +41,18 @@ class HeldHistory:
 
 
 def _plain(block: Block) -> Block:
-    drop = {name: None for name in STREAM_DIRECTIVES | {"origin"} if hasattr(block, name)}
+    drop: dict[str, Any] = {
+        name: None for name in STREAM_DIRECTIVES | {"origin"} if hasattr(block, name)
+    }
+    if isinstance(block, Reasoning):
+        drop["summary"] = summary_parts(block.summary)
     return block.model_copy(update=drop) if drop else block
 
 
 def as_stored(messages: Sequence[Message]) -> tuple[Message, ...]:
-    """The history without what no request body carries: stream directives and origins."""
+    """The history without what no request body carries: stream directives and origins;
+    a reasoning summary in the neutral form every wire's view reads (``summary: []`` and
+    no summary are one value, ``model.summary_parts``)."""
     return tuple(Message(role=m.role, blocks=tuple(_plain(b) for b in m.blocks)) for m in messages)
 
 

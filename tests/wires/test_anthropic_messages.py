@@ -1438,9 +1438,16 @@ def test_library_case_is_realistic_on_this_wire() -> None:
             "unsigned",
         ),
         (
-            case(end(SAY, {"kind": "reasoning", "text": "r"})),
+            # Unsigned thinking after text, not last: a last one would also be thinking
+            # that ends an uncut response after its answer (the probe below).
+            case(end(SAY, {"kind": "reasoning", "text": "r"}, SAY)),
             "turns.0.responses.0.blocks.1",
             "unsigned",
+        ),
+        (
+            case(end(SAY, SIGNED)),
+            "turns.0.responses.0.blocks.1",
+            "a complete thinking block after the response's text or calls, last",
         ),
         (
             case(end({"kind": "reasoning", "redacted": True}, SAY)),

@@ -25,6 +25,7 @@ from conformance.model import (
     ServerToolUse,
     Text,
     ToolCall,
+    summary_parts,
 )
 from conformance.wires.base import (
     RenderContext,
@@ -115,7 +116,12 @@ def chunks(body: bytes) -> list[bytes]:
 
 def _without_directives(block: ContentBlock) -> ContentBlock:
     directives = {"chunks", "signature_chunks"} & set(type(block).model_fields)
-    return block.model_copy(update=dict.fromkeys(directives))
+    update: dict[str, Any] = dict.fromkeys(directives)
+    if isinstance(block, Reasoning):
+        # A summary reads back in the neutral form every view uses: `summary: []` and no
+        # summary are one value (`model.summary_parts`).
+        update["summary"] = summary_parts(block.summary)
+    return block.model_copy(update=update)
 
 
 def _joined(
@@ -170,6 +176,12 @@ def carried_back(column: str, response: ScriptedResponse, stream: bool) -> Scrip
         if not stream:
             return None
         stop = "no_finish"
+    if wire == "openai-responses" and stream and stop == "no_finish" and blocks:
+        # A cut stream stops inside its last item, before `output_item.done`, the only
+        # event that carries a reasoning item's `encrypted_content`: it reads back unsigned.
+        last = blocks[-1]
+        if isinstance(last, Reasoning):
+            blocks[-1] = last.model_copy(update={"signature": None})
     if wire == "anthropic-messages" and not stream:
         # The JSON message holds a tool_use's `input` as an object: a call cut in its
         # arguments renders (and so reads) as `{}`.
