@@ -34,7 +34,7 @@ def test_run_writes_a_versioned_deterministic_report(tmp_path: Path) -> None:
     report = json.loads(first.read_text())
     assert report["report_version"] == REPORT_VERSION
     assert report["target"] == "reference"
-    assert report["summary"]["pass"] == len(report["results"]) == 9
+    assert report["summary"]["pass"] == len(report["results"]) == 17
     assert set(report["summary"]) == {"pass", "fail", "pinned", "xfail", "n/a", "error"}
     result = report["results"][0]
     assert {"case", "wire", "verdict", "features", "violations"} <= set(result)

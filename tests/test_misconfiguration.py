@@ -62,7 +62,7 @@ def test_quiet_still_prints_case_file_errors(
     code, out = run(capsys, "--cases", str(tmp_path), "--case", "xml-*", "--wire", "gemini")
     assert code == EXIT_FAILED
     assert out[0].startswith(f"case file error: {tmp_path / 'bad.yaml'}")
-    assert out[-1].startswith("4 pass")
+    assert out[-1].startswith("12 pass")
 
 
 def test_a_target_module_not_found_says_what_to_put_on_sys_path(
@@ -99,7 +99,7 @@ def test_the_command_line_finds_a_target_in_the_current_directory(
     monkeypatch.setattr("sys.path", [p for p in __import__("sys").path if p not in ("", ".")])
     code, out = run(capsys, "--target", "my_cwd_adapter:Mine", "--case", "xml-*")
     assert code == 0
-    assert out == ["38 pass"]
+    assert out == ["86 pass"]
 
 
 def test_a_run_on_the_bundled_reference_says_so(
@@ -108,8 +108,8 @@ def test_a_run_on_the_bundled_reference_says_so(
     report = tmp_path / "r.json"
     code, out = run(capsys, "--case", "xml-*", "--json", str(report))
     assert code == 0
-    assert out == ["38 pass · target: the bundled reference adapter, not your code (use --target)"]
+    assert out == ["86 pass · target: the bundled reference adapter, not your code (use --target)"]
     assert json.loads(report.read_text())["bundled_target"] is True
     code, out = run(capsys, "--case", "xml-*", "--target", CLIENT, "--json", str(report))
-    assert out == ["3 pass, 35 n/a"]
+    assert out == ["3 pass, 83 n/a"]
     assert json.loads(report.read_text())["bundled_target"] is False

@@ -74,22 +74,22 @@ def test_a_wire_the_target_does_not_speak_fails_collection(pytester: pytest.Pyte
 def test_first_run_undeclared_wires_then_snapshots(pytester: pytest.Pytester) -> None:
     suite(pytester)
     first = pytester.runpytest_subprocess("-p", "no:cacheprovider")
-    first.assert_outcomes(passed=9)  # no skip for the 29 cells of undeclared wires
+    first.assert_outcomes(passed=17)  # no skip for the 69 cells of undeclared wires
     first.stdout.fnmatch_lines(
         [
-            "TestMine: 29 cells of wires mine does not declare (gemini, *) were not collected",
+            "TestMine: 69 cells of wires mine does not declare (gemini, *) were not collected",
             "no snapshots for mine under snapshots/ yet: *record them with "
             "`pytest --snapshot-update`*",
         ]
     )
     pytester.runpytest_subprocess("-p", "no:cacheprovider", "--snapshot-update").assert_outcomes(
-        passed=9
+        passed=17
     )
     written = sorted((pytester.path / "snapshots" / "mine" / "anthropic-messages").glob("*.json"))
-    assert len(written) == 9
+    assert len(written) == 17
     written[0].write_text(written[0].read_text().replace("claude-sonnet-4-5", "other-model"))
     drifted = pytester.runpytest_subprocess("-p", "no:cacheprovider")
-    drifted.assert_outcomes(passed=8, failed=1)
+    drifted.assert_outcomes(passed=16, failed=1)
     drifted.stdout.fnmatch_lines(
         [
             "the request bodies drifted from the snapshot (accept with `pytest *",
@@ -109,7 +109,7 @@ def test_first_run_undeclared_wires_then_snapshots(pytester: pytest.Pytester) ->
 def test_the_bundled_reference_is_named(pytester: pytest.Pytester) -> None:
     suite(pytester, target="None")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--conformance-wire", "gemini")
-    result.assert_outcomes(passed=4)
+    result.assert_outcomes(passed=12)
     result.stdout.fnmatch_lines(["TestMine: the target is the bundled reference adapter, *"])
 
 
@@ -125,7 +125,7 @@ def test_the_target_name_option_names_the_snapshot_directory(pytester: pytest.Py
         "my-adapter-v2",
         "--snapshot-update",
     )
-    result.assert_outcomes(passed=9)
+    result.assert_outcomes(passed=17)
     assert (pytester.path / "snapshots" / "my-adapter-v2" / "anthropic-messages").is_dir()
 
 

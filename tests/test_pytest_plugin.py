@@ -63,17 +63,17 @@ def suite(
 def test_cells_pass_and_snapshots_are_written_then_checked(pytester: pytest.Pytester) -> None:
     suite(pytester)
     first = pytester.runpytest_subprocess("--snapshot-update")
-    first.assert_outcomes(passed=9)
+    first.assert_outcomes(passed=17)
     written = sorted((pytester.path / "snaps" / "reference" / "anthropic-messages").glob("*.json"))
-    assert len(written) == 9
+    assert len(written) == 17
     body = json.loads(written[0].read_text())
     assert isinstance(body, list)
     assert body[0]["model"] == "claude-sonnet-4-5"
-    pytester.runpytest_subprocess().assert_outcomes(passed=9)
+    pytester.runpytest_subprocess().assert_outcomes(passed=17)
     # A changed snapshot is a regression the net catches, after the normative checks passed.
     written[0].write_text(written[0].read_text().replace("claude-sonnet-4-5", "other-model"))
     result = pytester.runpytest_subprocess()
-    result.assert_outcomes(passed=8, failed=1)
+    result.assert_outcomes(passed=16, failed=1)
     result.stdout.fnmatch_lines(["*snapshot*"])
 
 
@@ -90,7 +90,7 @@ def test_parametrized_ids_name_case_and_wire(pytester: pytest.Pytester) -> None:
 def test_missing_capability_is_skipped_with_the_reason(pytester: pytest.Pytester) -> None:
     suite(pytester, target="Plain", patterns=("xml-*", "empty-terminal-output-*"), snapshots=None)
     result = pytester.runpytest_subprocess("-rs")
-    result.assert_outcomes(passed=3, skipped=11)  # three xml cases need no recovery
+    result.assert_outcomes(passed=3, skipped=19)  # three xml cases need no recovery
     result.stdout.fnmatch_lines(["*n/a: needs capability xml-recovery*"])
     result.stdout.fnmatch_lines(["*n/a: needs capability output-selection*"])
 
@@ -204,13 +204,13 @@ def test_the_plugin_and_the_command_line_write_the_same_bytes(
 ) -> None:
     suite(pytester)
     result = pytester.runpytest_subprocess("--snapshot-update", *NO_WARNINGS)
-    result.assert_outcomes(passed=9)
+    result.assert_outcomes(passed=17)
     assert "Can not relate" not in result.stdout.str()
     cli = tmp_path / "cli"
     args = ["--case", "xml-*", "--wire", "anthropic-messages", "--update-snapshots"]
     assert main(["run", "-q", "--snapshots", str(cli), *args]) == 0
     from_pytest = written(pytester.path / "snaps")
-    assert len(from_pytest) == 9
+    assert len(from_pytest) == 17
     assert written(cli) == from_pytest
 
 
@@ -221,12 +221,12 @@ def test_stale_snapshots_are_reported_then_deleted_only_by_a_whole_update(
     suite(pytester)
     # A module of plain tests beside the suite: syrupy asks the extension about it too.
     pytester.makepyfile(test_plain="def test_plain() -> None:\n    pass\n")
-    pytester.runpytest_subprocess("--snapshot-update").assert_outcomes(passed=10)
+    pytester.runpytest_subprocess("--snapshot-update").assert_outcomes(passed=18)
     other = add_snapshots(pytester)
     before = written(pytester.path / "snaps")
 
     reported = pytester.runpytest_subprocess(*NO_WARNINGS)
-    reported.assert_outcomes(passed=10)
+    reported.assert_outcomes(passed=18)
     assert reported.ret == 0  # syrupy does not count the suite's files as its own unused
     reported.stdout.fnmatch_lines(
         [
@@ -251,7 +251,7 @@ def test_stale_snapshots_are_reported_then_deleted_only_by_a_whole_update(
         assert written(pytester.path / "snaps") == before, filtered
 
     deleted = pytester.runpytest_subprocess("--snapshot-update", *NO_WARNINGS)
-    deleted.assert_outcomes(passed=10)
+    deleted.assert_outcomes(passed=18)
     deleted.stdout.fnmatch_lines(
         [
             "*2 unused snapshots deleted.",
@@ -272,21 +272,21 @@ def test_updating_under_xdist_writes_new_snapshots_and_deletes_stale_ones_once(
     suite(pytester)
     other = add_snapshots(pytester)
     result = pytester.runpytest_subprocess("-n", "2", "--snapshot-update", *NO_WARNINGS)
-    result.assert_outcomes(passed=9)
+    result.assert_outcomes(passed=17)
     out = result.stdout.str()
     assert out.count("2 unused snapshots deleted.") == 1
     assert out.count(f"Deleted {SNAPS / STALE[0]}") == 1
     after = written(pytester.path / "snaps")
-    assert len(after) == 9 + 1
+    assert len(after) == 17 + 1
     assert other.exists()
     assert not any((pytester.path / SNAPS / stale).exists() for stale in STALE)
     changed = next(p for p in after if p.parent.name == "anthropic-messages")
     (pytester.path / "snaps" / changed).write_text("[]\n")
     updated = pytester.runpytest_subprocess("-n", "2", "--snapshot-update", *NO_WARNINGS)
-    updated.assert_outcomes(passed=9)
+    updated.assert_outcomes(passed=17)
     assert "1 snapshot updated." in updated.stdout.str()
     again = pytester.runpytest_subprocess("-n", "2", *NO_WARNINGS)
-    again.assert_outcomes(passed=9)
+    again.assert_outcomes(passed=17)
     assert "unused" not in again.stdout.str()
     assert written(pytester.path / "snaps") == after
 
@@ -296,9 +296,9 @@ def test_save_exchanges_writes_one_file_per_cell(pytester: pytest.Pytester) -> N
     """Issue 15: ``--conformance-save-exchanges DIR`` keeps every request and response."""
     suite(pytester, snapshots=None)
     result = pytester.runpytest_subprocess("--conformance-save-exchanges", "ex")
-    result.assert_outcomes(passed=9)
+    result.assert_outcomes(passed=17)
     saved = sorted((pytester.path / "ex" / "reference" / "anthropic-messages").glob("*.json"))
-    assert len(saved) == 9
+    assert len(saved) == 17
     first = json.loads(saved[0].read_text())
     assert first["verdict"] == "pass"
     assert first["exchanges"][0]["request"]["path"] == "/v1/messages"
