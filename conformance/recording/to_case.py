@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -352,7 +353,7 @@ def _asked_again_after_a_final_answer(turns: list[dict[str, Any]]) -> bool:
     conversation, and one that ends its turn there fails (the lint's same signal)."""
     for turn in turns:
         responses = turn.get("responses") or []
-        for response, after in zip(responses, responses[1:], strict=False):
+        for response, after in pairwise(responses):
             retried = "fault" in response or after.get("if_retried") or after.get("if_continued")
             if not retried and response.get("stop") not in CONTINUING_STOPS:
                 return True
