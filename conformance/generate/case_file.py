@@ -55,7 +55,7 @@ def counterexample_case(case: Case, column: str, check: str, seed: int, target: 
     """``case`` re-cited for its failure: the check's rules, notes naming seed and check."""
     notes = (
         f"Found by generation: `wire-conformance generate --target {target} --wire {column} "
-        f"--seed {seed}`; the failing check was {check}. The conversation is the shrunk "
+        f"--seed={seed}`; the failing check was {check}. The conversation is the shrunk "
         "counterexample; the invariants and the wire's rules judge it."
     )
     return build_case(column, case.given, citations(check), notes=notes, case_id_=case.id)

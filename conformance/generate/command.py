@@ -154,7 +154,7 @@ def _generate(args: argparse.Namespace) -> int:
         check = failing_check(found.result)
         case = counterexample_case(found.case, column, check, outcome.seed, args.target)
         header = (
-            f"Generated counterexample: seed {outcome.seed}, profile {profile}, "
+            f"Generated counterexample: seed={outcome.seed}, profile {profile}, "
             f"target {target.name}; failing check: {check}"
         )
         text = case_yaml(case, header)

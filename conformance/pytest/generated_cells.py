@@ -86,7 +86,7 @@ def check_column(column: Column, request: Any) -> None:
     check = failing_check(found.result)
     case = counterexample_case(found.case, column.column, check, outcome.seed, column.target.spec)
     header = (
-        f"Generated counterexample: seed {outcome.seed}, profile {column.profile}, "
+        f"Generated counterexample: seed={outcome.seed}, profile {column.profile}, "
         f"target {column.target.name}; failing check: {check}"
     )
     lines = [f"  {v.check}: {v.message}" for v in found.result.violations[:3]]

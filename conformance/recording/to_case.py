@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -321,6 +322,7 @@ def case_data(recording: Recording, path: Path) -> dict[str, Any]:
         given["tools"] = tools
     if len(first.messages) > 1:
         given["history"] = [_data(m) for m in first.messages[:-1]]
+    requires = ["xml-recovery"] if _asked_again_after_a_final_answer(given["turns"]) else []
     return {
         "id": case_id(path, meta.column),
         "title": f"The {kind} {meta.column} conversation {path.name}, replayed",
@@ -331,6 +333,7 @@ def case_data(recording: Recording, path: Path) -> dict[str, Any]:
             f"{meta.recorded_at})"
         },
         "notes": f"Made by `wire-conformance recording to-case` from {path.name}.",
+        **({"requires": requires} if requires else {}),
         "given": given,
         "expect": [
             {
@@ -341,6 +344,20 @@ def case_data(recording: Recording, path: Path) -> dict[str, Any]:
             }
         ],
     }
+
+
+def _asked_again_after_a_final_answer(turns: list[dict[str, Any]]) -> bool:
+    """Whether the client sent another request within a turn after a response that ended
+    it with no structured call (and no fault to retry): it recovered a tool call written
+    in the text (rule 50), so only a target that declares ``xml-recovery`` can hold the
+    conversation, and one that ends its turn there fails (the lint's same signal)."""
+    for turn in turns:
+        responses = turn.get("responses") or []
+        for response, after in pairwise(responses):
+            retried = "fault" in response or after.get("if_retried") or after.get("if_continued")
+            if not retried and response.get("stop") not in CONTINUING_STOPS:
+                return True
+    return False
 
 
 def recording_case(recording: Recording, path: Path) -> Case:

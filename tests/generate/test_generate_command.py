@@ -41,7 +41,7 @@ def test_a_failure_is_printed_and_saved_as_a_case_file(
     )
     out = capsys.readouterr().out
     assert code == 1
-    assert "# Generated counterexample: seed 0, profile ci" in out
+    assert "# Generated counterexample: seed=0, profile ci" in out
     (saved,) = tmp_path.rglob("*.yaml")
     assert saved.read_text(encoding="utf-8") in out
     rerun = main(

@@ -17,6 +17,7 @@ EXPECTED = {
     # so the next turn replays it by id alone (rule 25)
     ("responses-store-false-replays-whole-items", R),
     ("responses-summaryless-reasoning-items-kept", R),
+    ("responses-three-rounds-each-item-before-its-call", R),  # new in the merge
 }
 
 

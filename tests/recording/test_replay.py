@@ -220,3 +220,16 @@ def test_to_case_keeps_the_noise_events(column: str, noise: list[tuple[str, ...]
     path = bundled_recordings_dir() / column / "stream-events-pings-and-unknown-events.json"
     responses = [p.response for p in played(load_recording(path)) if p.response is not None]
     assert [r.noise for r in responses] == noise
+
+
+def test_a_recording_whose_client_asked_again_after_a_final_answer_needs_xml_recovery() -> None:
+    """The client went on after a response that ended the turn with the call in its
+    text: only a target that recovers XML tool calls can hold that conversation, and one
+    that stops there fails (not an error) on replay."""
+    needs = {
+        name: "xml-recovery" in recording_case(load_recording(p), p).requires for p, name in FILES
+    }
+    assert {n for n, needed in needs.items() if needed} == {
+        "xml-tool-call-function-dialect-recovered.json",
+        "xml-hermes-json-tool-call-recovered.json",
+    }
