@@ -59,6 +59,7 @@ class _Episode:
     signature: str = ""
     id: str = ""
     summary: list[str] | None = None
+    signed_last_part: bool = False
 
     @property
     def has_text(self) -> bool:
@@ -167,13 +168,11 @@ class EpisodeTracker:
 
     def _reasoning(self, piece: ReasoningPiece) -> None:
         episode = self._open
-        signed_runs_end = self._guards.on("flush-on-fresh-signed-text")
+        fresh = bool(piece.text or any(piece.summary or ()))
         if (
             episode is not None
-            and (piece.text or any(piece.summary or ()))
-            and episode.has_text
-            and episode.signature
-            and signed_runs_end
+            and (episode.signed_last_part or (fresh and episode.has_text and episode.signature))
+            and self._guards.on("flush-on-fresh-signed-text")
         ):
             episode = None
         if episode is None:
@@ -185,8 +184,8 @@ class EpisodeTracker:
         episode.id = episode.id or piece.id
         if piece.summary is not None:
             episode.summary = [*(episode.summary or ()), *piece.summary]
-        if piece.ends and piece.signature and signed_runs_end:
-            self._open = None  # the wire's signed last part of a run (Gemini)
+        # the wire's signed last part of a run (Gemini): the next reasoning starts anew
+        episode.signed_last_part = piece.ends and bool(piece.signature)
 
     def _visible_block_arrives(self) -> None:
         if self._guards.on("flush-on-visible-block"):
