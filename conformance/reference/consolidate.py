@@ -8,8 +8,10 @@ An episode closes when
 
 * a text or tool-call block arrives (``flush-on-visible-block``, §24a);
 * reasoning with fresh text (or a fresh summary) arrives while the episode already has
-  text and a signature (``flush-on-fresh-signed-text``, §24b/§27) — the only signal on
-  wires that mark no block boundary (Gemini parts);
+  text and a signature, or a piece that its wire marks as the signed last part of a run
+  arrives (Gemini: a thought's signature rides its last part) — both
+  ``flush-on-fresh-signed-text``, §24b/§27, the signals on wires that mark no block
+  boundary (Gemini parts);
 * the wire marks the end of the reasoning block (``flush-on-episode-boundary``, §38):
   Anthropic ``content_block_stop``, a Responses ``output_item.done``, an OpenRouter
   detail whose ``index`` is over.
@@ -57,6 +59,7 @@ class _Episode:
     signature: str = ""
     id: str = ""
     summary: list[str] | None = None
+    signed_last_part: bool = False
 
     @property
     def has_text(self) -> bool:
@@ -165,11 +168,10 @@ class EpisodeTracker:
 
     def _reasoning(self, piece: ReasoningPiece) -> None:
         episode = self._open
+        fresh = bool(piece.text or any(piece.summary or ()))
         if (
             episode is not None
-            and (piece.text or any(piece.summary or ()))
-            and episode.has_text
-            and episode.signature
+            and (episode.signed_last_part or (fresh and episode.has_text and episode.signature))
             and self._guards.on("flush-on-fresh-signed-text")
         ):
             episode = None
@@ -182,6 +184,8 @@ class EpisodeTracker:
         episode.id = episode.id or piece.id
         if piece.summary is not None:
             episode.summary = [*(episode.summary or ()), *piece.summary]
+        # the wire's signed last part of a run (Gemini): the next reasoning starts anew
+        episode.signed_last_part = piece.ends and bool(piece.signature)
 
     def _visible_block_arrives(self) -> None:
         if self._guards.on("flush-on-visible-block"):

@@ -23,7 +23,8 @@ class ReasoningPiece:
     ``id`` names the wire's reasoning item (Responses ``rs_…``, an OpenRouter detail id);
     ``summary`` holds whole summary parts this fragment adds (Responses
     ``summary_text``, OpenRouter ``reasoning.summary``); ``None`` says the fragment
-    carries no summary at all, ``()`` an explicitly empty one.
+    carries no summary at all, ``()`` an explicitly empty one.  ``ends``: the wire puts
+    a run's signature on its last part (Gemini), so this signed piece ends its run.
     """
 
     key: Key
@@ -31,6 +32,7 @@ class ReasoningPiece:
     signature: str = ""
     id: str = ""
     summary: tuple[str, ...] | None = None
+    ends: bool = False
 
 
 @dataclass(frozen=True)

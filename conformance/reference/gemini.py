@@ -1,8 +1,11 @@
 """The Gemini wire for the reference adapter (``generateContent`` and its stream).
 
 Decoding: every part becomes a fragment on one shared key — Gemini marks no block
-boundary, so episodes are split only by the tracker's two heuristics (a visible part, or
-fresh thought text after a signed episode; seed §24–§30).  Only ``thought: true`` makes
+boundary except a thought's signature, which rides the last part of the run it signs
+and so ends that run (``flush-on-fresh-signed-text``: the decoder's form of the
+tracker's fresh-text heuristic, which also keeps a signature-only run after a signed one
+apart); an unsigned run is closed only by a visible part (``flush-on-visible-block``;
+seed §24–§30).  Only ``thought: true`` makes
 a part reasoning (rule 39); a ``thoughtSignature`` on a text part stays on that text
 (rule 44), one that arrives alone in an empty text part is kept as its own block
 (rule 43).  A ``functionCall`` part arrives whole, with its signature beside it; a call
@@ -228,9 +231,9 @@ class _Parts:
             )
             self.fragments.append(BlockEnd(key))
         elif part.get("thought") is True:
-            self.fragments.append(ReasoningPiece(PARTS, part.get("text") or "", signature))
-            if signature:  # a signature rides the last part of the thought it signs
-                self.fragments.append(BlockEnd(PARTS))
+            # a signature rides the last part of the thought it signs: it ends the run
+            text = part.get("text") or ""
+            self.fragments.append(ReasoningPiece(PARTS, text, signature, ends=bool(signature)))
         elif part.get("text") or signature:
             self.fragments.append(TextPiece(PARTS, part.get("text") or "", signature))
         elif isinstance(inline := part.get("inlineData"), dict) and inline.get("data"):

@@ -32,7 +32,8 @@ _ALL = (
     ),
     Guard(
         "flush-on-fresh-signed-text",
-        "Reasoning with fresh text closes an open episode that already has text and a signature.",
+        "Reasoning with fresh text closes an open episode that already has text and a "
+        "signature; on Gemini a thought's signature part ends its run.",
         "seed §24(b), §27, mutant M1 §113 (layered under the boundary guard)",
     ),
     Guard(

@@ -35,7 +35,7 @@ def test_parts_share_one_key_and_a_call_arrives_whole_with_its_signature() -> No
         .finish()
     )
     assert decode(response).fragments == (
-        ReasoningPiece(PARTS, "Plan", "c2lnQQ=="),
+        ReasoningPiece(PARTS, "Plan", "c2lnQQ==", ends=True),  # its signature ends the run
         CallStart("call1", "call_1", "read_file", {"path": "a"}, "ZmM="),
         BlockEnd("call1"),
         TextPiece(PARTS, "Done."),
@@ -75,18 +75,21 @@ def test_interleaved_episodes_split_at_the_visible_part_or_the_fresh_text() -> N
 
 
 def test_a_signature_only_episode_after_a_call_needs_the_visible_part_flush() -> None:
-    """§30: the second episode has no fresh text, so only the call closes the first."""
+    """§30: the first run is unsigned (its signature rides the call, as Gemini 3 sends
+    it) and the second has no fresh text, so only the call closes the first.  (A signed
+    first run is closed by its own signature part.)"""
     response = (
         GeminiStream()
-        .thought("visible reasoning", "c2lnMQ==")
-        .call("f", {}, id="c1")
+        .thought("visible reasoning")
+        .call("f", {}, id="c1", signature="c2lnMQ==")
         .thought("", "c2lnMg==")
         .call("f", {}, id="c2")
         .finish()
     )
+    assert blocks(response)[0] == Reasoning(text="visible reasoning")
     assert blocks(response)[2] == Reasoning(text="", signature="c2lnMg==")
     merged = blocks(response, "flush-on-visible-block")
-    assert merged[0] == Reasoning(text="visible reasoning", signature="c2lnMQ==c2lnMg==")
+    assert merged[0] == Reasoning(text="visible reasoning", signature="c2lnMg==")
 
 
 def test_back_to_back_signed_thoughts_need_the_fresh_text_flush() -> None:
