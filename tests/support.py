@@ -6,8 +6,10 @@ from functools import cache
 
 from conformance.cases.library import load_library
 from conformance.cases.loader import CaseSet
-from conformance.runner import RunOptions, plan, run_jobs
+from conformance.cases.schema import Case
+from conformance.runner import RunOptions, plan, run_job, run_jobs
 from conformance.targets.resolve import target_from_object
+from conformance.transcript import Transcript
 from conformance.verdict import EvidenceThreshold, Result
 
 
@@ -28,3 +30,19 @@ def run_library(
 
 def failing(results: dict[tuple[str, str], Result]) -> set[tuple[str, str]]:
     return {key for key, r in results.items() if r.verdict in ("fail", "error")}
+
+
+def library_case(case_id: str) -> Case:
+    """The bundled case ``case_id``."""
+    return next(c.case for c in library().cases if c.case.id == case_id)
+
+
+def run_cell(
+    target: object, case: Case, column: str, strict: bool = False
+) -> tuple[Result, Transcript]:
+    """One cell of ``case`` on ``target``: its result and the exchanges behind it."""
+    resolved = target_from_object(target)
+    job = next(j for j in plan([case], resolved) if j.column == column)
+    result, transcript = run_job(resolved, job, RunOptions(strict=strict))
+    assert transcript is not None
+    return result, transcript

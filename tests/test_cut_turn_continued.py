@@ -12,17 +12,13 @@ from itertools import pairwise
 import pytest
 from pydantic import ValidationError
 
-from conformance.cases.schema import Case, Turn
+from conformance.cases.schema import Turn
 from conformance.model import TRUNCATING_STOPS, ToolCall, ToolResult
 from conformance.reference import ReferenceAdapter
 from conformance.reference.adapter import ReferenceSession
 from conformance.reference.turns import settle
-from conformance.runner import RunOptions, plan, run_job
 from conformance.targets.base import CallToRun, WireResponse
-from conformance.targets.resolve import target_from_object
-from conformance.transcript import Transcript
-from conformance.verdict import Result
-from tests.support import library
+from tests.support import library, library_case, run_cell
 
 CUT_TOOL_CALLS = {
     ("chat-tool-calls-finish-with-cut-arguments-not-run", "openai-chat"),
@@ -50,21 +46,9 @@ class _ContinuingAdapter(ReferenceAdapter):
     session_class = _ContinuesSession
 
 
-def _case(case_id: str) -> Case:
-    return next(c.case for c in library().cases if c.case.id == case_id)
-
-
-def _run(target: object, case_id: str, column: str) -> tuple[Result, Transcript]:
-    resolved = target_from_object(target)
-    job = next(j for j in plan([_case(case_id)], resolved) if j.column == column)
-    result, transcript = run_job(resolved, job, RunOptions(strict=False))
-    assert transcript is not None
-    return result, transcript
-
-
 @pytest.mark.parametrize(("case_id", "column"), sorted(CUT_TOOL_CALLS))
 def test_continuing_the_loop_after_a_cut_call_is_accepted(case_id: str, column: str) -> None:
-    result, transcript = _run(_ContinuingAdapter(), case_id, column)
+    result, transcript = run_cell(_ContinuingAdapter(), library_case(case_id), column)
     assert result.verdict == "pass", (result.reason, result.violations)
     assert len(transcript.exchanges) == 3
     assert [e.served for e in transcript.exchanges] == [0, 1, 2]
@@ -72,7 +56,7 @@ def test_continuing_the_loop_after_a_cut_call_is_accepted(case_id: str, column: 
 
 @pytest.mark.parametrize(("case_id", "column"), sorted(CUT_TOOL_CALLS))
 def test_ending_the_turn_passes_over_the_continuation(case_id: str, column: str) -> None:
-    result, transcript = _run(ReferenceAdapter(), case_id, column)
+    result, transcript = run_cell(ReferenceAdapter(), library_case(case_id), column)
     assert result.verdict == "pass", (result.reason, result.violations)
     assert [e.served for e in transcript.exchanges] == [0, 2]
 
@@ -203,10 +187,12 @@ def test_every_reaction_rule_33_accepts_passes(case_id: str, column: str, reacti
         "ends, answering it unrun": _AnswersAndEndsSession,
         "answers it unrun and goes on": _AnswersAndGoesOnSession,
     }[reaction]
-    result, transcript = _run(_adapter(session), case_id, column)
+    result, transcript = run_cell(_adapter(session), library_case(case_id), column)
     assert result.verdict == "pass", (result.reason, result.violations)
     served = [e.served for e in transcript.exchanges]
-    continuation = next(i for i, r in enumerate(_case(case_id).given.responses) if r.if_continued)
+    continuation = next(
+        i for i, r in enumerate(library_case(case_id).given.responses) if r.if_continued
+    )
     if session is _AnswersAndGoesOnSession:
         assert continuation in served  # the continuation answered the loop that went on
     else:
@@ -218,13 +204,15 @@ def test_every_reaction_rule_33_accepts_passes(case_id: str, column: str, reacti
 def test_running_a_call_of_the_cut_turn_fails(case_id: str, column: str) -> None:
     """Running a call whose arguments were cut is a must; running a complete call of a
     cut turn is a should (the provider accepts the request either way)."""
-    result, _ = _run(_adapter(_RunsCutCallsSession), case_id, column)
+    result, _ = run_cell(_adapter(_RunsCutCallsSession), library_case(case_id), column)
     if _cut_arguments(case_id):
         assert result.verdict == "fail"
         assert any(v.severity == "must" for v in result.violations)
     else:
         assert result.verdict == "pass", (result.reason, result.violations)
-        strict, _ = _run_strict(_adapter(_RunsCutCallsSession), case_id, column)
+        strict, _ = run_cell(
+            _adapter(_RunsCutCallsSession), library_case(case_id), column, strict=True
+        )
         assert strict.verdict == "fail"
         assert any(v.severity == "should" for v in strict.violations), strict.violations
 
@@ -233,18 +221,10 @@ def _cut_arguments(case_id: str) -> bool:
     """Whether a truncated response of the case holds a call whose arguments are cut."""
     return any(
         isinstance(b, ToolCall) and not b.complete
-        for r in _case(case_id).given.responses
+        for r in library_case(case_id).given.responses
         if r.stop in TRUNCATING_STOPS
         for b in r.blocks
     )
-
-
-def _run_strict(target: object, case_id: str, column: str) -> tuple[Result, Transcript]:
-    resolved = target_from_object(target)
-    job = next(j for j in plan([_case(case_id)], resolved) if j.column == column)
-    result, transcript = run_job(resolved, job, RunOptions(strict=True))
-    assert transcript is not None
-    return result, transcript
 
 
 def test_a_continuation_may_follow_a_call_cut_by_the_output_limit() -> None:

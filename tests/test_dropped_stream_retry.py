@@ -13,11 +13,7 @@ import pytest
 from conformance.cases.schema import Case, Given, Turn
 from conformance.provider.scripted import same_json
 from conformance.reference import ReferenceAdapter
-from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.resolve import target_from_object
-from conformance.transcript import Transcript
-from conformance.verdict import Result
-from tests.support import library
+from tests.support import library, library_case, run_cell
 from tests.targets.dropped_stream import RetriesDroppedStream, _RetriesOnceSession
 
 
@@ -31,10 +27,6 @@ def _retry_cells() -> list[tuple[str, str]]:
 
 
 RETRY_CELLS = _retry_cells()
-
-
-def _case(case_id: str) -> Case:
-    return next(c.case for c in library().cases if c.case.id == case_id)
 
 
 def _without_retry_answers(case: Case) -> Case:
@@ -51,14 +43,6 @@ def _without_retry_answers(case: Case) -> Case:
     return case.model_copy(update={"given": given})
 
 
-def _run(target: object, case: Case, column: str) -> tuple[Result, Transcript]:
-    resolved = target_from_object(target)
-    job = next(j for j in plan([case], resolved) if j.column == column)
-    result, transcript = run_job(resolved, job, RunOptions(strict=True))
-    assert transcript is not None
-    return result, transcript
-
-
 def _dropped_index(case: Case) -> int:
     return next(i for i, r in enumerate(case.given.responses) if r.if_retried) - 1
 
@@ -73,8 +57,8 @@ def test_the_library_scripts_a_retry_answer_after_every_dropped_stream() -> None
 
 @pytest.mark.parametrize(("case_id", "column"), RETRY_CELLS)
 def test_an_identical_retry_is_served_the_retry_answer(case_id: str, column: str) -> None:
-    case = _case(case_id)
-    result, transcript = _run(RetriesDroppedStream(), case, column)
+    case = library_case(case_id)
+    result, transcript = run_cell(RetriesDroppedStream(), case, column, strict=True)
     assert result.verdict == "pass", (result.reason, result.violations)
     dropped = _dropped_index(case)
     served = [e.served for e in transcript.exchanges]
@@ -88,14 +72,16 @@ def test_an_identical_retry_is_served_the_retry_answer(case_id: str, column: str
 def test_before_the_retry_answer_an_identical_retry_did_not_pass(case_id: str, column: str) -> None:
     """The negative example: without the retry answer the retry takes the next turn's
     response, and the next prompt runs past the script."""
-    result, _ = _run(RetriesDroppedStream(), _without_retry_answers(_case(case_id)), column)
+    result, _ = run_cell(
+        RetriesDroppedStream(), _without_retry_answers(library_case(case_id)), column, strict=True
+    )
     assert result.verdict != "pass"
 
 
 @pytest.mark.parametrize(("case_id", "column"), RETRY_CELLS)
 def test_going_on_passes_over_the_retry_answer(case_id: str, column: str) -> None:
-    case = _case(case_id)
-    result, transcript = _run(ReferenceAdapter(), case, column)
+    case = library_case(case_id)
+    result, transcript = run_cell(ReferenceAdapter(), case, column, strict=True)
     assert result.verdict == "pass", (result.reason, result.violations)
     assert _dropped_index(case) + 1 not in [e.served for e in transcript.exchanges]
 
@@ -114,8 +100,8 @@ class _ChangedRetry(ReferenceAdapter):
 
 
 def test_a_changed_retry_is_not_served_the_retry_answer() -> None:
-    case = _case("truncation-no-finish-after-signed-thinking")
-    result, transcript = _run(_ChangedRetry(), case, "anthropic-messages")
+    case = library_case("truncation-no-finish-after-signed-thinking")
+    result, transcript = run_cell(_ChangedRetry(), case, "anthropic-messages", strict=True)
     assert _dropped_index(case) + 1 not in [e.served for e in transcript.exchanges]
     assert result.verdict != "pass"
 
@@ -132,10 +118,10 @@ AGENT = f"{shlex.quote(sys.executable)} -m conformance.agent"
 @pytest.mark.slow
 @pytest.mark.parametrize(("case_id", "column"), RETRY_CELLS)
 def test_a_command_that_retries_a_dropped_stream_passes(case_id: str, column: str) -> None:
-    from tests.targets.test_contract_v2 import run_cell
+    from tests.targets.test_contract_v2 import run_cell as run_command_cell
 
     retrying = f"{AGENT} tests.targets.dropped_stream:RetriesDroppedStream"
-    result = run_cell(retrying, case_id, column)
+    result = run_command_cell(retrying, case_id, column)
     assert result.verdict == "pass", (result.reason, result.violations)
     going_on = f"{AGENT} conformance.reference.adapter:ReferenceAdapter"
-    assert run_cell(going_on, case_id, column).verdict == "pass"
+    assert run_command_cell(going_on, case_id, column).verdict == "pass"

@@ -12,14 +12,12 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from conformance.cases.schema import Case, Turn
+from conformance.cases.schema import Turn
 from conformance.reference import ReferenceAdapter
 from conformance.reference.adapter import ReferenceSession
-from conformance.runner import RunOptions, plan, run_job
+from conformance.runner import plan
 from conformance.targets.resolve import target_from_object
-from conformance.transcript import Transcript
-from conformance.verdict import Result
-from tests.support import library
+from tests.support import library_case, run_cell
 
 NUDGE = "<system>Please return text or call a tool.</system>"
 GOES_ON = (
@@ -62,40 +60,28 @@ class _NudgingAdapter(ReferenceAdapter):
     session_class = _NudgingSession
 
 
-def _case(case_id: str) -> Case:
-    return next(c.case for c in library().cases if c.case.id == case_id)
-
-
 def _cells() -> list[tuple[str, str]]:
     target = target_from_object(ReferenceAdapter())
-    return [(job.case.id, job.column) for c in GOES_ON for job in plan([_case(c)], target)]
-
-
-def _run(target: object, case_id: str, column: str) -> tuple[Result, Transcript]:
-    resolved = target_from_object(target)
-    job = next(j for j in plan([_case(case_id)], resolved) if j.column == column)
-    result, transcript = run_job(resolved, job, RunOptions(strict=False))
-    assert transcript is not None
-    return result, transcript
+    return [(job.case.id, job.column) for c in GOES_ON for job in plan([library_case(c)], target)]
 
 
 @pytest.mark.parametrize(("case_id", "column"), _cells())
 def test_going_on_with_a_nudge_is_served_the_continuation(case_id: str, column: str) -> None:
-    result, transcript = _run(_NudgingAdapter(), case_id, column)
+    result, transcript = run_cell(_NudgingAdapter(), library_case(case_id), column)
     assert "beyond the script" not in (result.reason or "")
     assert all(v.check != "provider/beyond-script" for v in result.violations)
     assert result.verdict == "pass", (result.reason, result.violations)
     served = [e.served for e in transcript.exchanges]
     # a nudge is no identical retry, so an ``if_retried`` answer is passed over
-    responses = _case(case_id).given.responses
+    responses = library_case(case_id).given.responses
     assert served == [i for i, r in enumerate(responses) if not r.if_retried]
 
 
 @pytest.mark.parametrize(("case_id", "column"), _cells())
 def test_ending_the_turn_still_passes_over_the_continuation(case_id: str, column: str) -> None:
-    result, transcript = _run(ReferenceAdapter(), case_id, column)
+    result, transcript = run_cell(ReferenceAdapter(), library_case(case_id), column)
     assert result.verdict == "pass", (result.reason, result.violations)
-    responses = _case(case_id).given.responses
+    responses = library_case(case_id).given.responses
     skipped = [i for i, r in enumerate(responses) if r.if_continued]
     assert skipped
     assert not set(skipped) & {e.served for e in transcript.exchanges}
