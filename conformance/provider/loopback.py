@@ -37,17 +37,20 @@ def answer(handler: Handler, request: HttpRequest) -> HttpResponse:
         return json_response(500, {"error": {"message": message}})
 
 
-class _RequestHandler(BaseHTTPRequestHandler):
-    """Hands every request, whatever its method, to the server's handler."""
+class QuietHandler(BaseHTTPRequestHandler):
+    """A handler for a loopback server: every method goes to ``serve_any``, no access
+    log, and each write reaches the client at once."""
 
     protocol_version = "HTTP/1.1"
-    server: _Server
 
     def __getattr__(self, name: str) -> Callable[[], None]:
         # BaseHTTPRequestHandler dispatches to ``do_<METHOD>``: serve them all.
         if name.startswith("do_"):
-            return self._serve
+            return self.serve_any
         raise AttributeError(name)
+
+    def serve_any(self) -> None:
+        raise NotImplementedError
 
     def log_message(self, format: str, *args: Any) -> None:
         """Silent: the suite's output is its report, not an access log."""
@@ -58,6 +61,12 @@ class _RequestHandler(BaseHTTPRequestHandler):
         # with Nagle's algorithm each event waits for the previous one's ACK.
         with contextlib.suppress(OSError):
             self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+class _RequestHandler(QuietHandler):
+    """Hands every request, whatever its method, to the server's handler."""
+
+    server: _Server
 
     def _request(self) -> HttpRequest:
         """The request off the socket; a body whose framing is malformed is named in
@@ -71,7 +80,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
             return HttpRequest(self.command, path, b"", query, headers, framing=str(error))
         return HttpRequest(self.command, path, body.data, query, headers, dropped=body.dropped)
 
-    def _serve(self) -> None:
+    def serve_any(self) -> None:
         response = answer(self.server.handler, self._request())
         self.send_response(response.status)
         for name, value in response.headers:

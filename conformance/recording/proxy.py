@@ -19,18 +19,16 @@ exchange, and once more when the proxy closes).
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import hashlib
 import json
 import os
 import queue
-import socket
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +37,7 @@ import httpx
 from conformance.http import HttpRequest, HttpResponse
 from conformance.provider.framing import FramingError, read_body
 from conformance.provider.limits import MAX_BODY_BYTES
+from conformance.provider.loopback import QuietHandler
 from conformance.recording.clean import clean_exchange
 from conformance.recording.model import (
     Ending,
@@ -230,22 +229,8 @@ def _model(request: HttpRequest) -> str | None:
     return None
 
 
-class _ProxyHandler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class _ProxyHandler(QuietHandler):
     server: ProxyServer
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("do_"):
-            return self._proxy
-        raise AttributeError(name)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Silent: the recordings are the log."""
-
-    def setup(self) -> None:
-        super().setup()
-        with contextlib.suppress(OSError):
-            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def _request(self) -> HttpRequest | None:
         headers = dict(self.headers.items())
@@ -258,7 +243,7 @@ class _ProxyHandler(BaseHTTPRequestHandler):
             return None
         return HttpRequest(self.command, path, body.data, query, headers)
 
-    def _proxy(self) -> None:
+    def serve_any(self) -> None:
         request = self._request()
         if request is None:
             return
