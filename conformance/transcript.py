@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from conformance.cases.continuation import continuation_loops
 from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import REPAIRED_FAULTS, FinalOutput
@@ -56,17 +57,21 @@ class Transcript:
 
     def served_count(self) -> int:
         """Scripted responses used: those served, and each ``if_continued`` or
-        ``if_retried`` response the target passed over by ending its cut turn or not
-        retrying (it was never asked for)."""
+        ``if_retried`` response (with a continuation's own tool loop) the target passed
+        over by ending its cut turn or not retrying (it was never asked for)."""
         served = {e.served for e in self.exchanges if e.served is not None}
         responses = self.case.given.responses
+        loops = continuation_loops(self.case)
         passed = 0
         for i, response in enumerate(responses):
-            if not (response.if_continued or response.if_retried) or i in served:
+            optional = response.if_continued or response.if_retried or i in loops
+            if not optional or i in served:
                 continue
             before = i - 1
-            while before >= 0 and (responses[before].if_continued or responses[before].if_retried):
-                before -= 1  # the optional answers of one dropped stream follow it together
+            while before >= 0 and (
+                responses[before].if_continued or responses[before].if_retried or before in loops
+            ):
+                before -= 1  # the optional answers of one cut or dropped stream follow it together
             passed += before in served
         return len([e for e in self.exchanges if e.served is not None]) + passed
 

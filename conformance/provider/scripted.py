@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import threading
 
+from conformance.cases.continuation import continuation_loops
 from conformance.cases.model_name import session_model
 from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
@@ -156,12 +157,13 @@ class ScriptedProvider:
         return any(said == turn.user.strip() for turn in self.case.given.turns)
 
     def _skip_continuation(self, view: RequestView) -> None:
-        """Pass over an ``if_continued`` response when the request starts a new user turn:
-        the target ended the cut (or empty) turn, which is accepted as well as going on
-        with the loop (rule 33)."""
+        """Pass over an ``if_continued`` response (and the continuation's own tool loop)
+        when the request starts a new user turn: the target ended the cut (or empty) turn,
+        which is accepted as well as going on with the loop (rule 33)."""
+        loops = continuation_loops(self.case)
         while (
             self._served < len(self.script)
-            and self.script[self._served].if_continued
+            and (self.script[self._served].if_continued or self._served in loops)
             and self._starts_turn(view)
         ):
             self.skipped.add(self._served)
