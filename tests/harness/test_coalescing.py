@@ -1,0 +1,114 @@
+"""Output-token recovery (seed §65–§70): a client that goes on from ``max_tokens`` cuts
+and merges the continuation into the cut turn passes the recovery cases; each review
+probe put back fails the case about its shape (or, where only a design document asks
+for the behaviour, gets its warning); a client that ends the turn is never served the
+continuation nor its tool loop."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.cases.continuation import continuation_loops
+from conformance.reference import ReferenceAdapter
+from conformance.targets.base import Adapter
+from harness.broken.coalescing import (
+    CoalesceAlwaysDropAdapter,
+    CoalesceKeepDanglingAdapter,
+    CoalesceOverPopAdapter,
+    CoalesceSwappedAdapter,
+)
+from harness.coalescing import CoalescingAdapter
+from tests.support import library_case, run_cell
+
+A, OR, G = "anthropic-messages", "openai-chat:openrouter", "gemini"
+CUT_THINKING = "max-tokens-recovery-cut-thinking-not-replayed-when-continuation-calls-tool"
+SIGNED = "max-tokens-recovery-signed-thinking-kept-before-continuation-call"
+GEMINI_CALL = "gemini-max-tokens-recovery-unsigned-thought-before-continuation-call"
+GEMINI_NO_CALL = "gemini-max-tokens-recovery-unsigned-thought-kept-without-call"
+CELLS = [
+    (CUT_THINKING, A),
+    (CUT_THINKING, OR),
+    (SIGNED, A),
+    (SIGNED, OR),
+    (GEMINI_CALL, G),
+    (GEMINI_NO_CALL, G),
+]
+
+#: The cells each broken variant fails, with what shows it.
+FAILS: dict[type[Adapter], set[tuple[str, str]]] = {
+    # §126: the signed cut block dropped from the merged turn
+    CoalesceOverPopAdapter: {(SIGNED, A), (SIGNED, OR)},
+    # §131: the signed cut block after the call; the cut text after the call on Gemini
+    CoalesceSwappedAdapter: {(SIGNED, A), (SIGNED, OR), (GEMINI_CALL, G)},
+    # §65 / M2: the unsigned block beside the call (rule 3 rejects it)
+    CoalesceKeepDanglingAdapter: {(CUT_THINKING, A), (CUT_THINKING, OR)},
+    # §133 only breaks a design `should` (below)
+    CoalesceAlwaysDropAdapter: set(),
+}
+
+
+@pytest.mark.parametrize(("case_id", "column"), CELLS)
+def test_a_merging_recovery_passes_and_is_served_every_continuation(
+    case_id: str, column: str
+) -> None:
+    result, transcript = run_cell(CoalescingAdapter(), library_case(case_id), column)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    responses = library_case(case_id).given.responses
+    assert [e.served for e in transcript.exchanges] == list(range(len(responses)))
+
+
+@pytest.mark.parametrize(("case_id", "column"), CELLS)
+def test_ending_the_cut_turn_passes_over_the_continuation_and_its_tool_loop(
+    case_id: str, column: str
+) -> None:
+    case = library_case(case_id)
+    result, transcript = run_cell(ReferenceAdapter(), case, column)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    served = {e.served for e in transcript.exchanges}
+    optional = {i for i, r in enumerate(case.given.responses) if r.if_continued}
+    assert not served & (optional | continuation_loops(case))
+    assert transcript.served_count() == len(case.given.responses)
+
+
+@pytest.mark.parametrize("adapter", list(FAILS), ids=lambda a: a.name)
+def test_each_review_probe_fails_the_cells_of_its_shape(adapter: type[Adapter]) -> None:
+    failed = {
+        (case_id, column)
+        for case_id, column in CELLS
+        if run_cell(adapter(), library_case(case_id), column)[0].verdict == "fail"
+    }
+    assert failed == FAILS[adapter]
+
+
+@pytest.mark.parametrize(
+    ("adapter", "case_id"),
+    [(CoalesceKeepDanglingAdapter, GEMINI_CALL), (CoalesceAlwaysDropAdapter, GEMINI_NO_CALL)],
+)
+def test_the_design_shoulds_warn_on_gemini(adapter: type[Adapter], case_id: str) -> None:
+    """Gemini accepts the unsigned thought kept or dropped: §65's drop and §66's keep rest
+    on the design document alone, so breaking them is a warning, never a failure."""
+    result, _ = run_cell(adapter(), library_case(case_id), G)
+    assert result.verdict == "pass"
+    assert any(w.check == "expect" for w in result.warnings)
+    merged, _ = run_cell(CoalescingAdapter(), library_case(case_id), G)
+    assert not any(w.check == "expect" for w in merged.warnings)
+
+
+def test_only_a_continuations_own_loop_counts_as_its_tool_loop() -> None:
+    assert continuation_loops(library_case(CUT_THINKING)) == {2}
+    assert continuation_loops(library_case(GEMINI_CALL)) == {3}
+    assert continuation_loops(library_case(GEMINI_NO_CALL)) == frozenset()
+
+
+def test_the_next_prompt_skips_the_continuation_and_its_tool_loop() -> None:
+    """With a second turn scripted, the provider answers its prompt from that turn, not
+    with the answer to the continuation's tool results."""
+    data = library_case(CUT_THINKING).model_dump(mode="json", exclude_none=True, by_alias=True)
+    data["expect"] = data["expect"][:1]  # the request count differs with a second turn
+    data["given"]["turns"].append(
+        {"user": "Thanks.", "responses": [{"stop": "end", "blocks": [{"kind": "text", "text": "ok"}]}]}
+    )
+    case = type(library_case(CUT_THINKING)).model_validate(data)
+    result, transcript = run_cell(ReferenceAdapter(), case, A)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    assert [e.served for e in transcript.exchanges] == [0, 3]
