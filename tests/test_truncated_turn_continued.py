@@ -34,6 +34,8 @@ GOES_ON = (
     "gemini-stop-with-no-parts-after-function-response",
     "empty-terminal-end-turn-after-tool-result-not-replayed",
     "truncation-no-finish-mid-thinking-after-tool-result",
+    "max-tokens-recovery-cut-thinking-not-replayed-when-continuation-calls-tool",
+    "max-tokens-recovery-signed-thinking-kept-before-continuation-call",
 )
 
 
