@@ -100,6 +100,9 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("openrouter-upstream-unavailable-first-request-retried-unchanged", OR),
         ("responses-overloaded-after-reasoning-round-retried-unchanged", R),
         ("responses-rate-limited-first-request-retried-unchanged", R),
+        ("chat-rate-limited-after-tool-round-retried-unchanged", "openai-chat:kimi"),
+        ("gemini-compat-overloaded-after-tool-round-retried-unchanged", "openai-chat:gemini"),
+        ("gemini-compat-rate-limited-between-steps-retried-unchanged", "openai-chat:gemini"),
     },
     # XML recovery that knows only <invoke> (QwenLM/qwen-code#10692, rule 50): every
     # other dialect ends the turn with the markup as text; it declares xml-recovery, so
@@ -109,6 +112,9 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("xml-bare-function-dialect-recovered", C),
         ("xml-hermes-json-tool-call-recovered", C),
         ("xml-hermes-json-tool-call-recovered", "openai-chat:ollama"),
+        ("xml-bare-function-dialect-recovered", "openai-chat:ollama"),
+        ("xml-hermes-json-two-calls-recovered-in-order", "openai-chat:ollama"),
+        ("xml-tool-call-function-dialect-recovered", "openai-chat:ollama"),
         ("xml-hermes-json-two-calls-recovered-in-order", C),
         ("xml-tool-call-function-dialect-recovered", A),
         ("xml-tool-call-function-dialect-recovered", C),
