@@ -69,7 +69,8 @@ class CoalescingSession(ReferenceSession):
         """``[..., cut, nudge, continuation]`` becomes ``[..., merged]``, with the
         continuation's stop."""
         messages = self.history._messages
-        if len(messages) < 3 or [m.role for m in messages[-3:]] != ["assistant", "user", "assistant"]:
+        roles = [m.role for m in messages[-3:]]
+        if roles != ["assistant", "user", "assistant"]:
             return
         cut, continuation = messages[-3], messages[-1]
         kept = self.drop_tail(cut.blocks, _calls(continuation.blocks))

@@ -106,7 +106,10 @@ def test_the_next_prompt_skips_the_continuation_and_its_tool_loop() -> None:
     data = library_case(CUT_THINKING).model_dump(mode="json", exclude_none=True, by_alias=True)
     data["expect"] = data["expect"][:1]  # the request count differs with a second turn
     data["given"]["turns"].append(
-        {"user": "Thanks.", "responses": [{"stop": "end", "blocks": [{"kind": "text", "text": "ok"}]}]}
+        {
+            "user": "Thanks.",
+            "responses": [{"stop": "end", "blocks": [{"kind": "text", "text": "ok"}]}],
+        }
     )
     case = type(library_case(CUT_THINKING)).model_validate(data)
     result, transcript = run_cell(ReferenceAdapter(), case, A)
