@@ -46,8 +46,11 @@ ISSUE_REF = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+#[0-9]+$")
 #: continue from a saved ``history``; select a subagent's output (``output-selection``);
 #: recover XML-style tool calls from text (``xml-recovery``); resume a turn the provider
 #: paused by resending its content (``pause-resume``; the command contract v1 ends a
-#: tool loop on any response without calls, so command targets lack it).
-Capability: TypeAlias = Literal["history", "output-selection", "xml-recovery", "pause-resume"]
+#: tool loop on any response without calls, so command targets lack it); send the tool
+#: choice a case asks for (``tool-choice``, implied by ``given.options.tool_choice``).
+Capability: TypeAlias = Literal[
+    "history", "output-selection", "xml-recovery", "pause-resume", "tool-choice"
+]
 
 
 # ---------------------------------------------------------------- provenance
@@ -241,6 +244,11 @@ class Given(StrictModel):
         names = [t.name for t in self.tools]
         if len(names) != len(set(names)):
             raise ValueError("tool names repeat")
+        choice = self.options.tool_choice
+        if choice is not None and not names:
+            raise ValueError("options.tool_choice needs tools to choose from")
+        if choice is not None and choice.name is not None and choice.name not in names:
+            raise ValueError(f"options.tool_choice: tool `{choice.name}` is not offered")
         for t, turn in enumerate(self.turns):
             for r, response in enumerate(turn.responses):
                 for block in response.blocks:
@@ -589,6 +597,8 @@ class Case(StrictModel):
         needs = set(self.requires)
         if self.given.history:
             needs.add("history")
+        if self.given.options.tool_choice is not None:
+            needs.add("tool-choice")
         if self.expects_output:
             needs.add("output-selection")
         return frozenset(needs)

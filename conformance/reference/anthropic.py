@@ -38,6 +38,7 @@ from conformance.model import (
     Stop,
     Text,
     ToolCall,
+    ToolChoice,
     ToolResult,
 )
 from conformance.reference.codec import Decoded, ProviderError, UnsupportedBlock, WireCodec
@@ -175,10 +176,24 @@ class AnthropicCodec(WireCodec):
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
         elif self._thinking_type() == "adaptive":
             body["thinking"] = {"type": "adaptive"}
+        if session.tool_choice is not None and session.tools:
+            body["tool_choice"] = self._tool_choice(session.tool_choice)
         body["messages"] = [
             {"role": m.role, "content": [_render(b) for b in m.blocks]} for m in messages
         ]
         return body
+
+    def _tool_choice(self, choice: ToolChoice) -> dict[str, str]:
+        """The session's tool choice; with manual thinking a forced one (``any``, a named
+        tool) becomes ``auto``, the only forcing-free choice that keeps both the thinking
+        configuration of the loop (rule 12) and the tools (rule 11)."""
+        forced = choice.mode in ("any", "tool")
+        if forced and self._thinking_type() == "enabled":
+            if self.guards.on("forced-tool-choice-auto-with-thinking"):
+                return {"type": "auto"}
+        if choice.name is not None:
+            return {"type": "tool", "name": choice.name}
+        return {"type": choice.mode}
 
     def _thinking_type(self) -> str | None:
         """The ``thinking.type`` this model takes for the session's mode: a manual budget

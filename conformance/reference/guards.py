@@ -199,6 +199,12 @@ _ALL = (
         "rule 12b, 12d (Sylinko/Everywhere#410)",
     ),
     Guard(
+        "forced-tool-choice-auto-with-thinking",
+        "With manual thinking, a tool choice that forces a tool is sent as auto (the "
+        "thinking configuration of the loop stays as it is).",
+        "rule 11 (run-llama/llama_index#19641, mastra-ai/mastra#7507), rule 12a",
+    ),
+    Guard(
         "signature-beside-function-call",
         "A Gemini thoughtSignature of a call goes on its part, beside functionCall, never "
         "inside it.",
