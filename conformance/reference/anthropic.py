@@ -206,7 +206,8 @@ class AnthropicCodec(WireCodec):
 
     def _headers(self) -> dict[str, str]:
         headers = {"content-type": "application/json", "anthropic-version": API_VERSION}
-        if self._thinking_type() == "enabled":  # rule 12d: not for adaptive models
+        manual = self._thinking_type() == "enabled"  # rule 12d: not for adaptive models
+        if manual and self.guards.on("interleaved-beta-with-manual-thinking"):
             headers["anthropic-beta"] = INTERLEAVED_BETA
         return headers
 

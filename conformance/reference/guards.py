@@ -199,6 +199,12 @@ _ALL = (
         "rule 12b, 12d (Sylinko/Everywhere#410)",
     ),
     Guard(
+        "interleaved-beta-with-manual-thinking",
+        "Every request with manual thinking sends the interleaved-thinking beta header, "
+        "which lets a budget above max_tokens run with tools.",
+        "rule 12c, 12d; seed §85 (sigoden/aichat#1304)",
+    ),
+    Guard(
         "forced-tool-choice-auto-with-thinking",
         "With manual thinking, a tool choice that forces a tool is sent as auto (the "
         "thinking configuration of the loop stays as it is).",

@@ -1,7 +1,7 @@
 """Issue 13: request options that drift inside a tool loop (budget recomputed, beta,
 ``include`` and ``tool_choice`` dropped on the continuation request) fail the
-request-option cases, and
-the stateless Responses cases that need the encrypted reasoning ``include`` asks for."""
+request-option cases, and the stateless Responses cases that need the encrypted
+reasoning ``include`` asks for."""
 
 from __future__ import annotations
 
