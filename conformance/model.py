@@ -243,6 +243,12 @@ class Options(StrictModel):
         description="The tool choice every request of the conversation asks for (unset: "
         "the target's default); a target needs the `tool-choice` capability.",
     )
+    prefill: str | None = Field(
+        default=None,
+        description="Anthropic: assistant text the harness asks to end each turn's first "
+        "request with, for the response to continue (rule 10); a target needs the "
+        "`prefill` capability.",
+    )
 
 
 Noise: TypeAlias = Literal["ping", "unknown-event"]

@@ -120,6 +120,7 @@ def session_from_contract(document: Mapping[str, Any]) -> Session:
         store=document.get("store"),
         include=None if include is None else tuple(include),
         tool_choice=ToolChoice.model_validate(choice) if choice is not None else None,
+        prefill=document.get("prefill"),
         history=document_history(document),
         results={
             call_id: (str(result["content"]), bool(result.get("is_error", False)))

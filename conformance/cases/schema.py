@@ -47,9 +47,11 @@ ISSUE_REF = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+#[0-9]+$")
 #: recover XML-style tool calls from text (``xml-recovery``); resume a turn the provider
 #: paused by resending its content (``pause-resume``; the command contract v1 ends a
 #: tool loop on any response without calls, so command targets lack it); send the tool
-#: choice a case asks for (``tool-choice``, implied by ``given.options.tool_choice``).
+#: choice a case asks for (``tool-choice``, implied by ``given.options.tool_choice``);
+#: end a turn's first request with the assistant prefill a case asks for (``prefill``,
+#: implied by ``given.options.prefill``).
 Capability: TypeAlias = Literal[
-    "history", "output-selection", "xml-recovery", "pause-resume", "tool-choice"
+    "history", "output-selection", "xml-recovery", "pause-resume", "tool-choice", "prefill"
 ]
 
 
@@ -599,6 +601,8 @@ class Case(StrictModel):
             needs.add("history")
         if self.given.options.tool_choice is not None:
             needs.add("tool-choice")
+        if self.given.options.prefill is not None:
+            needs.add("prefill")
         if self.expects_output:
             needs.add("output-selection")
         return frozenset(needs)

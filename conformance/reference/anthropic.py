@@ -118,6 +118,9 @@ class AnthropicCodec(WireCodec):
                 if skips(not message.blocks, self.guards):
                     continue
             messages.append(message)
+        prefill = self._prefill(messages)
+        if prefill is not None:
+            messages.append(Message(role="assistant", blocks=(Text(text=prefill),)))
         return WireRequest(
             body=self._body(system, messages), headers=self._headers(), path="/v1/messages"
         )
@@ -182,6 +185,20 @@ class AnthropicCodec(WireCodec):
             {"role": m.role, "content": [_render(b) for b in m.blocks]} for m in messages
         ]
         return body
+
+    def _prefill(self, messages: Sequence[Message]) -> str | None:
+        """The assistant prefill that ends a turn's first request (the request ends on the
+        user's prompt): none while thinking is on, never ending in whitespace (rule 10)."""
+        text, last = self.session.prefill, messages[-1] if messages else None
+        if text is None or last is None or last.role != "user":
+            return None
+        if any(isinstance(b, ToolResult) for b in last.blocks):
+            return None
+        if self._thinking_type() is not None and self.guards.on("no-prefill-with-thinking"):
+            return None
+        if self.guards.on("prefill-no-trailing-whitespace"):
+            text = text.rstrip()
+        return text or None
 
     def _tool_choice(self, choice: ToolChoice) -> dict[str, str]:
         """The session's tool choice; with manual thinking a forced one (``any``, a named

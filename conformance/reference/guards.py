@@ -199,6 +199,17 @@ _ALL = (
         "rule 12b, 12d (Sylinko/Everywhere#410)",
     ),
     Guard(
+        "no-prefill-with-thinking",
+        "With thinking on, a turn's request ends on the user's prompt: no assistant prefill.",
+        "rule 10 (prefill doc: non-thinking modes only; Aider-AI/aider#3820)",
+    ),
+    Guard(
+        "prefill-no-trailing-whitespace",
+        "An assistant prefill is sent without trailing whitespace (and not at all when "
+        "nothing else is left).",
+        "rule 10 (prefill doc; tailcallhq/forgecode#1872)",
+    ),
+    Guard(
         "interleaved-beta-with-manual-thinking",
         "Every request with manual thinking sends the interleaved-thinking beta header, "
         "which lets a budget above max_tokens run with tools.",

@@ -64,6 +64,9 @@ class Session:
     #: The tool choice every request asks for (capability ``tool-choice``); ``None``:
     #: the target's default.
     tool_choice: ToolChoice | None = None
+    #: The assistant prefill each turn's first request ends with (capability
+    #: ``prefill``); ``None``: no prefill.
+    prefill: str | None = None
     history: tuple[Message, ...] = ()
     #: A result per call id (``content``, ``is_error``) where the case scripts one;
     #: other calls get their tool's ``result``.
@@ -118,6 +121,8 @@ class Session:
             document["include"] = list(self.include)
         if self.tool_choice is not None:
             document["tool_choice"] = self.tool_choice.model_dump(exclude_none=True)
+        if self.prefill is not None:
+            document["prefill"] = self.prefill
         if self.results:
             document["results"] = {
                 call_id: {"content": content, "is_error": is_error}

@@ -31,7 +31,7 @@ REFERENCE_COMMAND = Path(__file__).with_name("reference-command.toml")
 PYTHON_VARIABLE = "CONFORMANCE_PYTHON"
 
 CapabilityName = Literal[
-    "history", "output-selection", "xml-recovery", "pause-resume", "tool-choice"
+    "history", "output-selection", "xml-recovery", "pause-resume", "tool-choice", "prefill"
 ]
 
 
