@@ -204,10 +204,9 @@ class AnthropicCodec(WireCodec):
         """The session's tool choice; with manual thinking a forced one (``any``, a named
         tool) becomes ``auto``, the only forcing-free choice that keeps both the thinking
         configuration of the loop (rule 12) and the tools (rule 11)."""
-        forced = choice.mode in ("any", "tool")
-        if forced and self._thinking_type() == "enabled":
-            if self.guards.on("forced-tool-choice-auto-with-thinking"):
-                return {"type": "auto"}
+        forced = choice.mode in ("any", "tool") and self._thinking_type() == "enabled"
+        if forced and self.guards.on("forced-tool-choice-auto-with-thinking"):
+            return {"type": "auto"}
         if choice.name is not None:
             return {"type": "tool", "name": choice.name}
         return {"type": choice.mode}

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from conformance.model import Block, Reasoning
+from conformance.verdict import Evidence
 from conformance.wires import values
 from conformance.wires.anthropic_messages._blocks import (
     KNOWN_BLOCK_TYPES,
@@ -517,10 +518,8 @@ def _prefill_with_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
     )
     if texts and content:
         at = f"messages.{final.index}.content.0.type"
-        evidence = None if check.manual else "inferred"
-        yield PREFILL_WITH_THINKING.violated(
-            at, evidence=evidence, i=final.index, found="text"
-        )
+        evidence: Evidence | None = None if check.manual else "inferred"
+        yield PREFILL_WITH_THINKING.violated(at, evidence=evidence, i=final.index, found="text")
 
 
 @BOOK.checks(PREFILL_TRAILING_WHITESPACE)
