@@ -245,6 +245,7 @@ class Options(StrictModel):
     )
     prefill: str | None = Field(
         default=None,
+        min_length=1,
         description="Anthropic: assistant text the harness asks to end each turn's first "
         "request with, for the response to continue (rule 10); a target needs the "
         "`prefill` capability.",

@@ -7,8 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
+import pytest
+from pydantic import ValidationError
+
 from conformance.agent.runner import session_from_contract
-from conformance.model import Message, Text, ThinkingConfig, ToolResult
+from conformance.model import Message, Options, Text, ThinkingConfig, ToolResult
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.reference.anthropic import AnthropicCodec
 from conformance.reference.guards import Guards
@@ -78,3 +81,8 @@ def test_each_half_of_the_rule_fails_its_case_without_its_guard() -> None:
         assert result.verdict == "fail"
         assert f"anthropic-messages/{rule}" in str(result.model_dump())
         assert run_cell(ReferenceAdapter(), library_case(case), A)[0].verdict == "pass"
+
+
+def test_an_empty_prefill_is_not_something_to_ask_for() -> None:
+    with pytest.raises(ValidationError, match="at least 1 character"):
+        Options(prefill="")
