@@ -21,6 +21,7 @@ EXPECTED = {
     ("responses-summaryless-reasoning-items-kept", R),
     ("responses-three-rounds-each-item-before-its-call", R),  # new in the merge
     ("anthropic-forced-tool-choice-with-manual-thinking-not-forced", A),  # budget halved
+    ("anthropic-budget-over-max-tokens-needs-interleaved-beta", A),  # budget halved
     (LOOP, A),  # tool_choice dropped on the continuation (should: caching)
     (LOOP, C),
     (LOOP, R),
