@@ -237,6 +237,18 @@ class Given(StrictModel):
             )
         return self
 
+    @model_validator(mode="after")
+    def _prefill_is_one_request(self) -> Given:
+        """A prefilled turn is stored as each client sees fit (the prefill joined to the
+        answer, or not), so the requests after one would judge that choice, which the
+        provider leaves open: a prefill case is one request."""
+        if self.options.prefill is not None and len(self.responses) != 1:
+            raise ValueError(
+                "options.prefill: a prefill case scripts one turn of one response "
+                "(what a client stores of a prefilled turn is its own choice)"
+            )
+        return self
+
     def result_of(self, call_id: str, tool: ToolSpec) -> CallResult:
         """What the call returns when it runs: its own result, else its tool's."""
         return self.results.get(call_id) or CallResult(content=tool.result)

@@ -11,6 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from conformance.agent.runner import session_from_contract
+from conformance.cases.schema import Given
 from conformance.model import Message, Options, Text, ThinkingConfig, ToolResult
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.reference.anthropic import AnthropicCodec
@@ -86,3 +87,10 @@ def test_each_half_of_the_rule_fails_its_case_without_its_guard() -> None:
 def test_an_empty_prefill_is_not_something_to_ask_for() -> None:
     with pytest.raises(ValidationError, match="at least 1 character"):
         Options(prefill="")
+
+
+def test_a_prefill_case_is_one_request() -> None:
+    turn = {"user": "p", "responses": [{"stop": "end"}]}
+    Given.model_validate({"options": {"prefill": "x"}, "turns": [turn]})
+    with pytest.raises(ValidationError, match="a prefill case scripts one turn of one response"):
+        Given.model_validate({"options": {"prefill": "x"}, "turns": [turn, turn]})
