@@ -213,6 +213,23 @@ class ToolSpec(StrictModel):
     result: str
 
 
+class ToolChoice(StrictModel):
+    """Which tools the model may or must call, in neutral form: ``auto`` (it decides),
+    ``any`` (it must call one), ``none`` (it may call none) or ``tool`` (it must call
+    ``name``).  Each wire spells it its own way (Anthropic ``tool_choice.type``, Chat and
+    Responses ``auto``/``required``/``none`` or a named function, Gemini
+    ``toolConfig.functionCallingConfig``)."""
+
+    mode: Literal["auto", "any", "none", "tool"]
+    name: str | None = None
+
+    @model_validator(mode="after")
+    def _named(self) -> ToolChoice:
+        if (self.mode == "tool") != (self.name is not None):
+            raise ValueError("`name` goes with mode `tool`, and only with it")
+        return self
+
+
 class Options(StrictModel):
     """Request options a target should use for this conversation."""
 
@@ -221,6 +238,18 @@ class Options(StrictModel):
     thinking: ThinkingConfig = ThinkingConfig()
     store: bool | None = Field(default=None, description="OpenAI Responses `store`.")
     include: tuple[str, ...] | None = Field(default=None, description="OpenAI Responses `include`.")
+    tool_choice: ToolChoice | None = Field(
+        default=None,
+        description="The tool choice every request of the conversation asks for (unset: "
+        "the target's default); a target needs the `tool-choice` capability.",
+    )
+    prefill: str | None = Field(
+        default=None,
+        min_length=1,
+        description="Anthropic: assistant text the harness asks to end each turn's first "
+        "request with, for the response to continue (rule 10); a target needs the "
+        "`prefill` capability.",
+    )
 
 
 Noise: TypeAlias = Literal["ping", "unknown-event"]

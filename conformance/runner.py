@@ -106,6 +106,8 @@ def session_for(case: Case, wire: str, dialect: str | None) -> Session:
         max_tokens=given.options.max_tokens,
         store=given.options.store,
         include=given.options.include,
+        tool_choice=given.options.tool_choice,
+        prefill=given.options.prefill,
         history=given.history,
         results={i: (r.content, r.is_error) for i, r in given.results.items()},
     )

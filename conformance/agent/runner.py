@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import httpx
 
-from conformance.model import Message, ThinkingConfig
+from conformance.model import Message, ThinkingConfig, ToolChoice
 from conformance.targets.adapter import MAX_REQUESTS_PER_TURN, AdapterKind
 from conformance.targets.base import (
     CONTRACT_VERSIONS,
@@ -106,7 +106,7 @@ def session_from_contract(document: Mapping[str, Any]) -> Session:
     (v2); a history that does not load stops with its reserved exit code."""
     if document.get("version") not in CONTRACT_VERSIONS:
         raise ValueError(f"contract version {document.get('version')!r} is not one of 1, 2")
-    include = document.get("include")
+    include, choice = document.get("include"), document.get("tool_choice")
     return Session(
         case=document["case"],
         wire=document["wire"],
@@ -119,6 +119,8 @@ def session_from_contract(document: Mapping[str, Any]) -> Session:
         max_tokens=document["max_tokens"],
         store=document.get("store"),
         include=None if include is None else tuple(include),
+        tool_choice=ToolChoice.model_validate(choice) if choice is not None else None,
+        prefill=document.get("prefill"),
         history=document_history(document),
         results={
             call_id: (str(result["content"]), bool(result.get("is_error", False)))

@@ -46,8 +46,13 @@ ISSUE_REF = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+#[0-9]+$")
 #: continue from a saved ``history``; select a subagent's output (``output-selection``);
 #: recover XML-style tool calls from text (``xml-recovery``); resume a turn the provider
 #: paused by resending its content (``pause-resume``; the command contract v1 ends a
-#: tool loop on any response without calls, so command targets lack it).
-Capability: TypeAlias = Literal["history", "output-selection", "xml-recovery", "pause-resume"]
+#: tool loop on any response without calls, so command targets lack it); send the tool
+#: choice a case asks for (``tool-choice``, implied by ``given.options.tool_choice``);
+#: end a turn's first request with the assistant prefill a case asks for (``prefill``,
+#: implied by ``given.options.prefill``).
+Capability: TypeAlias = Literal[
+    "history", "output-selection", "xml-recovery", "pause-resume", "tool-choice", "prefill"
+]
 
 
 # ---------------------------------------------------------------- provenance
@@ -232,6 +237,18 @@ class Given(StrictModel):
             )
         return self
 
+    @model_validator(mode="after")
+    def _prefill_is_one_request(self) -> Given:
+        """A prefilled turn is stored as each client sees fit (the prefill joined to the
+        answer, or not), so the requests after one would judge that choice, which the
+        provider leaves open: a prefill case is one request."""
+        if self.options.prefill is not None and len(self.responses) != 1:
+            raise ValueError(
+                "options.prefill: a prefill case scripts one turn of one response "
+                "(what a client stores of a prefilled turn is its own choice)"
+            )
+        return self
+
     def result_of(self, call_id: str, tool: ToolSpec) -> CallResult:
         """What the call returns when it runs: its own result, else its tool's."""
         return self.results.get(call_id) or CallResult(content=tool.result)
@@ -241,6 +258,11 @@ class Given(StrictModel):
         names = [t.name for t in self.tools]
         if len(names) != len(set(names)):
             raise ValueError("tool names repeat")
+        choice = self.options.tool_choice
+        if choice is not None and not names:
+            raise ValueError("options.tool_choice needs tools to choose from")
+        if choice is not None and choice.name is not None and choice.name not in names:
+            raise ValueError(f"options.tool_choice: tool `{choice.name}` is not offered")
         for t, turn in enumerate(self.turns):
             for r, response in enumerate(turn.responses):
                 for block in response.blocks:
@@ -589,6 +611,10 @@ class Case(StrictModel):
         needs = set(self.requires)
         if self.given.history:
             needs.add("history")
+        if self.given.options.tool_choice is not None:
+            needs.add("tool-choice")
+        if self.given.options.prefill is not None:
+            needs.add("prefill")
         if self.expects_output:
             needs.add("output-selection")
         return frozenset(needs)

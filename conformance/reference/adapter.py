@@ -115,7 +115,7 @@ class ReferenceAdapter(Adapter):
         {"anthropic-messages", "openai-responses", "openai-chat", "gemini"}
     )
     capabilities: ClassVar[frozenset[str]] = frozenset(
-        {"history", "output-selection", "xml-recovery", "pause-resume"}
+        {"history", "output-selection", "xml-recovery", "pause-resume", "tool-choice", "prefill"}
     )
     codecs: ClassVar[Mapping[str, type[WireCodec]]] = {
         codec.wire: codec

@@ -38,6 +38,7 @@ from conformance.model import (
     Stop,
     Text,
     ToolCall,
+    ToolChoice,
     ToolResult,
 )
 from conformance.reference.codec import Decoded, ProviderError, UnsupportedBlock, WireCodec
@@ -117,6 +118,9 @@ class AnthropicCodec(WireCodec):
                 if skips(not message.blocks, self.guards):
                     continue
             messages.append(message)
+        prefill = self._prefill(messages)
+        if prefill is not None:
+            messages.append(Message(role="assistant", blocks=(Text(text=prefill),)))
         return WireRequest(
             body=self._body(system, messages), headers=self._headers(), path="/v1/messages"
         )
@@ -175,10 +179,37 @@ class AnthropicCodec(WireCodec):
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
         elif self._thinking_type() == "adaptive":
             body["thinking"] = {"type": "adaptive"}
+        if session.tool_choice is not None and session.tools:
+            body["tool_choice"] = self._tool_choice(session.tool_choice)
         body["messages"] = [
             {"role": m.role, "content": [_render(b) for b in m.blocks]} for m in messages
         ]
         return body
+
+    def _prefill(self, messages: Sequence[Message]) -> str | None:
+        """The assistant prefill that ends a turn's first request (the request ends on the
+        user's prompt): none while thinking is on, never ending in whitespace (rule 10)."""
+        text, last = self.session.prefill, messages[-1] if messages else None
+        if text is None or last is None or last.role != "user":
+            return None
+        if any(isinstance(b, ToolResult) for b in last.blocks):
+            return None
+        if self._thinking_type() is not None and self.guards.on("no-prefill-with-thinking"):
+            return None
+        if self.guards.on("prefill-no-trailing-whitespace"):
+            text = text.rstrip()
+        return text or None
+
+    def _tool_choice(self, choice: ToolChoice) -> dict[str, str]:
+        """The session's tool choice; with manual thinking a forced one (``any``, a named
+        tool) becomes ``auto``, the only forcing-free choice that keeps both the thinking
+        configuration of the loop (rule 12) and the tools (rule 11)."""
+        forced = choice.mode in ("any", "tool") and self._thinking_type() == "enabled"
+        if forced and self.guards.on("forced-tool-choice-auto-with-thinking"):
+            return {"type": "auto"}
+        if choice.name is not None:
+            return {"type": "tool", "name": choice.name}
+        return {"type": choice.mode}
 
     def _thinking_type(self) -> str | None:
         """The ``thinking.type`` this model takes for the session's mode: a manual budget
@@ -191,7 +222,8 @@ class AnthropicCodec(WireCodec):
 
     def _headers(self) -> dict[str, str]:
         headers = {"content-type": "application/json", "anthropic-version": API_VERSION}
-        if self._thinking_type() == "enabled":  # rule 12d: not for adaptive models
+        manual = self._thinking_type() == "enabled"  # rule 12d: not for adaptive models
+        if manual and self.guards.on("interleaved-beta-with-manual-thinking"):
             headers["anthropic-beta"] = INTERLEAVED_BETA
         return headers
 

@@ -25,7 +25,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.model import Block, Media, Message, Reasoning, Stop, Text, ToolCall, ToolResult
+from conformance.model import (
+    Block,
+    Media,
+    Message,
+    Reasoning,
+    Stop,
+    Text,
+    ToolCall,
+    ToolChoice,
+    ToolResult,
+)
 from conformance.reference.codec import Decoded, ProviderError, UnsupportedBlock, WireCodec
 from conformance.reference.fragments import (
     BlockEnd,
@@ -152,6 +162,8 @@ class GeminiCodec(WireCodec):
                 for t in session.tools
             ]
             body["tools"] = [{"functionDeclarations": declarations}]
+            if session.tool_choice is not None:
+                body["toolConfig"] = _tool_config(session.tool_choice)
         config: dict[str, Any] = {"maxOutputTokens": session.max_tokens}
         if session.thinking.mode == "manual":
             budget = session.thinking.budget_tokens or DEFAULT_BUDGET
@@ -250,3 +262,12 @@ class _Parts:
         if stop == "end" and self._calls:
             stop = "tool_calls"
         return Decoded(tuple(self.fragments), stop, True)
+
+
+def _tool_config(choice: ToolChoice) -> dict[str, Any]:
+    """Gemini's spelling: ``functionCallingConfig.mode`` AUTO, ANY or NONE; a named tool
+    is ANY restricted to it by ``allowedFunctionNames``."""
+    config: dict[str, Any] = {"mode": "ANY" if choice.mode == "tool" else choice.mode.upper()}
+    if choice.name is not None:
+        config["allowedFunctionNames"] = [choice.name]
+    return {"functionCallingConfig": config}

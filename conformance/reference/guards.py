@@ -199,6 +199,29 @@ _ALL = (
         "rule 12b, 12d (Sylinko/Everywhere#410)",
     ),
     Guard(
+        "no-prefill-with-thinking",
+        "With thinking on, a turn's request ends on the user's prompt: no assistant prefill.",
+        "rule 10 (prefill doc: non-thinking modes only; Aider-AI/aider#3820)",
+    ),
+    Guard(
+        "prefill-no-trailing-whitespace",
+        "An assistant prefill is sent without trailing whitespace (and not at all when "
+        "nothing else is left).",
+        "rule 10 (prefill doc; tailcallhq/forgecode#1872)",
+    ),
+    Guard(
+        "interleaved-beta-with-manual-thinking",
+        "Every request with manual thinking sends the interleaved-thinking beta header, "
+        "which lets a budget above max_tokens run with tools.",
+        "rule 12c, 12d; seed §85 (sigoden/aichat#1304)",
+    ),
+    Guard(
+        "forced-tool-choice-auto-with-thinking",
+        "With manual thinking, a tool choice that forces a tool is sent as auto (the "
+        "thinking configuration of the loop stays as it is).",
+        "rule 11 (run-llama/llama_index#19641, mastra-ai/mastra#7507), rule 12a",
+    ),
+    Guard(
         "signature-beside-function-call",
         "A Gemini thoughtSignature of a call goes on its part, beside functionCall, never "
         "inside it.",

@@ -30,7 +30,17 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.model import Block, Media, Message, Reasoning, Stop, Text, ToolCall, ToolResult
+from conformance.model import (
+    Block,
+    Media,
+    Message,
+    Reasoning,
+    Stop,
+    Text,
+    ToolCall,
+    ToolChoice,
+    ToolResult,
+)
 from conformance.reference.codec import Decoded, ProviderError, UnsupportedBlock, WireCodec
 from conformance.reference.fragments import (
     BlockEnd,
@@ -225,6 +235,8 @@ class OpenAIChatCodec(WireCodec):
             body["reasoning"] = {"max_tokens": thinking.budget_tokens or DEFAULT_BUDGET}
         elif session.dialect == OPENROUTER and thinking.mode == "adaptive":
             body["reasoning"] = {"enabled": True}
+        if session.tool_choice is not None and session.tools:
+            body["tool_choice"] = _tool_choice(session.tool_choice)
         body["stream"] = True
         return body
 
@@ -363,3 +375,10 @@ def _extra_signature(call: Mapping[str, Any]) -> str:
     google = extra.get("google") if isinstance(extra, dict) else None
     value = google.get("thought_signature") if isinstance(google, dict) else None
     return value if isinstance(value, str) else ""
+
+
+def _tool_choice(choice: ToolChoice) -> str | dict[str, Any]:
+    """Chat Completions' spelling: ``auto``, ``required``, ``none`` or a named function."""
+    if choice.name is not None:
+        return {"type": "function", "function": {"name": choice.name}}
+    return "required" if choice.mode == "any" else choice.mode

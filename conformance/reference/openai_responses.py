@@ -28,7 +28,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance.model import Block, Media, Message, Reasoning, Stop, Text, ToolCall, ToolResult
+from conformance.model import (
+    Block,
+    Media,
+    Message,
+    Reasoning,
+    Stop,
+    Text,
+    ToolCall,
+    ToolChoice,
+    ToolResult,
+)
 from conformance.reference.codec import Decoded, ProviderError, UnsupportedBlock, WireCodec
 from conformance.reference.fragments import (
     BlockEnd,
@@ -176,6 +186,8 @@ class OpenAIResponsesCodec(WireCodec):
             include.append(ENCRYPTED_CONTENT)
         if include:
             body["include"] = include
+        if session.tool_choice is not None and session.tools:
+            body["tool_choice"] = _tool_choice(session.tool_choice)
         body["stream"] = True
         return body
 
@@ -360,3 +372,10 @@ class _Items:
 
 def _call_start(index: int, item: Mapping[str, Any]) -> CallStart:
     return CallStart(index, item.get("call_id") or "", item.get("name") or "")
+
+
+def _tool_choice(choice: ToolChoice) -> str | dict[str, Any]:
+    """Responses' spelling: ``auto``, ``required``, ``none`` or a named function."""
+    if choice.name is not None:
+        return {"type": "function", "name": choice.name}
+    return "required" if choice.mode == "any" else choice.mode

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from conformance.model import FinalOutput, Message, ThinkingConfig
+from conformance.model import FinalOutput, Message, ThinkingConfig, ToolChoice
 
 CONTRACT_VERSION = 1
 #: Contract v2 adds the saved history, the output file and the reserved exit codes
@@ -61,6 +61,12 @@ class Session:
     max_tokens: int
     store: bool | None = None
     include: tuple[str, ...] | None = None
+    #: The tool choice every request asks for (capability ``tool-choice``); ``None``:
+    #: the target's default.
+    tool_choice: ToolChoice | None = None
+    #: The assistant prefill each turn's first request ends with (capability
+    #: ``prefill``); ``None``: no prefill.
+    prefill: str | None = None
     history: tuple[Message, ...] = ()
     #: A result per call id (``content``, ``is_error``) where the case scripts one;
     #: other calls get their tool's ``result``.
@@ -113,6 +119,10 @@ class Session:
             document["store"] = self.store
         if self.include is not None:
             document["include"] = list(self.include)
+        if self.tool_choice is not None:
+            document["tool_choice"] = self.tool_choice.model_dump(exclude_none=True)
+        if self.prefill is not None:
+            document["prefill"] = self.prefill
         if self.results:
             document["results"] = {
                 call_id: {"content": content, "is_error": is_error}

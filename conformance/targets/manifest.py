@@ -30,7 +30,9 @@ REFERENCE_COMMAND = Path(__file__).with_name("reference-command.toml")
 #: ``"$CONFORMANCE_PYTHON" -m ...`` in the same environment.
 PYTHON_VARIABLE = "CONFORMANCE_PYTHON"
 
-CapabilityName = Literal["history", "output-selection", "xml-recovery", "pause-resume"]
+CapabilityName = Literal[
+    "history", "output-selection", "xml-recovery", "pause-resume", "tool-choice", "prefill"
+]
 
 
 class ManifestError(ConformanceError, ValueError):

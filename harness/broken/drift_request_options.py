@@ -3,9 +3,9 @@
 Harnesses that build the continuation request (the one carrying tool results) on a
 different code path than the first request of a turn lose options on the way: the
 thinking budget is recomputed from what is left of ``max_tokens``, the interleaved
-thinking beta header is only sent on the first request, and ``include`` is forgotten,
-so a stateless Responses client receives no encrypted reasoning to replay (rules 12,
-25; seed §85).
+thinking beta header is only sent on the first request, and ``include`` and
+``tool_choice`` are forgotten, so a stateless Responses client receives no encrypted
+reasoning to replay (rules 12, 19, 25, 53; seed §85).
 """
 
 from __future__ import annotations
@@ -43,11 +43,13 @@ class DriftingAnthropicCodec(_Drifting, AnthropicCodec):
         if isinstance(thinking, dict) and "budget_tokens" in thinking:
             body["thinking"] = {**thinking, "budget_tokens": thinking["budget_tokens"] // 2}
         headers.pop("anthropic-beta", None)
+        body.pop("tool_choice", None)
 
 
 class DriftingResponsesCodec(_Drifting, OpenAIResponsesCodec):
     def drift(self, body: dict[str, Any], headers: dict[str, str]) -> None:
         body.pop("include", None)
+        body.pop("tool_choice", None)
 
 
 class DriftingChatCodec(_Drifting, OpenAIChatCodec):
@@ -55,6 +57,7 @@ class DriftingChatCodec(_Drifting, OpenAIChatCodec):
         reasoning = body.get("reasoning")
         if isinstance(reasoning, dict) and "max_tokens" in reasoning:
             body["reasoning"] = {**reasoning, "max_tokens": reasoning["max_tokens"] // 2}
+        body.pop("tool_choice", None)
 
 
 class DriftRequestOptionsAdapter(ReferenceAdapter):

@@ -1,13 +1,15 @@
-"""Issue 13: request options that drift inside a tool loop (budget recomputed, beta and
-``include`` dropped on the continuation request) fail the request-option cases, and
-the stateless Responses cases that need the encrypted reasoning ``include`` asks for."""
+"""Issue 13: request options that drift inside a tool loop (budget recomputed, beta,
+``include`` and ``tool_choice`` dropped on the continuation request) fail the
+request-option cases, and the stateless Responses cases that need the encrypted
+reasoning ``include`` asks for."""
 
 from __future__ import annotations
 
 from harness.broken.drift_request_options import DriftRequestOptionsAdapter
 from tests.support import failing, run_library
 
-A, R, OR = "anthropic-messages", "openai-responses", "openai-chat:openrouter"
+A, R, C, OR = "anthropic-messages", "openai-responses", "openai-chat", "openai-chat:openrouter"
+LOOP = "tool-choice-auto-held-across-tool-loop"
 
 EXPECTED = {
     ("thinking-config-held-across-tool-loop", A),  # budget halved, beta dropped
@@ -18,6 +20,11 @@ EXPECTED = {
     ("responses-store-false-replays-whole-items", R),
     ("responses-summaryless-reasoning-items-kept", R),
     ("responses-three-rounds-each-item-before-its-call", R),  # new in the merge
+    ("anthropic-forced-tool-choice-with-manual-thinking-not-forced", A),  # budget halved
+    ("anthropic-budget-over-max-tokens-needs-interleaved-beta", A),  # budget halved
+    (LOOP, A),  # tool_choice dropped on the continuation (should: caching)
+    (LOOP, C),
+    (LOOP, R),
 }
 
 

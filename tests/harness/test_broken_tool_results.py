@@ -13,15 +13,22 @@ from harness.broken.tool_results import DropErrorFlagAdapter, ResultPerToolAdapt
 from tests.support import failing, run_library
 
 CASE = "per-call-results-failing-tool-keeps-its-own-result"
-A, C, R = "anthropic-messages", "openai-chat", "openai-responses"
+GEMINI_CASE = "gemini-parallel-calls-own-results-failing-one-flagged"
+A, C, R, G = "anthropic-messages", "openai-chat", "openai-responses", "gemini"
 
 
 def test_a_result_cache_keyed_by_tool_fails_on_every_wire() -> None:
-    assert failing(run_library(ResultPerToolAdapter())) == {(CASE, A), (CASE, C), (CASE, R)}
+    assert failing(run_library(ResultPerToolAdapter())) == {
+        (CASE, A),
+        (CASE, C),
+        (CASE, R),
+        (GEMINI_CASE, G),
+    }
 
 
 def test_a_dropped_error_flag_fails_where_the_wire_has_one_and_only_when_strict() -> None:
-    assert failing(run_library(DropErrorFlagAdapter(), strict=True)) == {(CASE, A)}
+    strict = failing(run_library(DropErrorFlagAdapter(), strict=True))
+    assert strict == {(CASE, A), (GEMINI_CASE, G)}  # Anthropic is_error, Gemini's error form
     assert failing(run_library(DropErrorFlagAdapter(), strict=False)) == set()
 
 

@@ -755,8 +755,25 @@ def test_function_response_content_forms() -> None:
     )
     assert view.messages[2].blocks == (
         ToolResult(call_id="c1", content="r"),
-        ToolResult(call_id="c2", content='{"error":"denied"}', is_error=True),
+        ToolResult(call_id="c2", content="denied", is_error=True),
         ToolResult(call_id="c3", content='{"output":["not","a string"]}'),
+    )
+
+
+def test_an_error_response_reads_as_its_text_with_the_flag() -> None:
+    """Issue 13 (a result per call on Gemini): a failed call's ``{"error": "..."}`` reads
+    as that text, flagged, so one expectation on the text holds for a client that sends
+    the error form and one that sends the failure as an ordinary output.  Before, the
+    error form read as its JSON text and never matched the call's own result."""
+    view = parse(
+        loop(
+            model(call(call_id="c1"), call(call_id="c2")),
+            user(answer(response={"error": "ENOENT"}), answer(response={"error": {"code": 2}})),
+        )
+    )
+    assert view.messages[2].blocks == (
+        ToolResult(call_id="c1", content="ENOENT", is_error=True),
+        ToolResult(call_id="c2", content='{"error":{"code":2}}', is_error=True),
     )
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from conformance.model import Block, Reasoning
+from conformance.verdict import Evidence
 from conformance.wires import values
 from conformance.wires.anthropic_messages._blocks import (
     KNOWN_BLOCK_TYPES,
@@ -214,6 +215,19 @@ PREFILL_TRAILING_WHITESPACE = Rule(
         "anomalyco/opencode#1295; GCWing/OpenBitFun PR#825 (`<bitfun_contents>\\n`)"
     ),
     error="messages: final assistant content cannot end with trailing whitespace",
+)
+PREFILL_WITH_THINKING = Rule(
+    id="anthropic-messages/prefill-with-thinking",
+    ref="rule A10",
+    statement=(
+        "With thinking on, a request does not end on an assistant prefill (a final "
+        "assistant message of text only)."
+    ),
+    source=(
+        "rule 10: prefill doc (prefilling is for non-thinking modes only); the error "
+        "Aider-AI/aider#3820 got for a text prefill continuing a max_tokens cut (E39)"
+    ),
+    error=_LEADING_THINKING_TEXT,
 )
 TOOL_RESULTS_FIRST = Rule(
     id="anthropic-messages/tool-results-first",
@@ -485,6 +499,27 @@ def _trailing_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
         for j, _ in final.of_type("thinking")[:1]:
             at = f"messages.{final.index}.content.{j}"
             yield THINKING_OFF_FINAL_ASSISTANT.violated(at, i=final.index, j=j)
+
+
+@BOOK.checks(PREFILL_WITH_THINKING)
+def _prefill_with_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 10: a final assistant message made of text only is a prefill, which thinking
+    does not allow.  One that holds other blocks (a paused turn resent, rule 14) is left
+    to the rules on its own shape.  The refusal was seen with manual thinking; with
+    adaptive thinking only the doc says so, and the text is inferred."""
+    final = check.at(len(check.messages) - 1)
+    if check.view.thinking.mode == "off" or final is None or final.role != "assistant":
+        return
+    content = final.content
+    texts = isinstance(content, str) or (
+        isinstance(content, list)
+        and bool(content)
+        and all(isinstance(b, dict) and type_of(b) == "text" for b in content)
+    )
+    if texts and content:
+        at = f"messages.{final.index}.content.0.type"
+        evidence: Evidence | None = None if check.manual else "inferred"
+        yield PREFILL_WITH_THINKING.violated(at, evidence=evidence, i=final.index, found="text")
 
 
 @BOOK.checks(PREFILL_TRAILING_WHITESPACE)

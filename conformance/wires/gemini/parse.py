@@ -64,16 +64,17 @@ def _tool_result(response: Mapping[str, Any], call_id: str) -> ToolResult:
     """A functionResponse, whose ``response`` is a free-form object: its ``result`` or
     ``output`` string, else the string under its single key (``return_value``,
     ``content``, ...), else its JSON text; a response that only reports an ``error`` is an
-    error result."""
+    error result, whose content is the error's text when it is one string (the docs'
+    ``{"error": "..."}`` form), else the response's JSON text."""
     payload = as_object(get(response, "response"))
     for key in ("result", "output"):
         if isinstance(payload.get(key), str):
             return ToolResult(call_id=call_id, content=payload[key])
     failed = "error" in payload and not {"result", "output"} & payload.keys()
-    if len(payload) == 1 and not failed:
+    if len(payload) == 1:
         (only,) = payload.values()
         if isinstance(only, str):
-            return ToolResult(call_id=call_id, content=only)
+            return ToolResult(call_id=call_id, content=only, is_error=failed)
     return ToolResult(call_id=call_id, content=values.compact(payload), is_error=failed)
 
 
