@@ -34,6 +34,7 @@ GOES_ON = (
     "gemini-stop-with-no-parts-after-function-response",
     "empty-terminal-end-turn-after-tool-result-not-replayed",
     "truncation-no-finish-mid-thinking-after-tool-result",
+    "anthropic-max-tokens-cut-call-after-interleaved-thinking",
 )
 
 
