@@ -53,11 +53,13 @@ SHIPPED: tuple[tuple[str, str], ...] = (
     ("stream-events-pings-and-unknown-events", "openai-chat:openrouter"),
     ("responses-unknown-stream-events-ignored", "openai-responses"),
     # shapes the later broken adapters break: XML tool-call recovery dialects, Anthropic
-    # server tools, an OpenRouter redacted detail after a call
+    # server tools, an OpenRouter redacted detail after a call, a Gemini signed text part
+    # after a call
     ("xml-tool-call-function-dialect-recovered", "anthropic-messages"),
     ("xml-hermes-json-tool-call-recovered", "openai-chat"),
     ("anthropic-web-search-blocks-passed-through", "anthropic-messages"),
     ("openrouter-redacted-detail-after-a-call-kept-in-place", "openai-chat:openrouter"),
+    ("gemini-signed-text-after-call-stays-after-it", "gemini"),
 )
 
 

@@ -36,6 +36,7 @@ GOES_ON = (
     "truncation-no-finish-mid-thinking-after-tool-result",
     "max-tokens-recovery-cut-thinking-not-replayed-when-continuation-calls-tool",
     "max-tokens-recovery-signed-thinking-kept-before-continuation-call",
+    "anthropic-max-tokens-cut-call-after-interleaved-thinking",
 )
 
 

@@ -14,7 +14,9 @@ Requests are built from the replayable history in passes, each on neutral messag
    tool results open the user message that follows them (rule 13);
 4. manual thinking: each tool-use message leads with its first thinking run (rule 6);
 5. no assistant message ends with reasoning (rule 9): trailing reasoning is omitted
-   after step 4, so a run that step 4 moved to the front is never lost (seed §95);
+   after step 4, so a run that step 4 moved to the front is never lost (seed §95); a
+   message without a tool_use that lost signed thinking that way sends no thinking at
+   all, since a latest message's thinking is sent unchanged or not at all (rule 7);
 6. an assistant message left empty is not sent (rule 15, seed §165).
 
 Adjacent user prompts are not merged (the API joins consecutive turns itself), so a
@@ -140,8 +142,20 @@ class AnthropicCodec(WireCodec):
             and _has_call(message)
             and (latest or self.guards.on("leading-thinking-every-tool-turn"))
         )
-        blocks = without_trailing_reasoning(self.arrange(message.blocks, repair), self.guards)
+        arranged = self.arrange(message.blocks, repair)
+        blocks = without_trailing_reasoning(arranged, self.guards)
+        if len(blocks) < len(arranged) and not _has_call(message):
+            blocks = self._all_thinking_or_none(blocks)
         return Message(role="assistant", blocks=blocks)
+
+    def _all_thinking_or_none(self, blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+        """Step 5b: signed thinking dropped from the end of a message without a tool_use
+        takes the message's other thinking with it.  Anthropic refuses a latest assistant
+        message whose thinking was changed (rule 7) and accepts one that has none (thinking
+        of a finished turn may be omitted); outside a tool loop nothing needs it first."""
+        if self.guards.on("all-thinking-or-none"):
+            return tuple(b for b in blocks if not isinstance(b, Reasoning))
+        return blocks
 
     def _is_thinking(self, block: Block) -> bool:
         """Thinking for the leading-thinking rule; redacted_thinking counts (§96)."""

@@ -125,6 +125,13 @@ _ALL = (
         "rule 9, 26",
     ),
     Guard(
+        "all-thinking-or-none",
+        "On Anthropic, a message without a tool_use whose trailing signed thinking is "
+        "omitted (rule 9) sends none of its thinking: a latest assistant message's thinking "
+        "goes back unchanged or not at all.",
+        "rule 7, 9; found by generation (seed=1: a max_tokens cut call after interleaved thinking)",
+    ),
+    Guard(
         "omit-reasoning-in-user-input",
         "Reasoning and tool-call blocks inside user or tool-result input are omitted "
         "from the request, not rejected.",

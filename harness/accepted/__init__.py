@@ -8,6 +8,7 @@ provider accepts; the suite must give every one of them no ``fail`` and no ``err
 from __future__ import annotations
 
 from harness.accepted.anthropic import MovingBreakpointAdapter, VerbatimOrderAdapter
+from harness.accepted.cut_calls import AnswerCutCallsAdapter
 from harness.accepted.deepseek import EmptyReasoningContentAdapter
 from harness.accepted.gemini import ReturnValueAdapter, UrlSafeSignatureAdapter
 from harness.accepted.unflagged import NoErrorFlagAdapter
@@ -19,10 +20,12 @@ ACCEPTED_ADAPTERS = (
     MovingBreakpointAdapter,
     VerbatimOrderAdapter,
     NoErrorFlagAdapter,
+    AnswerCutCallsAdapter,
 )
 
 __all__ = [
     "ACCEPTED_ADAPTERS",
+    "AnswerCutCallsAdapter",
     "EmptyReasoningContentAdapter",
     "MovingBreakpointAdapter",
     "NoErrorFlagAdapter",

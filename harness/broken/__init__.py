@@ -13,6 +13,7 @@ from harness.broken.hoist_thinking import HoistThinkingAdapter
 from harness.broken.invoke_only_recovery import InvokeOnlyRecoveryAdapter
 from harness.broken.merge_episodes import MergeEpisodesAdapter
 from harness.broken.store_error_on_retry import StoreErrorOnRetryAdapter
+from harness.broken.text_before_calls import TextBeforeCallsAdapter
 
 BROKEN_ADAPTERS = (
     MergeEpisodesAdapter,
@@ -22,6 +23,7 @@ BROKEN_ADAPTERS = (
     InvokeOnlyRecoveryAdapter,
     DropServerToolUseAdapter,
     DropRedactedAfterCallAdapter,
+    TextBeforeCallsAdapter,
 )
 
 __all__ = [
@@ -33,4 +35,5 @@ __all__ = [
     "InvokeOnlyRecoveryAdapter",
     "MergeEpisodesAdapter",
     "StoreErrorOnRetryAdapter",
+    "TextBeforeCallsAdapter",
 ]

@@ -23,6 +23,7 @@ from harness.broken import (
     HoistThinkingAdapter,
     MergeEpisodesAdapter,
     StoreErrorOnRetryAdapter,
+    TextBeforeCallsAdapter,
 )
 
 G, R, C, OR = "gemini", "openai-responses", "openai-chat", "openai-chat:openrouter"
@@ -35,6 +36,7 @@ FOUND: list[tuple[type[Adapter], str, RunOptions]] = [
     (DropSignatureOnlyAdapter, R, RunOptions()),
     (StoreErrorOnRetryAdapter, C, STRICTLY),
     (DropRedactedAfterCallAdapter, OR, RunOptions()),
+    (TextBeforeCallsAdapter, G, RunOptions()),
 ]
 
 

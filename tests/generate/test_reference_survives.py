@@ -10,28 +10,19 @@ from conformance.generate.properties import Search, search
 from conformance.targets.resolve import resolve_target
 from conformance.wires.registry import columns
 
-#: Generation found a shape the reference cannot replay on Anthropic: a max_tokens
-#: response [thinking, text, signed thinking, cut tool_use] followed by a new user
-#: turn.  Dropping the cut call leaves thinking last, which the reference removes
-#: (rule 9) and the provider then refuses as a modified latest thinking block (rule 5).
-ANTHROPIC_FINDING = (
-    "generation found it: a cut call after interleaved thinking; the reference drops "
-    "the thinking the call leaves last (rule 9 vs rule 5), an open question for the lead"
-)
-
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "column",
-    [
-        pytest.param(c, marks=pytest.mark.xfail(reason=ANTHROPIC_FINDING, strict=False))
-        if c == "anthropic-messages"
-        else c
-        for c in columns()
-    ],
-)
+@pytest.mark.parametrize("column", columns())
 def test_the_reference_survives_generation(column: str) -> None:
     outcome = search(Search(resolve_target("reference"), column, "ci", 0, 20, None))
     found = outcome.counterexample
     assert found is None, (found.case.id, found.result.violations) if found else None
     assert outcome.examples >= 20
+
+
+def test_the_reference_survives_the_shape_generation_found_on_anthropic() -> None:
+    """Seed 1 found a max_tokens cut call after interleaved thinking (now the library
+    case anthropic-max-tokens-cut-call-after-interleaved-thinking): the same search no
+    longer finds anything in its first 60 conversations."""
+    outcome = search(Search(resolve_target("reference"), "anthropic-messages", "dev", 1, 60, None))
+    assert outcome.counterexample is None

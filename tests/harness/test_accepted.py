@@ -7,6 +7,8 @@ widely used library sends and the provider accepts (issue 15).  Where the class 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conformance.cases.library import load_library
@@ -16,6 +18,7 @@ from conformance.targets.base import Adapter
 from conformance.targets.resolve import target_from_object
 from harness.accepted import (
     ACCEPTED_ADAPTERS,
+    AnswerCutCallsAdapter,
     EmptyReasoningContentAdapter,
     MovingBreakpointAdapter,
     NoErrorFlagAdapter,
@@ -23,7 +26,7 @@ from harness.accepted import (
     UrlSafeSignatureAdapter,
     VerbatimOrderAdapter,
 )
-from tests.support import failing, run_library
+from tests.support import failing, library_case, run_cell, run_library
 
 #: Whether each variant runs strict: its class must not even warn.  The error flag stays
 #: a ``should`` (a warning), and the verbatim order rests on design evidence (a warning
@@ -35,6 +38,7 @@ STRICT: dict[type[Adapter], bool] = {
     MovingBreakpointAdapter: True,
     VerbatimOrderAdapter: True,
     NoErrorFlagAdapter: False,
+    AnswerCutCallsAdapter: True,
 }
 
 
@@ -76,3 +80,19 @@ def test_the_verbatim_order_fails_only_when_design_evidence_counts() -> None:
         "leading-thinking-manual-signature-only-block-after-text-moves-first",
         "leading-thinking-manual-text-first-response",
     }
+
+
+def test_answering_a_cut_call_keeps_the_thinking_around_it() -> None:
+    """The other repair rule 16 names: the cut tool_use stays (its input an empty object)
+    with an error result, so the latest message keeps both thinking blocks and ends with
+    the call; the reference sends none of that message's thinking instead."""
+    case = library_case("anthropic-max-tokens-cut-call-after-interleaved-thinking")
+    for adapter, kinds in (
+        (AnswerCutCallsAdapter(), ["thinking", "text", "thinking", "tool_use"]),
+        (ReferenceAdapter(), ["text"]),
+    ):
+        result, transcript = run_cell(adapter, case, "anthropic-messages", strict=True)
+        assert result.verdict == "pass", (result.reason, result.violations)
+        body = json.loads(transcript.exchanges[1].request.body)
+        (assistant,) = [m for m in body["messages"] if m["role"] == "assistant"]
+        assert [b["type"] for b in assistant["content"]] == kinds

@@ -18,6 +18,7 @@ from harness.broken import (
     InvokeOnlyRecoveryAdapter,
     MergeEpisodesAdapter,
     StoreErrorOnRetryAdapter,
+    TextBeforeCallsAdapter,
 )
 from tests.support import failing, run_library
 
@@ -43,6 +44,7 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("openrouter-two-signed-episodes-around-calls-kept-apart", OR),
         ("responses-two-reasoning-items-before-one-function-call", R),  # §108
         ("truncation-max-tokens-dangling-episode-after-tool-call", A),  # partial merged in
+        ("anthropic-max-tokens-cut-call-after-interleaved-thinking", A),  # [A sA, text, B sB]
         ("xml-signed-episode-after-markup-kept-before-call", A),  # §58: [sA, text, sB] merged
         ("xml-signed-episode-after-markup-kept-before-call", OR),
     },
@@ -131,6 +133,12 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
     # case had the shape); its shrunk counterexample joined the library.
     DropRedactedAfterCallAdapter: {
         ("openrouter-redacted-detail-after-a-call-kept-in-place", OR),
+    },
+    # A Gemini model turn rebuilt text-first (an OpenAI-style message): a signed text part
+    # after a call moves before it.  Found by generation; its counterexample joined the
+    # library.
+    TextBeforeCallsAdapter: {
+        ("gemini-signed-text-after-call-stays-after-it", G),
     },
 }
 
