@@ -23,6 +23,9 @@ def test_a_result_cache_keyed_by_tool_fails_on_every_wire() -> None:
         (CASE, C),
         (CASE, R),
         (GEMINI_CASE, G),
+        (CASE, "openai-chat:kimi"),
+        (CASE, "openai-chat:ollama"),
+        ("gemini-compat-failing-parallel-call-keeps-its-own-result", "openai-chat:gemini"),
     }
 
 

@@ -271,4 +271,4 @@ def test_case_narrows_the_catalogues_selection(
     capsys.readouterr()
     report = json.loads((tmp_path / "r.json").read_text())
     assert code == 1  # the expected killer is outside the selection: unmet
-    assert report["control"]["cells"] == 3  # chat-empty-final-message-* only (2 cases, 3 cells)
+    assert report["control"]["cells"] == 7  # chat-empty-final-message-* only (2 cases, 7 cells)
