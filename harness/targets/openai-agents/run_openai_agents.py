@@ -89,7 +89,7 @@ def tools_for(document: CaseDocument) -> list[Any]:
     from agents import FunctionTool
 
     def answering(name: str) -> Any:
-        async def invoke(_context: Any, arguments: str) -> str:
+        async def invoke(context: Any, arguments: str) -> str:
             # As the SDK's own function tools do: arguments that do not parse are an
             # error message to the model, and the tool does not run.
             try:
@@ -98,7 +98,10 @@ def tools_for(document: CaseDocument) -> list[Any]:
                 return f"An error occurred while running the tool: invalid JSON ({error})"
             if not isinstance(parsed, dict):
                 return "An error occurred while running the tool: arguments are not an object"
-            return document.result_for(name)
+            # The SDK has no error flag on a function output: a failed tool's text goes
+            # back as its output, as the SDK's own failure_error_function does.
+            content, _failed = document.result_of(context.tool_call_id, name)
+            return content
 
         return invoke
 
