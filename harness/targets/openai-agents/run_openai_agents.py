@@ -4,7 +4,9 @@ streamed, black-box over HTTP.
 The model per column, as the SDK's documentation shows:
 
 * ``openai-responses``  ``OpenAIResponsesModel`` on an ``AsyncOpenAI`` client
-  (``store`` and ``include`` from the case, through ``ModelSettings``)
+  (``store`` and ``include`` from the case, through ``ModelSettings``; with store=false
+  and thinking it also asks for ``reasoning.encrypted_content``, which the SDK leaves to
+  the caller)
 * ``openai-chat``       ``OpenAIChatCompletionsModel`` on an ``AsyncOpenAI`` client
 * ``anthropic-messages`` ``LitellmModel("anthropic/<model>")`` (the SDK's LiteLLM
   extension, its documented way to reach Anthropic)
@@ -80,8 +82,13 @@ def settings_for(document: CaseDocument) -> Any:
     if document.wire == "openai-responses":
         if document.store is not None:
             values["store"] = document.store
-        if document.include:
-            values["response_include"] = list(document.include)
+        include = list(document.include or [])
+        if document.store is False and document.thinking_mode != "off":
+            # A stateless run asks for the encrypted reasoning it must replay, as OpenAI's
+            # reasoning guide says for store=false (the SDK leaves include to the caller).
+            include += [i for i in ["reasoning.encrypted_content"] if i not in include]
+        if include:
+            values["response_include"] = include
     return ModelSettings(**values)
 
 
