@@ -109,6 +109,8 @@ def test_every_cut_by_limit_case_scripts_the_continuation() -> None:
         "empty-terminal-max-tokens-after-tool-turn-not-replayed",
         "empty-terminal-output-last-nonempty-text",
         "responses-incomplete-after-text-reports-earlier-text",
+        # pydantic-ai 2.68.0 and openai-agents 0.24.0 ran the whole call and went on.
+        "anthropic-max-tokens-complete-tool-use-not-run",
     }
 
 

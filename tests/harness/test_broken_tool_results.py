@@ -4,13 +4,19 @@ drops the error flag, passed every case."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import ClassVar
+
 import pytest
 
 from conformance.cases.schema import Given
 from conformance.model import ThinkingConfig
+from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
 from conformance.targets.base import Session, ToolDef, ToolResultIn
 from harness.broken.tool_results import DropErrorFlagAdapter, ResultPerToolAdapter
-from tests.support import failing, run_library
+from tests.support import failing, library_case, run_cell, run_library
 
 CASE = "per-call-results-failing-tool-keeps-its-own-result"
 GEMINI_CASE = "gemini-parallel-calls-own-results-failing-one-flagged"
@@ -62,3 +68,31 @@ def test_results_name_scripted_calls() -> None:
     turns = [{"user": "p", "responses": [{"stop": "end"}]}]
     with pytest.raises(ValueError, match="'toolu_x' is no scripted tool call's id"):
         Given.model_validate({"turns": turns, "results": {"toolu_x": {"content": "c"}}})
+
+
+class ErrorEnvelopeSession(ReferenceSession):
+    """A failed tool's output wrapped as ``{"error": <output>}`` with no flag, as
+    pydantic-ai sends it where the wire has no error channel: accepted by the provider."""
+
+    def add_tool_results(self, results: Sequence[ToolResultIn]) -> None:
+        super().add_tool_results(
+            [
+                replace(r, content=json.dumps({"error": r.content}), is_error=False)
+                if r.is_error
+                else r
+                for r in results
+            ]
+        )
+
+
+class ErrorEnvelopeAdapter(ReferenceAdapter):
+    name: ClassVar[str] = "error-envelope"
+    session_class: ClassVar[type[ReferenceSession]] = ErrorEnvelopeSession
+
+
+@pytest.mark.parametrize("column", [C, R])
+def test_a_failed_output_in_an_error_envelope_passes_where_there_is_no_flag(column: str) -> None:
+    """Suite fix (real-library run, pydantic-ai 2.68.0): the failed call's own text was
+    compared byte for byte, so the envelope failed a cell the provider accepts."""
+    result, _ = run_cell(ErrorEnvelopeAdapter(), library_case(CASE), column, strict=True)
+    assert result.verdict == "pass"

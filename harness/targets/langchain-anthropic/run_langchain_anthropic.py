@@ -93,9 +93,11 @@ def converse(document: CaseDocument) -> None:
             if not calls:
                 break
             for call in full.tool_calls:
-                messages.append(
-                    ToolMessage(document.result_for(call["name"]), tool_call_id=call["id"])
-                )
+                # A failed tool is a ToolMessage with status="error" (langchain sends it
+                # as is_error), as langchain's docs show for tool errors.
+                content, failed = document.result_of(call["id"], call["name"])
+                status = "error" if failed else "success"
+                messages.append(ToolMessage(content, tool_call_id=call["id"], status=status))
 
 
 def refused(error: BaseException) -> bool:

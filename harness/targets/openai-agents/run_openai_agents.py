@@ -4,7 +4,9 @@ streamed, black-box over HTTP.
 The model per column, as the SDK's documentation shows:
 
 * ``openai-responses``  ``OpenAIResponsesModel`` on an ``AsyncOpenAI`` client
-  (``store`` and ``include`` from the case, through ``ModelSettings``)
+  (``store`` and ``include`` from the case, through ``ModelSettings``; with store=false
+  and thinking it also asks for ``reasoning.encrypted_content``, which the SDK leaves to
+  the caller)
 * ``openai-chat``       ``OpenAIChatCompletionsModel`` on an ``AsyncOpenAI`` client
 * ``anthropic-messages`` ``LitellmModel("anthropic/<model>")`` (the SDK's LiteLLM
   extension, its documented way to reach Anthropic)
@@ -80,8 +82,13 @@ def settings_for(document: CaseDocument) -> Any:
     if document.wire == "openai-responses":
         if document.store is not None:
             values["store"] = document.store
-        if document.include:
-            values["response_include"] = list(document.include)
+        include = list(document.include or [])
+        if document.store is False and document.thinking_mode != "off":
+            # A stateless run asks for the encrypted reasoning it must replay, as OpenAI's
+            # reasoning guide says for store=false (the SDK leaves include to the caller).
+            include += [i for i in ["reasoning.encrypted_content"] if i not in include]
+        if include:
+            values["response_include"] = include
     return ModelSettings(**values)
 
 
@@ -89,7 +96,7 @@ def tools_for(document: CaseDocument) -> list[Any]:
     from agents import FunctionTool
 
     def answering(name: str) -> Any:
-        async def invoke(_context: Any, arguments: str) -> str:
+        async def invoke(context: Any, arguments: str) -> str:
             # As the SDK's own function tools do: arguments that do not parse are an
             # error message to the model, and the tool does not run.
             try:
@@ -98,7 +105,10 @@ def tools_for(document: CaseDocument) -> list[Any]:
                 return f"An error occurred while running the tool: invalid JSON ({error})"
             if not isinstance(parsed, dict):
                 return "An error occurred while running the tool: arguments are not an object"
-            return document.result_for(name)
+            # The SDK has no error flag on a function output: a failed tool's text goes
+            # back as its output, as the SDK's own failure_error_function does.
+            content, _failed = document.result_of(context.tool_call_id, name)
+            return content
 
         return invoke
 

@@ -12,7 +12,8 @@ pointed at the loopback provider:
 
 Each prompt is one ``agent.run`` (streamed: an ``event_stream_handler`` is given, as
 the docs show for streaming runs) continuing ``result.all_messages()``; the tools are
-the case's tools, declared with ``Tool.from_schema`` and answering their scripted result.
+the case's tools, declared with ``Tool.from_schema`` and answering each call its scripted
+result (a failed one raises ``ToolFailed``, pydantic-ai's error result).
 
 What it cannot do (so it declares no capability): load a saved history in the case
 language (``history``: pydantic-ai's history is its own ``ModelMessage`` types), report
@@ -122,16 +123,21 @@ def model_for(document: CaseDocument) -> tuple[Any, dict[str, Any]]:
 
 
 def tools_for(document: CaseDocument) -> list[Any]:
-    from pydantic_ai import Tool
+    from pydantic_ai import RunContext, Tool
+    from pydantic_ai.exceptions import ToolFailed
 
     def answering(name: str) -> Any:
-        def call(**_arguments: Any) -> str:
-            return document.result_for(name)
+        def call(context: RunContext[Any], **_arguments: Any) -> str:
+            content, failed = document.result_of(context.tool_call_id or "", name)
+            if failed:
+                # pydantic-ai's documented terminal tool failure: an error result.
+                raise ToolFailed(content)
+            return content
 
         return call
 
     return [
-        Tool.from_schema(answering(t.name), t.name, t.description, t.parameters)
+        Tool.from_schema(answering(t.name), t.name, t.description, t.parameters, takes_ctx=True)
         for t in document.tools
     ]
 
