@@ -6,7 +6,10 @@
 // mcp_tools.mjs (server `conformance`): the CLI only registers its own tools and MCP
 // tools, named mcp__conformance__<tool> (the manifest's tool_names). Every run gets its
 // own HOME and XDG folders with settings that turn off updates, telemetry and usage
-// statistics, so nothing leaves the machine.
+// statistics, so nothing leaves the machine. On openai-responses a case with thinking
+// sets `model.reasoningEffort` (the documented /effort setting): without it the CLI sends
+// no `reasoning` and no `include: ["reasoning.encrypted_content"]`, and with its fixed
+// `store: false` a reasoning item could only come back as its summary text.
 //
 //   anthropic-messages   --auth-type anthropic        ANTHROPIC_BASE_URL=<base>
 //   openai-chat          --auth-type openai           OPENAI_BASE_URL=<base>/v1
@@ -57,6 +60,9 @@ writeFileSync(
     telemetry: { enabled: false },
     security: { folderTrust: { enabled: false }, auth: { selectedType: auth[column] } },
     ide: { enabled: false },
+    // On the Responses wire the CLI asks for reasoning (and its encrypted_content) only
+    // when an effort is set (its docs: model.reasoningEffort / the /effort command).
+    ...(column === "openai-responses" && kase.thinking?.mode && kase.thinking.mode !== "off" ? { model: { reasoningEffort: "medium" } } : {}),
     mcpServers: { conformance: { command: process.execPath, args: [join(here, "mcp_tools.mjs")], trust: true, alwaysLoadTools: true, env: { CONFORMANCE_CASE: env.CONFORMANCE_CASE } } },
   }),
 );
