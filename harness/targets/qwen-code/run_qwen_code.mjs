@@ -6,7 +6,8 @@
 // mcp_tools.mjs (server `conformance`): the CLI only registers its own tools and MCP
 // tools, named mcp__conformance__<tool> (the manifest's tool_names). Every run gets its
 // own HOME and XDG folders with settings that turn off updates, telemetry and usage
-// statistics, so nothing leaves the machine. On openai-responses a case with thinking
+// statistics, and the background memory/skill agents off (their side requests are
+// not the conversation under test), so nothing leaves the machine. On openai-responses a case with thinking
 // sets `model.reasoningEffort` (the documented /effort setting): without it the CLI sends
 // no `reasoning` and no `include: ["reasoning.encrypted_content"]`, and with its fixed
 // `store: false` a reasoning item could only come back as its summary text.
@@ -60,6 +61,10 @@ writeFileSync(
     telemetry: { enabled: false },
     security: { folderTrust: { enabled: false }, auth: { selectedType: auth[column] } },
     ide: { enabled: false },
+    // Background memory and skill agents (documented `memory.*` settings, on by default)
+    // send side requests of their own after a turn; they are not the conversation under
+    // test and the script holds no answer for them.
+    memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false },
     // On the Responses wire the CLI asks for reasoning (and its encrypted_content) only
     // when an effort is set (its docs: model.reasoningEffort / the /effort command).
     ...(column === "openai-responses" && kase.thinking?.mode && kase.thinking.mode !== "off" ? { model: { reasoningEffort: "medium" } } : {}),
