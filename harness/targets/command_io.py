@@ -55,6 +55,7 @@ class CaseDocument:
     store: bool | None
     include: list[str] | None
     history: list[Any] = field(default_factory=list)
+    results: dict[str, Any] = field(default_factory=dict)
 
     @property
     def column(self) -> str:
@@ -65,6 +66,14 @@ class CaseDocument:
         """The scripted result of a tool, as the suite's own tools answer."""
         tool = next((t for t in self.tools if t.name == name), None)
         return tool.result if tool else f"unknown tool {name!r}"
+
+    def result_of(self, call_id: str, name: str) -> tuple[str, bool]:
+        """What one call returns and whether its tool failed: the case's own result for
+        that call id when it scripts one (contract: ``results``), else the tool's."""
+        scripted = self.results.get(call_id)
+        if isinstance(scripted, dict):
+            return str(scripted.get("content", "")), bool(scripted.get("is_error"))
+        return self.result_for(name), False
 
 
 def load_case(path: str | None = None) -> CaseDocument:
@@ -94,6 +103,7 @@ def load_case(path: str | None = None) -> CaseDocument:
         store=raw.get("store"),
         include=raw.get("include"),
         history=list(raw.get("history") or []),
+        results=dict(raw.get("results") or {}),
     )
 
 

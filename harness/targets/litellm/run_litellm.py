@@ -91,16 +91,17 @@ def chat_tools(document: CaseDocument) -> list[dict[str, Any]]:
     ]
 
 
-def execute(document: CaseDocument, name: str, arguments: str | None) -> str:
+def execute(document: CaseDocument, call_id: str, name: str, arguments: str | None) -> str:
     """Run a call as a tool executor does: arguments that are not a JSON object are an
-    error answer, and the tool does not run."""
+    error answer, and the tool does not run. A tool message has no error flag on these
+    routes, so a failed tool's output travels as its text."""
     try:
         parsed = json.loads(arguments or "{}")
     except ValueError as error:
         return f"not run: the arguments are not valid JSON ({error})"
     if not isinstance(parsed, dict):
         return "not run: the arguments are not a JSON object"
-    return document.result_for(name)
+    return document.result_of(call_id, name)[0]
 
 
 def converse_chat(litellm: Any, document: CaseDocument) -> None:
@@ -132,7 +133,9 @@ def converse_chat(litellm: Any, document: CaseDocument) -> None:
             cut = choice.finish_reason == "length"
             for call in calls:
                 answer = (
-                    CUT if cut else execute(document, call.function.name, call.function.arguments)
+                    CUT
+                    if cut
+                    else execute(document, call.id, call.function.name, call.function.arguments)
                 )
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": answer})
             if not calls or cut:
@@ -193,7 +196,11 @@ def converse_responses(litellm: Any, document: CaseDocument) -> None:
             items.extend(replayable(output) if cut else output)
             calls = [item for item in output if item.get("type") == "function_call"]
             for call in calls:
-                answer = CUT if cut else execute(document, call["name"], call.get("arguments"))
+                answer = (
+                    CUT
+                    if cut
+                    else execute(document, call["call_id"], call["name"], call.get("arguments"))
+                )
                 items.append(
                     {"type": "function_call_output", "call_id": call["call_id"], "output": answer}
                 )
