@@ -176,10 +176,25 @@ class _RemindingAdapter(ReferenceAdapter):
     session_class = _Reminds
 
 
-def test_context_blocks_beside_the_prompt_are_accepted_on_a_retry() -> None:
+#: fault cases that check the prompt is still in the (retried) request's user message
+PROMPT_KEPT = (
+    "anthropic-rate-limited-with-retry-after",
+    "chat-error-chunk-mid-answer",
+    "gemini-resource-exhausted-first-request-retried-unchanged",
+    "gemini-unavailable-error-object-mid-stream",
+    "openrouter-upstream-unavailable-first-request-retried-unchanged",
+    "responses-error-event-mid-answer",
+    "responses-failed-event-mid-answer",
+    "responses-invalid-encrypted-content-retried-without-reasoning",
+    "responses-rate-limited-first-request-retried-unchanged",
+)
+
+
+@pytest.mark.parametrize("case_id", PROMPT_KEPT)
+def test_context_blocks_beside_the_prompt_are_accepted_on_a_retry(case_id: str) -> None:
     """The provider accepts a user message with the harness's context blocks in it: the
-    retry case asks only that the prompt is there (qwen-code 0.24.4 was failed for it)."""
-    result, transcript = _run(_RemindingAdapter(), "anthropic-rate-limited-with-retry-after")
+    fault cases ask only that the prompt is there (qwen-code 0.24.4 was failed for it)."""
+    result, transcript = _run(_RemindingAdapter(), case_id)
     assert result.verdict == "pass", (result.reason, result.violations)
     assert b"system-reminder" in transcript.exchanges[-1].request.body
 
