@@ -11,11 +11,14 @@ import pytest
 from pydantic import ValidationError
 
 from conformance.cases.schema import Case, Turn
-from conformance.model import Fault, ScriptedResponse
+from conformance.model import Fault, ScriptedResponse, Text
 from conformance.reference import ReferenceAdapter
 from conformance.reference.adapter import ReferenceSession
+from conformance.reference.codec import WireCodec
+from conformance.reference.guards import Guards
+from conformance.reference.history import History
 from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.base import WireResponse
+from conformance.targets.base import Session, WireResponse
 from conformance.targets.resolve import target_from_object
 from conformance.transcript import Transcript
 from conformance.verdict import EvidenceThreshold, Result
@@ -150,6 +153,50 @@ def test_a_retry_that_changes_the_history_is_only_a_warning_by_default(case_id: 
     result, _ = _run(ReferenceAdapter(disabled={"retry-unchanged"}), case_id, strict=False)
     assert result.verdict == "pass", (result.reason, result.violations)
     assert "invariant/retry-identical" in {w.check for w in result.warnings}
+
+
+class _RemindingHistory(History):
+    """A user message that carries the harness's own context before the prompt, as the
+    qwen-code CLI sends its ``<system-reminder>`` text blocks."""
+
+    def add_user(self, text: str) -> None:
+        super().add_user(text)
+        prompt = self._messages.pop()
+        context = Text(text="<system-reminder>The current date is 2 December.</system-reminder>")
+        self._messages.append(prompt.model_copy(update={"blocks": (context, *prompt.blocks)}))
+
+
+class _Reminds(ReferenceSession):
+    def __init__(self, session: Session, guards: Guards, codec: WireCodec) -> None:
+        super().__init__(session, guards, codec)
+        self.history = _RemindingHistory(session.history)
+
+
+class _RemindingAdapter(ReferenceAdapter):
+    session_class = _Reminds
+
+
+#: fault cases that check the prompt is still in the (retried) request's user message
+PROMPT_KEPT = (
+    "anthropic-rate-limited-with-retry-after",
+    "chat-error-chunk-mid-answer",
+    "gemini-resource-exhausted-first-request-retried-unchanged",
+    "gemini-unavailable-error-object-mid-stream",
+    "openrouter-upstream-unavailable-first-request-retried-unchanged",
+    "responses-error-event-mid-answer",
+    "responses-failed-event-mid-answer",
+    "responses-invalid-encrypted-content-retried-without-reasoning",
+    "responses-rate-limited-first-request-retried-unchanged",
+)
+
+
+@pytest.mark.parametrize("case_id", PROMPT_KEPT)
+def test_context_blocks_beside_the_prompt_are_accepted_on_a_retry(case_id: str) -> None:
+    """The provider accepts a user message with the harness's context blocks in it: the
+    fault cases ask only that the prompt is there (qwen-code 0.24.4 was failed for it)."""
+    result, transcript = _run(_RemindingAdapter(), case_id)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    assert b"system-reminder" in transcript.exchanges[-1].request.body
 
 
 class _Forgets(ReferenceSession):

@@ -13,7 +13,12 @@ documentation shows: call, append the assistant ``message`` it returned (thinkin
   continuing with the returned ``output`` items
 
 Chat calls stream (``stream=True``) and are assembled with ``litellm.stream_chunk_builder``;
-Responses calls do not stream. Thinking is ``thinking={"type": "enabled", "budget_tokens":
+Responses calls do not stream. ``litellm.responses`` keeps no history (it passes the
+Responses API through), so this loop does what OpenAI's guide asks of a caller that
+manages context itself: with ``store=False`` it asks for
+``include=["reasoning.encrypted_content"]``, and from an incomplete response it drops a
+reasoning item the limit cut before the item it produced (rule 26: it cannot go back
+alone). Thinking is ``thinking={"type": "enabled", "budget_tokens":
 N}`` (adaptive: ``{"type": "adaptive"}``), LiteLLM's cross-provider spelling. A turn cut
 by ``finish_reason == "length"`` (Responses: ``status == "incomplete"``) ends the loop;
 its calls are answered with a tool message saying they did not run.
@@ -43,6 +48,7 @@ from harness.targets.command_io import (
 
 API_KEY = "sk-conformance"
 CUT = "not run: the response was cut at the output limit"
+STATELESS = "reasoning.encrypted_content"
 
 
 def _load() -> Any:
@@ -85,16 +91,17 @@ def chat_tools(document: CaseDocument) -> list[dict[str, Any]]:
     ]
 
 
-def execute(document: CaseDocument, name: str, arguments: str | None) -> str:
+def execute(document: CaseDocument, call_id: str, name: str, arguments: str | None) -> str:
     """Run a call as a tool executor does: arguments that are not a JSON object are an
-    error answer, and the tool does not run."""
+    error answer, and the tool does not run. A tool message has no error flag on these
+    routes, so a failed tool's output travels as its text."""
     try:
         parsed = json.loads(arguments or "{}")
     except ValueError as error:
         return f"not run: the arguments are not valid JSON ({error})"
     if not isinstance(parsed, dict):
         return "not run: the arguments are not a JSON object"
-    return document.result_for(name)
+    return document.result_of(call_id, name)[0]
 
 
 def converse_chat(litellm: Any, document: CaseDocument) -> None:
@@ -126,11 +133,27 @@ def converse_chat(litellm: Any, document: CaseDocument) -> None:
             cut = choice.finish_reason == "length"
             for call in calls:
                 answer = (
-                    CUT if cut else execute(document, call.function.name, call.function.arguments)
+                    CUT
+                    if cut
+                    else execute(document, call.id, call.function.name, call.function.arguments)
                 )
                 messages.append({"role": "tool", "tool_call_id": call.id, "content": answer})
             if not calls or cut:
                 break
+
+
+def replayable(output: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The items of an incomplete response that can go back: a reasoning item the limit
+    cut before the item it produced is dropped (the provider refuses it alone)."""
+    kept: list[dict[str, Any]] = []
+    for index, item in enumerate(output):
+        following = output[index + 1] if index + 1 < len(output) else None
+        if item.get("type") == "reasoning" and (
+            following is None or following.get("type") == "reasoning"
+        ):
+            continue
+        kept.append(item)
+    return kept
 
 
 def converse_responses(litellm: Any, document: CaseDocument) -> None:
@@ -149,8 +172,11 @@ def converse_responses(litellm: Any, document: CaseDocument) -> None:
         extra["reasoning"] = {"effort": "medium"}
     if document.store is not None:
         extra["store"] = document.store
-    if document.include:
-        extra["include"] = list(document.include)
+    include = list(document.include or ())
+    if document.store is False and "reasoning" in extra and STATELESS not in include:
+        include.append(STATELESS)  # what OpenAI's docs ask of a stateless loop
+    if include:
+        extra["include"] = include
     if document.system is not None:
         extra["instructions"] = document.system
     items: list[Any] = []
@@ -166,11 +192,15 @@ def converse_responses(litellm: Any, document: CaseDocument) -> None:
                 **extra,
             )
             output = [item.model_dump(exclude_none=True) for item in response.output]
-            items.extend(output)
-            calls = [item for item in output if item.get("type") == "function_call"]
             cut = getattr(response, "status", None) == "incomplete"
+            items.extend(replayable(output) if cut else output)
+            calls = [item for item in output if item.get("type") == "function_call"]
             for call in calls:
-                answer = CUT if cut else execute(document, call["name"], call.get("arguments"))
+                answer = (
+                    CUT
+                    if cut
+                    else execute(document, call["call_id"], call["name"], call.get("arguments"))
+                )
                 items.append(
                     {"type": "function_call_output", "call_id": call["call_id"], "output": answer}
                 )

@@ -13,7 +13,9 @@
 //   openai-chat:openrouter  provider "openrouter"  (api openai-completions)
 //   gemini                  provider "google"      (api google-generative-ai)
 //
-// Thinking: reasoning "medium" with thinkingBudgets.medium = the case's budget.
+// Thinking: reasoning "medium" with thinkingBudgets.medium = the case's budget (also on a
+// Responses case that asks for encrypted reasoning). A call the case scripts its own
+// result for (`results`) gets it, with isError when its tool failed.
 // It cannot (no capability declared): load a saved history in the case language,
 // report its output's completeness, recover XML tool calls, resume a paused turn.
 // Needs Node >= 20 and PI_AI_HOME, the folder whose node_modules holds pi-ai; without
@@ -78,20 +80,28 @@ function modelFor() {
 
 process.on("unhandledRejection", (error) => stop(1, `pi-ai failed: ${error?.stack ?? error}`));
 const model = modelFor();
-const thinking = kase.thinking?.mode ?? "off";
+// A Responses case that asks for encrypted reasoning reasons: pi-ai sends
+// `include: ["reasoning.encrypted_content"]` only with a reasoning level, and without one
+// it asks for effort "none" (a provider would then send no reasoning items at all).
+const encrypted = column === "openai-responses" && (kase.include ?? []).includes("reasoning.encrypted_content");
+const thinking = encrypted ? "medium" : (kase.thinking?.mode ?? "off");
 const options = {
   apiKey: "sk-conformance",
   maxTokens: kase.max_tokens,
   ...(thinking === "off"
     ? {}
-    : { reasoning: "medium", thinkingBudgets: { medium: kase.thinking.budget_tokens ?? 1024 } }),
+    : { reasoning: "medium", thinkingBudgets: { medium: kase.thinking?.budget_tokens ?? 1024 } }),
 };
 const tools = kase.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
 const context = { ...(kase.system == null ? {} : { systemPrompt: kase.system }), messages: [], tools };
 
-function resultFor(name) {
-  const tool = kase.tools.find((t) => t.name === name);
-  return tool ? tool.result : `unknown tool '${name}'`;
+// A call's scripted result (the contract's per-call `results`), else its tool's result.
+function resultOf(call) {
+  // On Responses pi-ai's call id is "<call_id>|<item id>": the provider's call id leads.
+  const scripted = (kase.results ?? {})[String(call.id).split("|")[0]];
+  if (scripted) return { text: scripted.content ?? "", isError: Boolean(scripted.is_error) };
+  const tool = kase.tools.find((t) => t.name === call.name);
+  return { text: tool ? tool.result : `unknown tool '${call.name}'`, isError: false };
 }
 
 for (const prompt of kase.prompts) {
@@ -111,12 +121,13 @@ for (const prompt of kase.prompts) {
     // history the next prompt extends still pairs every call.
     const cut = message.stopReason === "length";
     for (const call of calls) {
+      const result = cut ? { text: "not run: the response was cut at the output limit", isError: true } : resultOf(call);
       context.messages.push({
         role: "toolResult",
         toolCallId: call.id,
         toolName: call.name,
-        content: [{ type: "text", text: cut ? "not run: the response was cut at the output limit" : resultFor(call.name) }],
-        isError: cut,
+        content: [{ type: "text", text: result.text }],
+        isError: result.isError,
         timestamp: Date.now(),
       });
     }

@@ -6,7 +6,12 @@
 // mcp_tools.mjs (server `conformance`): the CLI only registers its own tools and MCP
 // tools, named mcp__conformance__<tool> (the manifest's tool_names). Every run gets its
 // own HOME and XDG folders with settings that turn off updates, telemetry and usage
-// statistics, so nothing leaves the machine.
+// statistics, and the background memory/skill agents off (their side requests are
+// not the conversation under test), so nothing leaves the machine. On openai-responses
+// a case with thinking, or one that asks for encrypted reasoning, sets
+// `model.reasoningEffort` (the documented /effort setting): without it the CLI sends no
+// `reasoning` and no `include: ["reasoning.encrypted_content"]`, and with its fixed
+// `store: false` a reasoning item could only come back as its summary text.
 //
 //   anthropic-messages   --auth-type anthropic        ANTHROPIC_BASE_URL=<base>
 //   openai-chat          --auth-type openai           OPENAI_BASE_URL=<base>/v1
@@ -46,6 +51,8 @@ const major = Number((probe.stdout || "v0").slice(1).split(".")[0]);
 if (major < 22) stop(3, `Node ${probe.stdout?.trim() || "missing"} is too old: qwen-code needs Node >= 22`);
 
 const root = env.CONFORMANCE_BASE_URL.replace(/\/$/, "");
+// The case reasons when its thinking is on or it asks for encrypted reasoning.
+const reasons = (kase.thinking?.mode ?? "off") !== "off" || (kase.include ?? []).includes("reasoning.encrypted_content");
 const scratch = mkdtempSync(join(tmpdir(), "qwen-conformance-"));
 const userHome = join(scratch, "home");
 mkdirSync(join(userHome, ".qwen"), { recursive: true });
@@ -57,6 +64,13 @@ writeFileSync(
     telemetry: { enabled: false },
     security: { folderTrust: { enabled: false }, auth: { selectedType: auth[column] } },
     ide: { enabled: false },
+    // Background memory and skill agents (documented `memory.*` settings, on by default)
+    // send side requests of their own after a turn; they are not the conversation under
+    // test and the script holds no answer for them.
+    memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false, enableAutoSkill: false },
+    // On the Responses wire the CLI asks for reasoning (and its encrypted_content) only
+    // when an effort is set (its docs: model.reasoningEffort / the /effort command).
+    ...(column === "openai-responses" && reasons ? { model: { reasoningEffort: "medium" } } : {}),
     mcpServers: { conformance: { command: process.execPath, args: [join(here, "mcp_tools.mjs")], trust: true, alwaysLoadTools: true, env: { CONFORMANCE_CASE: env.CONFORMANCE_CASE } } },
   }),
 );
