@@ -17,9 +17,11 @@ import subprocess
 import sys
 import tomllib
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance.cases.library import load_library
 from harness.targets.libraries import LIBRARIES
 
 HERE = Path(__file__).resolve().parent
@@ -107,58 +109,138 @@ def triage_section(report: dict[str, Any], notes: dict[str, dict[str, str]]) -> 
     return lines
 
 
-def library_section(path: Path) -> list[str]:
+@dataclass(frozen=True)
+class Run:
+    """One JSON report under ``results/``: a whole run, or a labelled run of part of the
+    plan (``run_library.py --label``: a part of a long run, a re-check of the pins)."""
+
+    path: Path
+    library: str
+    version: str
+    label: str
+    report: dict[str, Any]
+    timing: dict[str, Any]
+
+
+def load_run(path: Path) -> Run:
     report = _load_json(path)
-    stem = path.stem
     library = report["target"]
-    notes = triage_for(library)
     timing_path = path.with_suffix(".timing.json")
-    lines = [f"## {stem}", ""]
-    counts = Counter(r["verdict"] for r in report["results"])
+    timing = _load_json(timing_path) if timing_path.is_file() else {}
+    version, _, label = path.stem.removeprefix(f"{library}-").partition("-")
+    return Run(path, library, str(timing.get("version", version)), label, report, timing)
+
+
+def combined(runs: list[Run]) -> dict[str, dict[str, Any]]:
+    """The latest verdict of every cell: runs in order (the whole run, then its labelled
+    parts and re-checks by label), each cell's result from the last run that has it."""
+    cells: dict[str, dict[str, Any]] = {}
+    for run in sorted(runs, key=lambda r: (r.label != "", r.label)):
+        for result in run.report["results"]:
+            key = _cell_key(result)
+            if result["verdict"] != "n/a" or key not in cells:
+                cells[key] = {**result, "run": run.label or "full run"}
+    return cells
+
+
+def _counts(cells: dict[str, dict[str, Any]]) -> Counter[str]:
+    return Counter(result["verdict"] for result in cells.values())
+
+
+def _wall(runs: list[Run]) -> tuple[str, str]:
+    """Wall seconds of the runs whose timing was kept, and the cost per cell over them."""
+    timed = [run.timing for run in runs if run.timing]
+    if not timed:
+        return "?", "?"
+    wall = sum(float(t["wall_seconds"]) for t in timed)
+    ran = sum(int(t["cells_run"]) for t in timed)
+    return f"{wall:.1f}", f"{wall / ran:.2f}" if ran else "?"
+
+
+def not_run(cells: dict[str, dict[str, Any]], library_cases: set[str]) -> list[str]:
+    """Cases of the current library that no run of this version has seen (newer cases)."""
+    return sorted(library_cases - {result["case"] for result in cells.values()})
+
+
+def library_section(runs: list[Run], library_cases: set[str]) -> list[str]:
+    library, version = runs[0].library, runs[0].version
+    cells = combined(runs)
+    results = [cells[key] for key in sorted(cells)]
+    lines = [f"## {library}-{version}", ""]
+    counts = _counts(cells)
     lines.append("Verdicts: " + ", ".join(f"{counts[v]} {v}" for v in SHORT if counts[v]) + ".")
-    if timing_path.is_file():
-        timing = _load_json(timing_path)
-        lines.append(
-            f"Wall time {timing['wall_seconds']} s for {timing['cells_run']} cells run "
-            f"(-j {timing['jobs']}): {timing['seconds_per_cell']} s per cell."
-        )
+    lines += ["", "| run | cells | wall s | s per cell | -j |", "|---|---|---|---|---|"]
+    for run in sorted(runs, key=lambda r: (r.label != "", r.label)):
+        t = run.timing
+        lines.append(f"| {run.label or 'full run'} | {len(run.report['results'])} | "
+                     f"{t.get('wall_seconds', '?')} | {t.get('seconds_per_cell', '?')} | "
+                     f"{t.get('jobs', '?')} |")  # fmt: skip
+    missing = not_run(cells, library_cases)
+    if missing:
+        lines += ["", f"In no run of this version ({len(missing)} cases: newer than its runs, "
+            "or only on columns it was not run on): "
+                  + ", ".join(f"`{case}`" for case in missing) + "."]  # fmt: skip
+    report = {"target": library, "results": results}
     lines += ["", "### Matrix", "", *matrix(report), "", "### Triage", ""]
-    lines += triage_section(report, notes) or ["Nothing to triage.", ""]
-    for ab in sorted(path.parent.glob(f"{stem}-vs-*.json")):
-        table = _load_json(ab)
-        lines += [f"### A/B: {table['target']} against {table['baseline']} ({ab.stem})", ""]
-        lines.append("Summary: " + ", ".join(f"{n} {k}" for k, n in table["summary"].items()))
-        lines += ["", "| case | column | now | baseline | flip |", "|---|---|---|---|---|"]
-        for cell in table["cells"]:
-            if cell["flip"] != "same":
-                lines.append(f"| {cell['case']} | {cell['wire']} | {cell['target']} | "
-                             f"{cell['baseline']} | {cell['flip']} |")  # fmt: skip
-        lines.append("")
+    lines += triage_section(report, triage_for(library)) or ["Nothing to triage.", ""]
+    for run in runs:
+        for ab in sorted(run.path.parent.glob(f"{run.path.stem}-vs-*.json")):
+            table = _load_json(ab)
+            lines += [f"### A/B: {table['target']} against {table['baseline']} ({ab.stem})", ""]
+            lines.append("Summary: " + ", ".join(f"{n} {k}" for k, n in table["summary"].items()))
+            lines += ["", "| case | column | now | baseline | flip |", "|---|---|---|---|---|"]
+            for cell in table["cells"]:
+                if cell["flip"] != "same":
+                    lines.append(f"| {cell['case']} | {cell['wire']} | {cell['target']} | "
+                                 f"{cell['baseline']} | {cell['flip']} |")  # fmt: skip
+            lines.append("")
     return lines
 
 
-def summary_table(reports: list[Path]) -> list[str]:
-    """One row per library and version: the verdict counts and what the run cost."""
+def result_paths(folder: Path) -> list[Path]:
+    """The run reports in ``folder``: not the timing files, not the A/B tables."""
+    return sorted(
+        p for p in folder.glob("*.json")
+        if not p.name.endswith(".timing.json") and "-vs-" not in p.name
+    )  # fmt: skip
+
+
+def grouped(reports: list[Path]) -> dict[tuple[str, str], list[Run]]:
+    """The runs of each library and version, in the order of LIBRARIES, then version."""
+    groups: dict[tuple[str, str], list[Run]] = {}
+    for run in map(load_run, reports):
+        groups.setdefault((run.library, run.version), []).append(run)
+    order = list(LIBRARIES)
+    return dict(
+        sorted(
+            groups.items(),
+            key=lambda kv: (order.index(kv[0][0]) if kv[0][0] in order else len(order), kv[0]),
+        )
+    )
+
+
+def summary_table(groups: dict[tuple[str, str], list[Run]], library_cases: set[str]) -> list[str]:
+    """One row per library and version: the latest verdict of every cell, what it cost."""
     lines = [
-        "| library | version | pass | fail | xfail (pinned defect) | error | n/a | wall s "
-        "| s per cell |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| library | version | pass | fail | xfail (pinned defect) | error | n/a "
+        "| cases in no run | wall s (all runs) | s per cell |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for path in reports:
-        report = _load_json(path)
-        counts = report["summary"]
-        timing_path = path.with_suffix(".timing.json")
-        timing = _load_json(timing_path) if timing_path.is_file() else {}
-        version = path.stem.removeprefix(f"{report['target']}-")
+    for (library, version), runs in groups.items():
+        cells = combined(runs)
+        counts = _counts(cells)
+        wall, per_cell = _wall(runs)
         lines.append(
-            f"| {report['target']} | {version} | {counts['pass']} | {counts['fail']} | "
+            f"| {library} | {version} | {counts['pass']} | {counts['fail']} | "
             f"{counts['xfail']} | {counts['error']} | {counts['n/a']} | "
-            f"{timing.get('wall_seconds', '?')} | {timing.get('seconds_per_cell', '?')} |"
+            f"{len(not_run(cells, library_cases))} | {wall} | {per_cell} |"
         )
     return [*lines, ""]
 
 
-def render() -> str:
+def render(library_cases: set[str] | None = None) -> str:
+    if library_cases is None:
+        library_cases = {entry.case.id for entry in load_library().cases}
     lines = [
         "# The suite on real client libraries",
         "",
@@ -167,24 +249,25 @@ def render() -> str:
         "driven black-box over HTTP by its wrapper in `harness/targets/<library>/` against",
         "the loopback scripted provider; its manifest declares the wires and capabilities it",
         "honours and pins the real defects below. Every cell that is not a plain pass or",
-        "`n/a` is triaged in `harness/targets/<library>/triage.toml`.",
+        "`n/a` is triaged in `harness/targets/<library>/triage.toml`. A version's verdicts",
+        "combine its runs: each cell as its latest run left it (a whole run, then the runs of",
+        "part of the plan and the re-checks, by label).",
         "",
     ]
-    reports = sorted(p for p in RESULTS.glob("*.json")
-                     if not p.name.endswith(".timing.json") and "-vs-" not in p.name)  # fmt: skip
-    lines += summary_table(reports)
+    groups = grouped(result_paths(RESULTS))
+    lines += summary_table(groups, library_cases)
     fixes = HERE / "suite-fixes.md"
     if fixes.is_file():
         lines += [fixes.read_text(encoding="utf-8").rstrip(), ""]
     for name in LIBRARIES:
-        found = [p for p in reports if _load_json(p)["target"] == name]
+        found = [runs for (library, _), runs in groups.items() if library == name]
         if not found:
             lines += [f"## {name}", "", "Not run yet: `tox -e " + name + "`.", ""]
         notes = HERE / name / "NOTES.md"
         if notes.is_file():
             lines += [notes.read_text(encoding="utf-8").rstrip(), ""]
-        for path in found:
-            lines += library_section(path)
+        for runs in found:
+            lines += library_section(runs, library_cases)
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -1,0 +1,62 @@
+"""REPORT.md combines the runs of one library version: each cell as its latest run left
+it, so a re-check of the pins or a run of part of the plan updates the matrix."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from harness.targets.report import (
+    combined,
+    grouped,
+    load_run,
+    not_run,
+    result_paths,
+    summary_table,
+)
+
+
+def result(case: str, verdict: str, wire: str = "openai-chat") -> dict[str, Any]:
+    return {"case": case, "wire": wire, "verdict": verdict}
+
+
+def write(folder: Path, stem: str, *results: dict[str, Any], wall: float | None = None) -> Path:
+    path = folder / f"{stem}.json"
+    path.write_text(json.dumps({"target": "litellm", "results": list(results)}), "utf-8")
+    if wall is not None:
+        timing = {"version": "1.0", "wall_seconds": wall, "cells_run": len(results),
+                  "seconds_per_cell": wall / len(results), "jobs": 1}  # fmt: skip
+        path.with_suffix(".timing.json").write_text(json.dumps(timing), "utf-8")
+    return path
+
+
+def test_a_later_labelled_run_overrides_the_cells_it_has_and_only_those(tmp_path: Path) -> None:
+    full = write(tmp_path, "litellm-1.0", result("a", "fail"), result("b", "pass"), wall=10)
+    recheck = write(tmp_path, "litellm-1.0-pins-check", result("a", "xfail"), wall=2)
+    cells = combined([load_run(recheck), load_run(full)])  # order on disk does not matter
+    assert {key: cell["verdict"] for key, cell in cells.items()} == {
+        "a[openai-chat]": "xfail",
+        "b[openai-chat]": "pass",
+    }
+    assert cells["a[openai-chat]"]["run"] == "pins-check"
+
+
+def test_an_na_cell_never_hides_a_verdict_an_earlier_run_gave(tmp_path: Path) -> None:
+    part1 = write(tmp_path, "litellm-1.0-part1", result("a", "fail"))
+    part2 = write(tmp_path, "litellm-1.0-part2", result("a", "n/a"), result("c", "n/a"))
+    cells = combined([load_run(part1), load_run(part2)])
+    assert cells["a[openai-chat]"]["verdict"] == "fail"
+    assert cells["c[openai-chat]"]["verdict"] == "n/a"
+
+
+def test_the_summary_row_counts_the_combined_cells_and_the_cases_in_no_run(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, "litellm-1.0", result("a", "fail"), result("b", "pass"), wall=10)
+    write(tmp_path, "litellm-1.0-pins-check", result("a", "xfail"), wall=2)
+    groups = grouped(result_paths(tmp_path))
+    assert list(groups) == [("litellm", "1.0")]
+    assert not_run(combined(groups["litellm", "1.0"]), {"a", "b", "new"}) == ["new"]
+    row = summary_table(groups, {"a", "b", "new"})[2]
+    assert row == "| litellm | 1.0 | 1 | 0 | 1 | 0 | 0 | 1 | 12.0 | 4.00 |"
