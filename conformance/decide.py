@@ -4,7 +4,8 @@
   the script has no answer for, or stopped before the script ended with nothing that
   explains why.  A provider rejection explains whatever the target did next (raised on
   the 400, exited non-zero, stopped): the same behaviour gets the same verdict whatever
-  the target kind.
+  the target kind.  A stop before the first request is explained where the case
+  accepts ``requests: 0`` (a configuration the provider would refuse, refused locally).
 * ``fail`` — a ``must`` violation (``should`` ones too when the run is strict); a request
   beyond the script after broken expectations fails on those, and is named in the reason,
   even when the target then crashed or exited non-zero on the provider's answer to it;
