@@ -4,7 +4,8 @@
   the script has no answer for, or stopped before the script ended with nothing that
   explains why.  A provider rejection explains whatever the target did next (raised on
   the 400, exited non-zero, stopped): the same behaviour gets the same verdict whatever
-  the target kind.
+  the target kind.  A stop before the first request is explained where the case
+  accepts ``requests: 0`` (a configuration the provider would refuse, refused locally).
 * ``fail`` — a ``must`` violation (``should`` ones too when the run is strict); a request
   beyond the script after broken expectations fails on those, and is named in the reason,
   even when the target then crashed or exited non-zero on the provider's answer to it;
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.cases.schema import Case
+from conformance.cases.schema import Case, ExpectAnyOf, Expectation, ExpectRequests
 from conformance.transcript import Transcript
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
@@ -119,9 +120,13 @@ def _judged(
             # expectations it already broke; it is reported beside them.
             return "fail", f"also: {found.unexpected[0].message}"
         return "error", found.unexpected[0].message
-    # A stop right after a dropped stream is explained: the response was truncated.
+    # A stop right after a dropped stream is explained: the response was truncated; so
+    # is a stop before the first request where the case accepts sending none.
     unexplained = (
-        not found.causes and not _rejected(transcript) and not transcript.ended_on_dropped_stream()
+        not found.causes
+        and not _rejected(transcript)
+        and not transcript.ended_on_dropped_stream()
+        and not _refused_before_sending(case, transcript)
     )
     if (transcript.stopped or served < scripted) and unexplained:
         unrecovered = _unrecovered_markup(case, transcript)
@@ -131,6 +136,27 @@ def _judged(
             f"the target stopped after {served} of {scripted} scripted responses"
         )
     return ("fail" if counted else "pass"), None
+
+
+def _accepts_none_sent(expectations: tuple[Expectation, ...]) -> bool:
+    """Whether an expectation (or an ``any_of`` alternative) is ``requests: 0``."""
+    return any(
+        (isinstance(e, ExpectRequests) and e.requests == 0)
+        or (isinstance(e, ExpectAnyOf) and _accepts_none_sent(e.any_of))
+        for e in expectations
+    )
+
+
+def _refused_before_sending(case: Case, transcript: Transcript) -> bool:
+    """Whether the target stopped before its first request on a case that accepts that
+    (``requests: 0``: the configuration as given is one the provider refuses, so a client
+    that refuses it locally sends nothing wrong).  What the case owes the user instead
+    is the case's own ``should``; a crash (``error``) is never explained."""
+    return (
+        not transcript.exchanges
+        and transcript.stopped is not None
+        and _accepts_none_sent(case.expect)
+    )
 
 
 def _unrecovered_markup(case: Case, transcript: Transcript) -> str | None:

@@ -14,7 +14,7 @@ from pydantic import (
     BaseModel,
     Discriminator,
     Field,
-    PositiveInt,
+    NonNegativeInt,
     Tag,
     ValidationInfo,
     field_validator,
@@ -402,9 +402,11 @@ class ExpectNoMessage(_Scoped):
 
 
 class ExpectRequests(_Scoped):
-    """The target sent exactly this many requests."""
+    """The target sent exactly this many requests (``0``: it stopped before sending any,
+    a reaction a case accepts where the provider would refuse the configuration as given,
+    so a client that refuses it locally loses nothing on the wire)."""
 
-    requests: PositiveInt
+    requests: NonNegativeInt
     why: str | None = None
     severity: Severity = "must"
     #: What the expectation rests on; unset: ``design`` when the case cites only the
