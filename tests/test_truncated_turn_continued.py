@@ -40,10 +40,9 @@ GOES_ON = (
 
 
 class _NudgingSession(ReferenceSession):
-    """Ends nothing on a cut or empty turn: adds a user nudge of its own and asks again
-    once, as pydantic-ai's agent loop does."""
-
-    nudged = False
+    """Ends no turn on a cut or empty response: adds a user nudge of its own and asks
+    again, as pydantic-ai's agent loop does, after every such response (a continuation
+    cut again is nudged again)."""
 
     def continues(self) -> bool:
         if super().continues():
@@ -51,8 +50,7 @@ class _NudgingSession(ReferenceSession):
         last = self.history.messages[-1]
         empty = last.role != "assistant" or not last.blocks
         cut = self.history.last_stop in ("max_tokens", "no_finish")
-        if (cut or empty) and not self.nudged:
-            self.nudged = True
+        if cut or empty:
             self.add_user(NUDGE)
             return True
         return False
