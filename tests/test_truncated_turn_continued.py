@@ -17,7 +17,7 @@ from conformance.reference import ReferenceAdapter
 from conformance.reference.adapter import ReferenceSession
 from conformance.runner import plan
 from conformance.targets.resolve import target_from_object
-from tests.support import library_case, run_cell
+from tests.support import failing, library, library_case, run_cell, run_library
 
 NUDGE = "<system>Please return text or call a tool.</system>"
 GOES_ON = (
@@ -60,6 +60,29 @@ class _NudgingAdapter(ReferenceAdapter):
     session_class = _NudgingSession
 
 
+#: The one cell the nudging client fails on its own merit: it stores the text of a
+#: ``response.failed`` stream and replays it in the nudge, which rule 21 forbids (the
+#: failure is what it sends, not that it goes on).
+OWN_FAULTS = {("responses-failed-event-mid-answer", "openai-responses")}
+
+
+def test_going_on_after_every_cut_or_empty_response_passes_the_library() -> None:
+    """Found by a client that asks again after every cut or empty response: 82 cells of
+    36 cases failed it ("beyond the script", or an output judged only for ending the
+    turn); the lint now makes every such response carry its continuation."""
+    ending = failing(run_library(ReferenceAdapter(), strict=False))
+    going_on = failing(run_library(_NudgingAdapter(), strict=False))
+    assert going_on - ending == OWN_FAULTS
+
+
+def _continued_cells() -> list[tuple[str, str]]:
+    target = target_from_object(ReferenceAdapter())
+    cases = [
+        c.case for c in library().cases if any(r.if_continued for r in c.case.given.responses)
+    ]
+    return [(job.case.id, job.column) for job in plan(cases, target)]
+
+
 def _cells() -> list[tuple[str, str]]:
     target = target_from_object(ReferenceAdapter())
     return [(job.case.id, job.column) for c in GOES_ON for job in plan([library_case(c)], target)]
@@ -77,7 +100,7 @@ def test_going_on_with_a_nudge_is_served_the_continuation(case_id: str, column: 
     assert served == [i for i, r in enumerate(responses) if not r.if_retried]
 
 
-@pytest.mark.parametrize(("case_id", "column"), _cells())
+@pytest.mark.parametrize(("case_id", "column"), _continued_cells())
 def test_ending_the_turn_still_passes_over_the_continuation(case_id: str, column: str) -> None:
     result, transcript = run_cell(ReferenceAdapter(), library_case(case_id), column)
     assert result.verdict == "pass", (result.reason, result.violations)
