@@ -77,9 +77,7 @@ def test_going_on_after_every_cut_or_empty_response_passes_the_library() -> None
 
 def _continued_cells() -> list[tuple[str, str]]:
     target = target_from_object(ReferenceAdapter())
-    cases = [
-        c.case for c in library().cases if any(r.if_continued for r in c.case.given.responses)
-    ]
+    cases = [c.case for c in library().cases if any(r.if_continued for r in c.case.given.responses)]
     return [(job.case.id, job.column) for job in plan(cases, target)]
 
 

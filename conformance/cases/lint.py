@@ -18,11 +18,11 @@ from conformance.cases.loader import CaseSet, LoadedCase
 from conformance.cases.realism import realism_problems
 from conformance.cases.schema import (
     Case,
-    Turn,
     ExpectAnyOf,
     Expectation,
     ExpectOutput,
     ExpectRequests,
+    Turn,
     may_continue,
 )
 from conformance.model import CONTINUING_STOPS, opaque_fields
