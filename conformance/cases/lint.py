@@ -3,8 +3,9 @@
 The loader already enforces the schema, unique ids, file names, known wires, features
 and dialects.  The linter adds the cross-field rules: every shape is realistic on each
 wire the case names, a case lives in the directory of one of its features, a turn only
-continues past a final-looking response when the case needs XML recovery, expectations
-name requests the script can produce, and no opaque payload is minted twice.
+continues past a final-looking response when the case needs XML recovery, every
+response a target may go on from scripts its continuation, expectations name requests
+the script can produce, and no opaque payload is minted twice.
 """
 
 from __future__ import annotations
