@@ -17,7 +17,7 @@ from conformance.reference import ReferenceAdapter
 from conformance.reference.adapter import ReferenceSession
 from conformance.runner import plan
 from conformance.targets.resolve import target_from_object
-from tests.support import library_case, run_cell
+from tests.support import failing, library, library_case, run_cell, run_library
 
 NUDGE = "<system>Please return text or call a tool.</system>"
 GOES_ON = (
@@ -41,10 +41,9 @@ GOES_ON = (
 
 
 class _NudgingSession(ReferenceSession):
-    """Ends nothing on a cut or empty turn: adds a user nudge of its own and asks again
-    once, as pydantic-ai's agent loop does."""
-
-    nudged = False
+    """Ends no turn on a cut or empty response: adds a user nudge of its own and asks
+    again, as pydantic-ai's agent loop does, after every such response (a continuation
+    cut again is nudged again)."""
 
     def continues(self) -> bool:
         if super().continues():
@@ -52,8 +51,7 @@ class _NudgingSession(ReferenceSession):
         last = self.history.messages[-1]
         empty = last.role != "assistant" or not last.blocks
         cut = self.history.last_stop in ("max_tokens", "no_finish")
-        if (cut or empty) and not self.nudged:
-            self.nudged = True
+        if cut or empty:
             self.add_user(NUDGE)
             return True
         return False
@@ -61,6 +59,27 @@ class _NudgingSession(ReferenceSession):
 
 class _NudgingAdapter(ReferenceAdapter):
     session_class = _NudgingSession
+
+
+#: The one cell the nudging client fails on its own merit: it stores the text of a
+#: ``response.failed`` stream and replays it in the nudge, which rule 21 forbids (the
+#: failure is what it sends, not that it goes on).
+OWN_FAULTS = {("responses-failed-event-mid-answer", "openai-responses")}
+
+
+def test_going_on_after_every_cut_or_empty_response_passes_the_library() -> None:
+    """Found by a client that asks again after every cut or empty response: 82 cells of
+    36 cases failed it ("beyond the script", or an output judged only for ending the
+    turn); the lint now makes every such response carry its continuation."""
+    ending = failing(run_library(ReferenceAdapter(), strict=False))
+    going_on = failing(run_library(_NudgingAdapter(), strict=False))
+    assert going_on - ending == OWN_FAULTS
+
+
+def _continued_cells() -> list[tuple[str, str]]:
+    target = target_from_object(ReferenceAdapter())
+    cases = [c.case for c in library().cases if any(r.if_continued for r in c.case.given.responses)]
+    return [(job.case.id, job.column) for job in plan(cases, target)]
 
 
 def _cells() -> list[tuple[str, str]]:
@@ -80,7 +99,7 @@ def test_going_on_with_a_nudge_is_served_the_continuation(case_id: str, column: 
     assert served == [i for i, r in enumerate(responses) if not r.if_retried]
 
 
-@pytest.mark.parametrize(("case_id", "column"), _cells())
+@pytest.mark.parametrize(("case_id", "column"), _continued_cells())
 def test_ending_the_turn_still_passes_over_the_continuation(case_id: str, column: str) -> None:
     result, transcript = run_cell(ReferenceAdapter(), library_case(case_id), column)
     assert result.verdict == "pass", (result.reason, result.violations)

@@ -3,8 +3,9 @@
 The loader already enforces the schema, unique ids, file names, known wires, features
 and dialects.  The linter adds the cross-field rules: every shape is realistic on each
 wire the case names, a case lives in the directory of one of its features, a turn only
-continues past a final-looking response when the case needs XML recovery, expectations
-name requests the script can produce, and no opaque payload is minted twice.
+continues past a final-looking response when the case needs XML recovery, every
+response a target may go on from scripts its continuation, expectations name requests
+the script can produce, and no opaque payload is minted twice.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from conformance.cases.schema import (
     Expectation,
     ExpectOutput,
     ExpectRequests,
+    Turn,
+    may_continue,
 )
 from conformance.model import CONTINUING_STOPS, opaque_fields
 from conformance.wires.registry import get_wire, split_column
@@ -49,6 +52,23 @@ def _requests(expectations: tuple[Expectation, ...]) -> list[int]:
     return numbers
 
 
+def _unanswered_continuations(turn: Turn) -> list[int]:
+    """Responses a target may go on from (``may_continue``: a cut call, a truncated stop,
+    an empty response) that no ``if_continued`` response answers: a target that asks
+    again there (pydantic-ai's nudge, the stop-reason docs' advice) would run past the
+    script, a false failure, since the provider accepts both reactions."""
+    missing: list[int] = []
+    for r, response in enumerate(turn.responses):
+        if not may_continue(response):
+            continue
+        after = turn.responses[r + 1 :]
+        if after and after[0].if_retried:
+            after = after[1:]  # the identical retry's answer; the continuation comes next
+        if not after or not after[0].if_continued:
+            missing.append(r)
+    return missing
+
+
 def lint_case(case: Case, file: str) -> list[str]:
     """Problems of one case (empty when it is clean)."""
     problems: list[str] = []
@@ -71,6 +91,12 @@ def lint_case(case: Case, file: str) -> list[str]:
                     "on: only a target that recovers an XML tool call asks again "
                     "(requires: [xml-recovery])"
                 )
+        problems += [
+            f"turns[{t}].responses[{r}] may be gone on from (a cut call, a truncated stop or "
+            "an empty response) but no `if_continued` response follows it: script the "
+            "continuation a target that asks again gets"
+            for r in _unanswered_continuations(turn)
+        ]
     scripted = len(case.given.responses)
     for number in _requests(case.expect):
         if abs(number) > scripted:

@@ -202,7 +202,11 @@ def ledger_violations(transcript: Transcript, wire: Hinted) -> list[Violation]:
     served: list[int] = []
     for exchange in transcript.exchanges:
         if exchange.view is not None:
-            found += _judge(exchange.number, exchange.view, book, served, wire.hints)
+            # The script index the request is answered from: not ``len(served)`` once a
+            # scripted continuation or retry answer was passed over.
+            at = exchange.served if exchange.served is not None else len(served)
+            at = max(at, served[-1] + 1) if served and exchange.served is None else at
+            found += _judge(exchange.number, exchange.view, book, (served, at), wire.hints)
         if exchange.served is not None:
             served.append(exchange.served)
     rank = {check.id: i for i, check in enumerate(LEDGER_CHECKS)}
@@ -231,8 +235,13 @@ def _sent(view: RequestView, hints: LedgerHints) -> list[_Sent]:
 
 
 def _judge(
-    number: int, view: RequestView, book: _Book, served: Sequence[int], hints: LedgerHints
+    number: int,
+    view: RequestView,
+    book: _Book,
+    position: tuple[Sequence[int], int],
+    hints: LedgerHints,
 ) -> list[Violation]:
+    served, at = position
     mints = book.minted(served)
     by_payload: dict[str, list[Mint]] = defaultdict(list)
     for mint in mints:
@@ -257,7 +266,7 @@ def _judge(
         if seen[item.payload] == 1:
             returned.append((item, mint))
     found += _order(number, view, returned, book, hints)
-    found += _missing(number, {item.payload for item in sent}, mints, book, served, hints)
+    found += _missing(number, {item.payload for item in sent}, mints, book, at, hints)
     return found
 
 
@@ -380,10 +389,10 @@ def _missing(
     present: set[str],
     mints: list[Mint],
     book: _Book,
-    served: Sequence[int],
+    at: int,
     hints: LedgerHints,
 ) -> list[Violation]:
-    turn = book.turn_of(len(served))
+    turn = book.turn_of(at)
     found: list[Violation] = []
     reported: set[str] = set()
     for mint in mints:

@@ -15,12 +15,12 @@ from hypothesis import reject
 from hypothesis import strategies as st
 
 from conformance.cases.lint import lint_case
-from conformance.cases.schema import Case, ExpectNoMessage, Given, RuleRef, Turn
+from conformance.cases.schema import Case, ExpectNoMessage, Given, RuleRef, Turn, may_continue
 from conformance.generate.features import features_of
 from conformance.generate.mint import Mint, call_id_prefix
 from conformance.generate.payloads import sentences
 from conformance.generate.responses import Shaping, ending_responses, faults, loop_responses
-from conformance.model import Options, ScriptedResponse, ThinkingConfig, ToolSpec
+from conformance.model import Options, ScriptedResponse, Text, ThinkingConfig, ToolSpec
 from conformance.wires.registry import get_wire, split_column
 
 #: The tools every generated conversation offers, with the results the suite hands out.
@@ -61,12 +61,19 @@ def case_id(column: str, given: Given) -> str:
     return f"generated-{column.replace(':', '-')}-{digest}"
 
 
+#: The answer to a target that goes on from a cut or empty ending response.
+CONTINUATION = ScriptedResponse(
+    if_continued=True, stop="end", blocks=(Text(text="Asked again, here is the answer in full."),)
+)
+
+
 @st.composite
 def turns(
     draw: st.DrawFn, shaping: Shaping, mint: Mint, max_loops: int = 2, fault_odds: int = 6
 ) -> Turn:
-    """One user turn: up to ``max_loops`` calling responses, then one that ends it; a
-    fault may stand before any of them (about one in ``fault_odds``)."""
+    """One user turn: up to ``max_loops`` calling responses, then one that ends it (and,
+    when a target may go on from it, the continuation); a fault may stand before any of
+    them (about one in ``fault_odds``)."""
     script: list[ScriptedResponse] = []
     loops = draw(st.integers(min_value=0, max_value=max_loops))
     for step in range(loops + 1):
@@ -76,6 +83,8 @@ def turns(
         script.append(
             draw(ending_responses(shaping, mint) if ending else loop_responses(shaping, mint))
         )
+    if may_continue(script[-1]):
+        script.append(CONTINUATION)  # what a target that asks again gets (the lint's rule)
     return Turn(user=draw(sentences(2, 6)), responses=tuple(script))
 
 

@@ -126,6 +126,7 @@ class ScriptedProvider:
             served=tuple(
                 r for i, r in enumerate(self.script[: self._served]) if i not in self.skipped
             ),
+            served_at=tuple(i for i in range(self._served) if i not in self.skipped),
             history=self.case.given.history,
             dialect=self.dialect,
             answered=tuple(

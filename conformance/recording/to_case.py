@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from conformance.cases.schema import Case
+from conformance.cases.schema import Case, may_continue
 from conformance.errors import ConformanceError
 from conformance.model import (
     CONTINUING_STOPS,
@@ -360,6 +360,28 @@ def _asked_again_after_a_final_answer(turns: list[dict[str, Any]]) -> bool:
     return False
 
 
+#: The answer scripted for a target that goes on where the recorded client ended a turn.
+CONTINUATION: dict[str, Any] = {
+    "if_continued": True,
+    "stop": "end",
+    "blocks": [{"kind": "text", "text": "Asked again, here is the answer in full."}],
+}
+
+
+def _script_continuations(turns: list[dict[str, Any]]) -> bool:
+    """Append ``CONTINUATION`` to each turn the recorded client ended on a response it
+    could have gone on from (a cut call, a truncated stop, an empty response), as the
+    lint asks of every case file; whether any was added. Replay keeps the recorded
+    turns: it serves recorded bytes by index."""
+    added = False
+    for turn in turns:
+        last = turn["responses"][-1]
+        if not last.get("if_continued") and may_continue(ScriptedResponse.model_validate(last)):
+            turn["responses"].append(dict(CONTINUATION))
+            added = True
+    return added
+
+
 def recording_case(recording: Recording, path: Path) -> Case:
     """The recording as a validated case, or a ``ToCaseError`` naming what does not fit."""
     data = case_data(recording, path)
@@ -377,5 +399,11 @@ def case_yaml(recording: Recording, path: Path) -> str:
 
     recording_case(recording, path)
     data = case_data(recording, path)
+    if _script_continuations(data["given"]["turns"]):
+        data["notes"] += (
+            " A recorded turn ends on a response a target may go on from; the file scripts"
+            " the answer a target that asks again gets, which the recording does not hold."
+        )
+    Case.model_validate(data)
     header = f"# Made from the recording {path.name} by `wire-conformance recording to-case`.\n"
     return header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)

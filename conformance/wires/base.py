@@ -148,3 +148,6 @@ class ValidationContext:
     #: each with that response's script index, oldest first: what a stateful wire
     #: (Responses ``store``) stored and may be referred to.
     answered: Sequence[tuple[RequestView, int]] = ()
+    #: The script index of each of ``served`` (they differ from the positions once a
+    #: continuation or a retry answer was passed over); empty: the positions.
+    served_at: Sequence[int] = ()

@@ -254,5 +254,5 @@ def test_an_interrupted_parallel_run_ends_every_running_command(tmp_path: Path) 
     assert time.monotonic() - started < 25
     # and the next run starts commands again
     assert run_cell(script(tmp_path, "sys.exit(0)\n", "again.py"), OUTPUT_CASE).reason == (
-        "the target stopped after 0 of 2 scripted responses"
+        "the target stopped after 0 of 3 scripted responses"
     )

@@ -56,7 +56,8 @@ class StoredResponses:
         outputs: dict[str, _Output] = {}
         responses: dict[str, tuple[ResponsesRequestView, Minted]] = {}
         signatures: set[str] = set()
-        for index, response in enumerate(context.served):
+        at = context.served_at or range(len(context.served))
+        for index, response in zip(at, context.served, strict=True):
             minted = Minted.of(response, index)
             view = views.get(index)
             requested = view if isinstance(view, ResponsesRequestView) else None
