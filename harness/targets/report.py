@@ -131,11 +131,17 @@ def load_run(path: Path) -> Run:
     return Run(path, library, str(timing.get("version", version)), label, report, timing)
 
 
+def run_order(run: Run) -> tuple[str, bool, str]:
+    """When the run finished (runs kept before that was recorded first), then the whole
+    run before the labelled ones, then the label."""
+    return (str(run.timing.get("finished", "")), run.label != "", run.label)
+
+
 def combined(runs: list[Run]) -> dict[str, dict[str, Any]]:
-    """The latest verdict of every cell: runs in order (the whole run, then its labelled
-    parts and re-checks by label), each cell's result from the last run that has it."""
+    """The latest verdict of every cell: runs in ``run_order``, each cell's result from
+    the last run that has it."""
     cells: dict[str, dict[str, Any]] = {}
-    for run in sorted(runs, key=lambda r: (r.label != "", r.label)):
+    for run in sorted(runs, key=run_order):
         for result in run.report["results"]:
             key = _cell_key(result)
             if result["verdict"] != "n/a" or key not in cells:
@@ -170,7 +176,7 @@ def library_section(runs: list[Run], library_cases: set[str]) -> list[str]:
     counts = _counts(cells)
     lines.append("Verdicts: " + ", ".join(f"{counts[v]} {v}" for v in SHORT if counts[v]) + ".")
     lines += ["", "| run | cells | wall s | s per cell | -j |", "|---|---|---|---|---|"]
-    for run in sorted(runs, key=lambda r: (r.label != "", r.label)):
+    for run in sorted(runs, key=run_order):
         t = run.timing
         lines.append(f"| {run.label or 'full run'} | {len(run.report['results'])} | "
                      f"{t.get('wall_seconds', '?')} | {t.get('seconds_per_cell', '?')} | "

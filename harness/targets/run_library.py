@@ -108,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     per_cell = wall / ran if ran else 0.0
     timing = {"library": library.name, "version": version, "wall_seconds": round(wall, 1),
               "cells_run": ran, "cells": len(report["results"]), "jobs": options.jobs,
-              "seconds_per_cell": round(per_cell, 2)}  # fmt: skip
+              "seconds_per_cell": round(per_cell, 2),
+              # Orders a version's runs in REPORT.md: a later run's cells override.
+              "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}  # fmt: skip
     (RESULTS / f"{stem}.timing.json").write_text(json.dumps(timing, indent=2) + "\n")
     print(f"{library.name} {version}: wall {wall:.1f} s for {ran} cells run "
           f"(-j {options.jobs}), {per_cell:.2f} s per cell")  # fmt: skip

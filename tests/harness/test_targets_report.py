@@ -21,12 +21,20 @@ def result(case: str, verdict: str, wire: str = "openai-chat") -> dict[str, Any]
     return {"case": case, "wire": wire, "verdict": verdict}
 
 
-def write(folder: Path, stem: str, *results: dict[str, Any], wall: float | None = None) -> Path:
+def write(
+    folder: Path,
+    stem: str,
+    *results: dict[str, Any],
+    wall: float | None = None,
+    finished: str | None = None,
+) -> Path:
     path = folder / f"{stem}.json"
     path.write_text(json.dumps({"target": "litellm", "results": list(results)}), "utf-8")
     if wall is not None:
         timing = {"version": "1.0", "wall_seconds": wall, "cells_run": len(results),
                   "seconds_per_cell": wall / len(results), "jobs": 1}  # fmt: skip
+        if finished:
+            timing["finished"] = finished
         path.with_suffix(".timing.json").write_text(json.dumps(timing), "utf-8")
     return path
 
@@ -60,3 +68,12 @@ def test_the_summary_row_counts_the_combined_cells_and_the_cases_in_no_run(
     assert not_run(combined(groups["litellm", "1.0"]), {"a", "b", "new"}) == ["new"]
     row = summary_table(groups, {"a", "b", "new"})[2]
     assert row == "| litellm | 1.0 | 1 | 0 | 1 | 0 | 0 | 1 | 12.0 | 4.00 |"
+
+
+def test_runs_that_say_when_they_finished_overlay_in_that_order(tmp_path: Path) -> None:
+    early = write(tmp_path, "litellm-1.0-pins-check", result("a", "fail"), wall=1,
+                  finished="2026-12-01T10:00:00Z")  # fmt: skip
+    late = write(tmp_path, "litellm-1.0-delta", result("a", "pass"), wall=1,
+                 finished="2026-12-02T10:00:00Z")  # fmt: skip
+    cells = combined([load_run(late), load_run(early)])
+    assert cells["a[openai-chat]"]["verdict"] == "pass"
