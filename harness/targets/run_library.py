@@ -103,7 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     status = subprocess.run(command, env=env, check=False).returncode
     wall = time.monotonic() - started
-    report = json.loads((RESULTS / f"{stem}.json").read_text(encoding="utf-8"))
+    report_path = RESULTS / f"{stem}.json"
+    if not report_path.is_file():  # a usage error (an unknown --case): run said why
+        print(f"{library.name}: the run wrote no report (exit {status})", file=sys.stderr)
+        return status or 2
+    report = json.loads(report_path.read_text(encoding="utf-8"))
     ran = sum(1 for r in report["results"] if r["verdict"] != "n/a")
     per_cell = wall / ran if ran else 0.0
     timing = {"library": library.name, "version": version, "wall_seconds": round(wall, 1),
