@@ -1,5 +1,5 @@
 """A saved conversation as the ``messages`` of a Chat request, in the dialect's fields:
-DeepSeek's ``reasoning_content``, OpenRouter's ``reasoning_details``.  Plain Chat has no
+DeepSeek's and Kimi's ``reasoning_content``, OpenRouter's ``reasoning_details``.  Plain Chat has no
 field for reasoning, so a saved episode is left out (``parse`` then shows the loss)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from conformance.model import Block, Media, Message, Reasoning, Text, ToolCall, ToolResult
 from conformance.wires.openai_chat._details import DETAIL_FORMATS, episode_details
-from conformance.wires.openai_chat._dialects import DEEPSEEK, OPENROUTER
+from conformance.wires.openai_chat._dialects import OPENROUTER, REASONING_CONTENT
 
 
 def _part(block: Block) -> dict[str, Any] | None:
@@ -42,7 +42,7 @@ def _call(call: ToolCall) -> dict[str, Any]:
 
 
 def _reasoning(episodes: Sequence[Reasoning], dialect: str | None) -> dict[str, Any]:
-    if dialect == DEEPSEEK and episodes:
+    if dialect in REASONING_CONTENT and episodes:
         return {"reasoning_content": "".join(r.text for r in episodes)}
     if dialect == OPENROUTER and episodes:
         details: list[dict[str, Any]] = []
