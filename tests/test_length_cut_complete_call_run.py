@@ -68,7 +68,8 @@ class _RunsBothAdapter(ReferenceAdapter):
 def test_running_the_complete_call_is_a_should(column: str) -> None:
     result, transcript = run_cell(_RunsCompleteCallAdapter(), library_case(CASE), column)
     assert result.verdict == "pass", (result.reason, result.violations)
-    assert [e.served for e in transcript.exchanges] == [0, 1, 2]
+    # The continuation (1) is passed over: the adapter ends the turn at the cut.
+    assert [e.served for e in transcript.exchanges] == [0, 2, 3]
     strict, _ = run_cell(_RunsCompleteCallAdapter(), library_case(CASE), column, strict=True)
     assert strict.verdict == "fail"
     assert {v.severity for v in strict.violations} == {"should"}, strict.violations

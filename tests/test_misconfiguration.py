@@ -99,7 +99,7 @@ def test_the_command_line_finds_a_target_in_the_current_directory(
     monkeypatch.setattr("sys.path", [p for p in __import__("sys").path if p not in ("", ".")])
     code, out = run(capsys, "--target", "my_cwd_adapter:Mine", "--case", "xml-*")
     assert code == 0
-    assert out == ["86 pass"]
+    assert out == ["90 pass"]
 
 
 def test_a_run_on_the_bundled_reference_says_so(
@@ -108,8 +108,8 @@ def test_a_run_on_the_bundled_reference_says_so(
     report = tmp_path / "r.json"
     code, out = run(capsys, "--case", "xml-*", "--json", str(report))
     assert code == 0
-    assert out == ["86 pass · target: the bundled reference adapter, not your code (use --target)"]
+    assert out == ["90 pass · target: the bundled reference adapter, not your code (use --target)"]
     assert json.loads(report.read_text())["bundled_target"] is True
     code, out = run(capsys, "--case", "xml-*", "--target", CLIENT, "--json", str(report))
-    assert out == ["3 pass, 83 n/a"]
+    assert out == ["3 pass, 87 n/a"]
     assert json.loads(report.read_text())["bundled_target"] is False
