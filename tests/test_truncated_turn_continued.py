@@ -135,3 +135,61 @@ def test_a_continuation_never_follows_a_complete_answer() -> None:
                 ],
             }
         )
+
+
+REMINDER = "<system-reminder>The date is 2026-12-02.</system-reminder>"
+
+
+class _RemindingSession(ReferenceSession):
+    """Writes a reminder of its own before the prompt in every user message (as
+    qwen-code does) and ends each cut or empty turn like the reference."""
+
+    def add_user(self, text: str) -> None:
+        super().add_user(f"{REMINDER}\n{text}")
+
+
+class _RemindingAdapter(ReferenceAdapter):
+    session_class = _RemindingSession
+
+
+@pytest.mark.parametrize(("case_id", "column"), _continued_cells())
+def test_a_prompt_beside_the_targets_own_text_still_starts_the_next_turn(
+    case_id: str, column: str
+) -> None:
+    """Found on openai-agents (two user messages merged once the empty turn between them
+    was dropped) and qwen-code (its reminder blocks): the next prompt beside other text
+    was taken for a continuation, and the next turn ran past the script."""
+    result, transcript = run_cell(_RemindingAdapter(), library_case(case_id), column)
+    assert "beyond the script" not in (result.reason or "")
+    assert "stopped after" not in (result.reason or "")
+    responses = library_case(case_id).given.responses
+    continued = {i for i, r in enumerate(responses) if r.if_continued}
+    assert not continued & {e.served for e in transcript.exchanges}
+
+
+class _ResendingSession(ReferenceSession):
+    """Asks again after a cut or empty response by sending its prompt once more."""
+
+    def continues(self) -> bool:
+        if super().continues():
+            return True
+        last = self.history.messages[-1]
+        empty = last.role != "assistant" or not last.blocks
+        if self.history.last_stop in ("max_tokens", "no_finish") or empty:
+            self.add_user(self._prompt)
+            return True
+        return False
+
+
+class _ResendingAdapter(ReferenceAdapter):
+    session_class = _ResendingSession
+
+
+@pytest.mark.parametrize(("case_id", "column"), _cells())
+def test_sending_the_prompt_again_is_served_the_continuation(case_id: str, column: str) -> None:
+    """Asking again with the same prompt goes on with the turn, as a nudge does."""
+    result, transcript = run_cell(_ResendingAdapter(), library_case(case_id), column)
+    assert "beyond the script" not in (result.reason or "")
+    responses = library_case(case_id).given.responses
+    continued = {i for i, r in enumerate(responses) if r.if_continued}
+    assert continued <= {e.served for e in transcript.exchanges}

@@ -149,13 +149,29 @@ class ScriptedProvider:
         )
 
     def _starts_turn(self, view: RequestView) -> bool:
-        """Whether the request starts a new user turn: its last message is the user's and
-        says one of the case's prompts. A user message the target wrote itself (a nudge
-        such as "please return text or call a tool") goes on with the current turn."""
+        """Whether the request starts the next user turn: its last message is the user's
+        and holds the next turn's prompt, alone or beside text the target adds (a
+        reminder block of its own, or the earlier prompt when it merged two user messages
+        after dropping an empty turn).  A user message the target wrote itself (a nudge
+        such as "please return text or call a tool", or the same prompt sent again) goes
+        on with the current turn."""
         if not view.messages or view.messages[-1].role != "user":
             return False
-        said = "".join(b.text for b in view.messages[-1].blocks if isinstance(b, Text)).strip()
-        return any(said == turn.user.strip() for turn in self.case.given.turns)
+        turns = self.case.given.turns
+        following = self._turn_of(self._served) + 1
+        if following >= len(turns):
+            return False
+        said = "\n".join(b.text for b in view.messages[-1].blocks if isinstance(b, Text))
+        return turns[following].user.strip() in said
+
+    def _turn_of(self, index: int) -> int:
+        """The turn whose responses hold scripted response ``index``."""
+        end = 0
+        for number, turn in enumerate(self.case.given.turns):
+            end += len(turn.responses)
+            if index < end:
+                return number
+        return len(self.case.given.turns)
 
     def _skip_continuation(self, view: RequestView) -> None:
         """Pass over an ``if_continued`` response (and the continuation's own tool loop)
