@@ -175,7 +175,8 @@ class _ResendingSession(ReferenceSession):
             return True
         last = self.history.messages[-1]
         empty = last.role != "assistant" or not last.blocks
-        if self.history.last_stop in ("max_tokens", "no_finish") or empty:
+        cut = self.history.last_stop in ("max_tokens", "no_finish")
+        if (cut or empty) and self._prompt is not None:
             self.add_user(self._prompt)
             return True
         return False
