@@ -51,10 +51,14 @@ class _NudgingSession(ReferenceSession):
         last = self.history.messages[-1]
         empty = last.role != "assistant" or not last.blocks
         cut = self.history.last_stop in ("max_tokens", "no_finish")
-        if cut or empty:
-            self.add_user(NUDGE)
+        said = self.asks_again_with()
+        if (cut or empty) and said is not None:
+            self.add_user(said)
             return True
         return False
+
+    def asks_again_with(self) -> str | None:
+        return NUDGE
 
 
 class _NudgingAdapter(ReferenceAdapter):
@@ -167,19 +171,11 @@ def test_a_prompt_beside_the_targets_own_text_still_starts_the_next_turn(
     assert not continued & {e.served for e in transcript.exchanges}
 
 
-class _ResendingSession(ReferenceSession):
+class _ResendingSession(_NudgingSession):
     """Asks again after a cut or empty response by sending its prompt once more."""
 
-    def continues(self) -> bool:
-        if super().continues():
-            return True
-        last = self.history.messages[-1]
-        empty = last.role != "assistant" or not last.blocks
-        cut = self.history.last_stop in ("max_tokens", "no_finish")
-        if (cut or empty) and self._prompt is not None:
-            self.add_user(self._prompt)
-            return True
-        return False
+    def asks_again_with(self) -> str | None:
+        return self._prompt
 
 
 class _ResendingAdapter(ReferenceAdapter):
