@@ -250,6 +250,32 @@ class Options(StrictModel):
         "request with, for the response to continue (rule 10); a target needs the "
         "`prefill` capability.",
     )
+    betas: tuple[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9.-]*$")], ...] = Field(
+        default=(),
+        description="Anthropic: the `anthropic-beta` values the harness configures the "
+        "client to send on every request, as its user would (a header or the library's "
+        "betas setting); a target needs the `betas` capability.",
+    )
+
+
+#: What a target may declare it can do beyond plain request/response conversion:
+#: continue from a saved ``history``; select a subagent's output (``output-selection``);
+#: recover XML-style tool calls from text (``xml-recovery``); resume a turn the provider
+#: paused by resending its content (``pause-resume``; the command contract v1 ends a
+#: tool loop on any response without calls, so command targets lack it); send the tool
+#: choice a case asks for (``tool-choice``, implied by ``given.options.tool_choice``);
+#: end a turn's first request with the assistant prefill a case asks for (``prefill``,
+#: implied by ``given.options.prefill``); send the Anthropic betas a case configures
+#: (``betas``, implied by ``given.options.betas``).
+Capability: TypeAlias = Literal[
+    "history",
+    "output-selection",
+    "xml-recovery",
+    "pause-resume",
+    "tool-choice",
+    "prefill",
+    "betas",
+]
 
 
 Noise: TypeAlias = Literal["ping", "unknown-event"]

@@ -108,6 +108,7 @@ def session_for(case: Case, wire: str, dialect: str | None) -> Session:
         include=given.options.include,
         tool_choice=given.options.tool_choice,
         prefill=given.options.prefill,
+        betas=given.options.betas,
         history=given.history,
         results={i: (r.content, r.is_error) for i, r in given.results.items()},
     )

@@ -121,6 +121,7 @@ def session_from_contract(document: Mapping[str, Any]) -> Session:
         include=None if include is None else tuple(include),
         tool_choice=ToolChoice.model_validate(choice) if choice is not None else None,
         prefill=document.get("prefill"),
+        betas=tuple(str(beta) for beta in document.get("betas") or ()),
         history=document_history(document),
         results={
             call_id: (str(result["content"]), bool(result.get("is_error", False)))

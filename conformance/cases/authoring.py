@@ -26,10 +26,7 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
-
-#: The beta under which Anthropic lets a manual thinking budget reach ``max_tokens``
-#: (interleaved thinking, with tools); a case that relies on it says so in its notes.
-INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
+from conformance.wires.anthropic_messages._models import INTERLEAVED_BETA
 
 
 def budget_problems(case: Case) -> list[str]:
@@ -41,13 +38,13 @@ def budget_problems(case: Case) -> list[str]:
         return []
     if options.thinking.mode != "manual" or budget is None or budget < options.max_tokens:
         return []
-    if case.given.tools and INTERLEAVED_BETA in (case.notes or ""):
+    if case.given.tools and INTERLEAVED_BETA in options.betas:
         return []
     return [
         f"thinking budget_tokens {budget} is not below max_tokens {options.max_tokens}: "
         "Anthropic answers 400 (rule 12) unless the request sends the "
-        f"`{INTERLEAVED_BETA}` beta with tools; lower the budget, or offer tools and name "
-        "the beta in `notes`"
+        f"`{INTERLEAVED_BETA}` beta with tools; lower the budget, or offer tools and configure "
+        "the beta in `options.betas`"
     ]
 
 

@@ -27,6 +27,7 @@ from conformance.model import (
     CONTINUING_STOPS,
     TRUNCATING_STOPS,
     BlockKind,
+    Capability,
     Message,
     Options,
     Role,
@@ -41,18 +42,6 @@ from conformance.verdict import Evidence, Severity
 
 CASE_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 ISSUE_REF = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+#[0-9]+$")
-
-#: What a target may declare it can do beyond plain request/response conversion:
-#: continue from a saved ``history``; select a subagent's output (``output-selection``);
-#: recover XML-style tool calls from text (``xml-recovery``); resume a turn the provider
-#: paused by resending its content (``pause-resume``; the command contract v1 ends a
-#: tool loop on any response without calls, so command targets lack it); send the tool
-#: choice a case asks for (``tool-choice``, implied by ``given.options.tool_choice``);
-#: end a turn's first request with the assistant prefill a case asks for (``prefill``,
-#: implied by ``given.options.prefill``).
-Capability: TypeAlias = Literal[
-    "history", "output-selection", "xml-recovery", "pause-resume", "tool-choice", "prefill"
-]
 
 
 # ---------------------------------------------------------------- provenance
@@ -617,6 +606,8 @@ class Case(StrictModel):
             needs.add("tool-choice")
         if self.given.options.prefill is not None:
             needs.add("prefill")
+        if self.given.options.betas:
+            needs.add("betas")
         if self.expects_output:
             needs.add("output-selection")
         return frozenset(needs)

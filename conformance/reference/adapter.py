@@ -115,7 +115,15 @@ class ReferenceAdapter(Adapter):
         {"anthropic-messages", "openai-responses", "openai-chat", "gemini"}
     )
     capabilities: ClassVar[frozenset[str]] = frozenset(
-        {"history", "output-selection", "xml-recovery", "pause-resume", "tool-choice", "prefill"}
+        {
+            "history",
+            "output-selection",
+            "xml-recovery",
+            "pause-resume",
+            "tool-choice",
+            "prefill",
+            "betas",
+        }
     )
     codecs: ClassVar[Mapping[str, type[WireCodec]]] = {
         codec.wire: codec

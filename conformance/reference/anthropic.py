@@ -236,9 +236,11 @@ class AnthropicCodec(WireCodec):
 
     def _headers(self) -> dict[str, str]:
         headers = {"content-type": "application/json", "anthropic-version": API_VERSION}
-        manual = self._thinking_type() == "enabled"  # rule 12d: not for adaptive models
-        if manual and self.guards.on("interleaved-beta-with-manual-thinking"):
-            headers["anthropic-beta"] = INTERLEAVED_BETA
+        betas = self.session.betas if self.guards.on("configured-betas-every-request") else ()
+        if self._thinking_type() == "adaptive":  # rule 12d: not for adaptive models
+            betas = tuple(beta for beta in betas if beta != INTERLEAVED_BETA)
+        if betas:
+            headers["anthropic-beta"] = ",".join(betas)
         return headers
 
 

@@ -217,9 +217,10 @@ _ALL = (
         "rule 10 (prefill doc; tailcallhq/forgecode#1872)",
     ),
     Guard(
-        "interleaved-beta-with-manual-thinking",
-        "Every request with manual thinking sends the interleaved-thinking beta header, "
-        "which lets a budget above max_tokens run with tools.",
+        "configured-betas-every-request",
+        "Every request of the conversation sends the Anthropic betas its user configured "
+        "(the interleaved-thinking beta lets a manual budget above max_tokens run with "
+        "tools); the interleaved beta is left out for adaptive thinking.",
         "rule 12c, 12d; seed §85 (sigoden/aichat#1304)",
     ),
     Guard(

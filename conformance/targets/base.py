@@ -67,6 +67,8 @@ class Session:
     #: The assistant prefill each turn's first request ends with (capability
     #: ``prefill``); ``None``: no prefill.
     prefill: str | None = None
+    #: The Anthropic betas every request carries (capability ``betas``); empty: none.
+    betas: tuple[str, ...] = ()
     history: tuple[Message, ...] = ()
     #: A result per call id (``content``, ``is_error``) where the case scripts one;
     #: other calls get their tool's ``result``.
@@ -123,6 +125,8 @@ class Session:
             document["tool_choice"] = self.tool_choice.model_dump(exclude_none=True)
         if self.prefill is not None:
             document["prefill"] = self.prefill
+        if self.betas:
+            document["betas"] = list(self.betas)
         if self.results:
             document["results"] = {
                 call_id: {"content": content, "is_error": is_error}

@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from conformance.errors import ConformanceError
+from conformance.model import Capability
 from conformance.targets.base import CONTRACT_VERSION
 from conformance.targets.tool_names import ToolNames
 from conformance.wires.registry import columns, wire_names
@@ -29,10 +30,6 @@ REFERENCE_COMMAND = Path(__file__).with_name("reference-command.toml")
 #: Set for every command run: the Python running the suite, so a manifest can run
 #: ``"$CONFORMANCE_PYTHON" -m ...`` in the same environment.
 PYTHON_VARIABLE = "CONFORMANCE_PYTHON"
-
-CapabilityName = Literal[
-    "history", "output-selection", "xml-recovery", "pause-resume", "tool-choice", "prefill"
-]
 
 
 class ManifestError(ConformanceError, ValueError):
@@ -53,7 +50,7 @@ class Manifest(BaseModel):
     wires: list[str] = Field(
         default_factory=list, description="wires or wire:dialect columns; empty: every wire"
     )
-    capabilities: list[CapabilityName] = Field(default_factory=list)
+    capabilities: list[Capability] = Field(default_factory=list)
     pins: dict[str, str] = Field(
         default_factory=dict, description="case id, `id[wire]` or glob → reason"
     )

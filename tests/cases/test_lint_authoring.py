@@ -36,10 +36,13 @@ def test_a_thinking_budget_not_below_max_tokens() -> None:
     )
 
 
-def test_a_budget_above_max_tokens_is_accepted_with_the_interleaved_beta_named() -> None:
-    text = original().replace("budget_tokens: 2048}", "budget_tokens: 2048}\n    max_tokens: 2048")
-    text = text.replace("notes: >-\n", "notes: >-\n  Sends interleaved-thinking-2025-05-14.\n", 1)
-    assert not [p for p in problems(text) if "budget_tokens" in p]
+def test_a_budget_above_max_tokens_is_accepted_with_the_interleaved_beta_configured() -> None:
+    over = "budget_tokens: 2048}\n    max_tokens: 2048"
+    text = original().replace("budget_tokens: 2048}", over)
+    named = text.replace("notes: >-\n", "notes: >-\n  Sends interleaved-thinking-2025-05-14.\n", 1)
+    assert [p for p in problems(named) if "budget_tokens" in p]  # naming it sends nothing
+    configured = text.replace(over, over + "\n    betas: [interleaved-thinking-2025-05-14]")
+    assert not [p for p in problems(configured) if "budget_tokens" in p]
 
 
 def test_a_signature_that_is_not_base64() -> None:

@@ -19,7 +19,7 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
-from conformance.reference.anthropic import INTERLEAVED_BETA, AnthropicCodec
+from conformance.reference.anthropic import AnthropicCodec
 from conformance.reference.codec import UnsupportedBlock
 from conformance.reference.guards import Guards
 from conformance.targets.base import WireRequest
@@ -82,7 +82,7 @@ def text(value: str) -> Text:
 # ---------------------------------------------------------------- the body
 
 
-def test_body_fields_and_the_interleaved_beta_in_manual_mode() -> None:
+def test_body_fields_in_manual_mode_and_no_beta_unless_configured() -> None:
     request = build([U("hi")])
     assert request.body == {
         "model": "model-under-test",
@@ -99,7 +99,7 @@ def test_body_fields_and_the_interleaved_beta_in_manual_mode() -> None:
         "thinking": {"type": "enabled", "budget_tokens": 2048},
         "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
     }
-    assert request.headers["anthropic-beta"] == INTERLEAVED_BETA
+    assert "anthropic-beta" not in request.headers  # the user configures betas
     assert request.path == "/v1/messages"
 
 

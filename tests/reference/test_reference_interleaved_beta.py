@@ -1,8 +1,12 @@
 """Issue 13 (§A12c/d, seed §85): the interleaved-thinking beta header.  Only a manual
 budget above ``max_tokens`` makes it required (with tools); a client that leaves it out
-then gets "`max_tokens` must be greater than `thinking.budget_tokens`"."""
+then gets "`max_tokens` must be greater than `thinking.budget_tokens`".  The beta is the
+user's to configure (``options.betas``); the reference sends what is configured on every
+request, and leaves the interleaved beta out for adaptive thinking (rule 12d)."""
 
 from __future__ import annotations
+
+import dataclasses
 
 from conformance.model import ThinkingConfig
 from conformance.reference.adapter import ReferenceAdapter
@@ -13,18 +17,24 @@ from tests.support import library_case, run_cell
 from .sse_streams import MANUAL, session
 
 CASE = "anthropic-budget-over-max-tokens-needs-interleaved-beta"
-GUARD = "interleaved-beta-with-manual-thinking"
+GUARD = "configured-betas-every-request"
 
 
-def headers(thinking: ThinkingConfig, *disabled: str) -> dict[str, str]:
-    codec = AnthropicCodec(session(thinking=thinking), Guards(disabled))
+def headers(
+    thinking: ThinkingConfig, *disabled: str, betas: tuple[str, ...] = (INTERLEAVED_BETA,)
+) -> dict[str, str]:
+    configured = dataclasses.replace(session(thinking=thinking), betas=betas)
+    codec = AnthropicCodec(configured, Guards(disabled))
     return dict(codec.request([]).headers)
 
 
-def test_the_beta_goes_with_manual_thinking_only() -> None:
+def test_the_configured_betas_are_sent_and_nothing_else() -> None:
     assert headers(MANUAL)["anthropic-beta"] == INTERLEAVED_BETA
+    both = ("context-1m-2025-08-07", INTERLEAVED_BETA)
+    assert headers(MANUAL, betas=both)["anthropic-beta"] == ",".join(both)
+    assert "anthropic-beta" not in headers(MANUAL, betas=())  # none configured, none sent
     assert "anthropic-beta" not in headers(ThinkingConfig(mode="adaptive"))  # rule 12d
-    assert "anthropic-beta" not in headers(ThinkingConfig())
+    assert headers(ThinkingConfig(mode="adaptive"), betas=both)["anthropic-beta"] == both[0]
     assert "anthropic-beta" not in headers(MANUAL, GUARD)
 
 

@@ -1,4 +1,5 @@
-"""Which Claude models take only adaptive thinking, read from the model name."""
+"""Which Claude models take only adaptive thinking, read from the model name, and the
+beta that changes what manual thinking may do."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import re
 _NAME = re.compile(r"claude-(?:opus|sonnet|haiku)-(\d+)(?:-(\d{1,2}))?(?:-\d{8})?(?:\W.*)?")
 #: The first version that refuses ``thinking.type: "enabled"`` (rule 12b).
 ADAPTIVE_ONLY_FROM = (4, 7)
+#: The beta under which Claude 4 manual thinking interleaves with tool calls and a manual
+#: budget may exceed ``max_tokens`` when tools are offered (rule 12c, 12d).
+INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
 
 
 def version(model: str | None) -> tuple[int, int] | None:

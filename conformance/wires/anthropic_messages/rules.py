@@ -18,7 +18,7 @@ from conformance.wires.anthropic_messages._blocks import (
     SERVER_RESULT_SUFFIX,
     server_result_type,
 )
-from conformance.wires.anthropic_messages._models import adaptive_only
+from conformance.wires.anthropic_messages._models import INTERLEAVED_BETA, adaptive_only
 from conformance.wires.anthropic_messages._raw import CheckedRequest, type_of
 from conformance.wires.anthropic_messages._view import NAME, AnthropicRequestView
 from conformance.wires.base import Rule, RuleViolation
@@ -310,9 +310,6 @@ LATEST_IMMUTABLE = Rule(
 
 BOOK: RuleBook[CheckedRequest] = RuleBook(NAME)
 
-#: The beta under which a manual thinking budget may exceed ``max_tokens`` (with tools).
-_INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
-
 _Episode = tuple[str, str | None, str | None]
 
 
@@ -409,7 +406,7 @@ def _thinking_config(check: CheckedRequest) -> Iterator[RuleViolation]:
         yield FORCED_TOOL_CHOICE.violated("tool_choice")
     budget, limit = check.view.thinking.budget_tokens, check.view.max_tokens
     betas = check.view.betas if isinstance(check.view, AnthropicRequestView) else ()
-    interleaved = _INTERLEAVED_BETA in betas and bool(check.view.tools)
+    interleaved = INTERLEAVED_BETA in betas and bool(check.view.tools)
     if budget is not None and limit is not None and budget >= limit and not interleaved:
         yield BUDGET_BELOW_MAX_TOKENS.violated("thinking.budget_tokens")
 
