@@ -56,6 +56,9 @@ class CaseDocument:
     include: list[str] | None
     history: list[Any] = field(default_factory=list)
     results: dict[str, Any] = field(default_factory=dict)
+    #: Anthropic betas the case configures (capability ``betas``): the wrapper passes
+    #: them the way the library's documentation shows (a header or a betas setting).
+    betas: list[str] = field(default_factory=list)
 
     @property
     def column(self) -> str:
@@ -104,6 +107,7 @@ def load_case(path: str | None = None) -> CaseDocument:
         include=raw.get("include"),
         history=list(raw.get("history") or []),
         results=dict(raw.get("results") or {}),
+        betas=[str(beta) for beta in raw.get("betas") or []],
     )
 
 

@@ -5,9 +5,10 @@ langchain-core's chat models have no agent loop of their own (that lives in the 
 documentation shows: ``bind_tools``, ``stream`` the turn and add the chunks up into one
 ``AIMessage`` (``full = full + chunk``), append it, append a ``ToolMessage`` per tool
 call, stream again. Thinking is ``ChatAnthropic(thinking={"type": "enabled",
-"budget_tokens": N})`` (adaptive: ``{"type": "adaptive"}``).
+"budget_tokens": N})`` (adaptive: ``{"type": "adaptive"}``); configured betas are
+``ChatAnthropic(betas=[...])`` (capability ``betas``).
 
-What it cannot do (no capability declared): speak any wire but Anthropic Messages (exit
+What it cannot do (no other capability declared): speak any wire but Anthropic Messages (exit
 90 elsewhere), load a saved history in the case language, report its output's
 completeness, recover XML tool calls, resume a paused turn. A turn cut by
 ``stop_reason == "max_tokens"`` ends the loop; its calls are answered with an error
@@ -50,6 +51,8 @@ def chat_model(document: CaseDocument) -> Any:
         options["thinking"] = {"type": "enabled", "budget_tokens": budget}
     elif document.thinking_mode == "adaptive":
         options["thinking"] = {"type": "adaptive"}
+    if document.betas:
+        options["betas"] = list(document.betas)
     model = ChatAnthropic(
         model=document.model,
         base_url=base_url(),

@@ -23,8 +23,10 @@ N}`` (adaptive: ``{"type": "adaptive"}``), LiteLLM's cross-provider spelling. A 
 by ``finish_reason == "length"`` (Responses: ``status == "incomplete"``) ends the loop;
 its calls are answered with a tool message saying they did not run.
 
-What it cannot do (no capability declared): load a saved history in the case language,
-report its output's completeness, recover XML tool calls, resume a paused turn.
+Configured Anthropic betas are sent as LiteLLM documents it,
+``extra_headers={"anthropic-beta": ...}`` (capability ``betas``). What it cannot do (no
+other capability declared): load a saved history in the case language, report its
+output's completeness, recover XML tool calls, resume a paused turn.
 """
 
 from __future__ import annotations
@@ -111,6 +113,8 @@ def converse_chat(litellm: Any, document: CaseDocument) -> None:
         messages.append({"role": "system", "content": document.system})
     extra: dict[str, Any] = {"tools": chat_tools(document)} if document.tools else {}
     extra.update(thinking_for(document))
+    if document.betas and document.wire == "anthropic-messages":
+        extra["extra_headers"] = {"anthropic-beta": ",".join(document.betas)}
     for prompt in document.prompts:
         messages.append({"role": "user", "content": prompt})
         while True:

@@ -17,10 +17,11 @@ switch the SDK reads to keep reasoning for replay; it cannot pass the case's exa
 ``budget_tokens``. Each prompt is one ``Runner.run_streamed`` continuing
 ``result.to_input_list()``. Tracing is off and the default key is a dummy.
 
-What it cannot do (no capability declared): load a saved history in the case language,
-report whether its output is complete and why it stopped, recover XML tool calls from
-text, resume a paused turn; the DeepSeek and OpenRouter dialects (no documented model
-class for them in the SDK; exit 90).
+Configured Anthropic betas go in ``ModelSettings(extra_headers=...)`` (capability
+``betas``). What it cannot do (no other capability declared): load a saved history in
+the case language, report whether its output is complete and why it stopped, recover XML
+tool calls from text, resume a paused turn; the DeepSeek and OpenRouter dialects (no
+documented model class for them in the SDK; exit 90).
 """
 
 from __future__ import annotations
@@ -79,6 +80,8 @@ def settings_for(document: CaseDocument) -> Any:
     values: dict[str, Any] = {"max_tokens": document.max_tokens}
     if document.thinking_mode != "off":
         values["reasoning"] = Reasoning(effort="medium")
+    if document.betas and document.wire == "anthropic-messages":
+        values["extra_headers"] = {"anthropic-beta": ",".join(document.betas)}
     if document.wire == "openai-responses":
         if document.store is not None:
             values["store"] = document.store

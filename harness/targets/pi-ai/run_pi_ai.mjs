@@ -16,7 +16,10 @@
 // Thinking: reasoning "medium" with thinkingBudgets.medium = the case's budget (also on a
 // Responses case that asks for encrypted reasoning). A call the case scripts its own
 // result for (`results`) gets it, with isError when its tool failed.
-// It cannot (no capability declared): load a saved history in the case language,
+// Configured Anthropic betas (capability `betas`): the interleaved-thinking beta is pi-ai's
+// own `interleavedThinking` option; any other beta goes in `headers` as `anthropic-beta`
+// (which replaces the list pi-ai builds, so the configured betas are sent as given).
+// It cannot (no other capability declared): load a saved history in the case language,
 // report its output's completeness, recover XML tool calls, resume a paused turn.
 // Needs Node >= 20 and PI_AI_HOME, the folder whose node_modules holds pi-ai; without
 // them it exits 3 saying which (an `error` verdict, never a hang).
@@ -91,7 +94,15 @@ const options = {
   ...(thinking === "off"
     ? {}
     : { reasoning: "medium", thinkingBudgets: { medium: kase.thinking?.budget_tokens ?? 1024 } }),
+  ...betaOptions(kase.betas ?? []),
 };
+
+function betaOptions(betas) {
+  if (betas.length === 0) return {};
+  const interleaved = "interleaved-thinking-2025-05-14";
+  if (betas.every((beta) => beta === interleaved)) return { interleavedThinking: true };
+  return { headers: { "anthropic-beta": betas.join(",") } };
+}
 const tools = kase.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
 const context = { ...(kase.system == null ? {} : { systemPrompt: kase.system }), messages: [], tools };
 

@@ -15,12 +15,14 @@ the docs show for streaming runs) continuing ``result.all_messages()``; the tool
 the case's tools, declared with ``Tool.from_schema`` and answering each call its scripted
 result (a failed one raises ``ToolFailed``, pydantic-ai's error result).
 
-What it cannot do (so it declares no capability): load a saved history in the case
-language (``history``: pydantic-ai's history is its own ``ModelMessage`` types), report
-whether its output is complete and why it stopped (``output-selection``), recover XML
-tool calls from text, or resume a paused turn on its own. A run that pydantic-ai ends with
-``OutputTokenLimitExceeded`` (a turn cut at the output limit) is reported on stderr and
-the conversation goes on from ``capture_run_messages()``, as an application would.
+Configured Anthropic betas go in the ``anthropic_betas`` model setting (capability
+``betas``). What it cannot do (so it declares no other capability): load a saved history
+in the case language (``history``: pydantic-ai's history is its own ``ModelMessage``
+types), report whether its output is complete and why it stopped (``output-selection``),
+recover XML tool calls from text, or resume a paused turn on its own. A run that
+pydantic-ai ends with ``OutputTokenLimitExceeded`` (a turn cut at the output limit) is
+reported on stderr and the conversation goes on from ``capture_run_messages()``, as an
+application would.
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ def model_for(document: CaseDocument) -> tuple[Any, dict[str, Any]]:
             settings["anthropic_thinking"] = {"type": "enabled", "budget_tokens": budget}
         elif thinking == "adaptive":
             settings["anthropic_thinking"] = {"type": "adaptive"}
+        if document.betas:
+            settings["anthropic_betas"] = list(document.betas)
         provider = AnthropicProvider(api_key=API_KEY, base_url=root)
         return AnthropicModel(document.model, provider=provider), settings
     if document.wire == "openai-responses":
