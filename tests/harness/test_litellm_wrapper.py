@@ -23,7 +23,8 @@ CASE = {
 
 def _wrapper() -> ModuleType:
     spec = importlib.util.spec_from_file_location("run_litellm", WRAPPER)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
