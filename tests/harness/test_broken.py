@@ -35,7 +35,6 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("gemini-signature-only-thought-between-calls", G),  # §30
         ("gemini-thought-after-call-stays-after-it", G),  # §31: moved before the call
         ("gemini-thought-runs-between-parallel-calls", G),  # §25
-        ("gemini-unsigned-thought-runs-around-signed-calls-kept-apart", G),  # [A, call, B, call]
         ("interleaved-signature-only-mid-turn", A),  # [A sA, call, "" sB, call]
         ("interleaved-two-episodes-one-response", A),  # [A sA, call, B sB, call]
         ("leading-thinking-manual-first-run-only", A),  # [text, F, call, S, call]
@@ -55,7 +54,6 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("gemini-signature-only-thought-between-calls", G),
         ("gemini-thought-after-call-stays-after-it", G),
         ("gemini-thought-runs-between-parallel-calls", G),
-        ("gemini-unsigned-thought-runs-around-signed-calls-kept-apart", G),
         ("interleaved-signature-only-mid-turn", A),
         ("interleaved-two-episodes-one-response", A),
         ("leading-thinking-manual-first-run-only", A),

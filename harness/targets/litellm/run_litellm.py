@@ -23,6 +23,12 @@ N}`` (adaptive: ``{"type": "adaptive"}``), LiteLLM's cross-provider spelling. A 
 by ``finish_reason == "length"`` (Responses: ``status == "incomplete"``) ends the loop;
 its calls are answered with a tool message saying they did not run.
 
+A Gemini call's ``thoughtSignature`` travels inside the tool call id LiteLLM reports
+(``<id>__thought__<signature>``, its way of making OpenAI-shaped clients send the
+signature back; LiteLLM strips the suffix again when it builds the request). The case's
+per-call results are keyed by the model's call id, so the lookup uses the part before the
+separator; the ``tool`` message keeps LiteLLM's full id, as a caller's loop does.
+
 Configured Anthropic betas are sent as LiteLLM documents it,
 ``extra_headers={"anthropic-beta": ...}`` (capability ``betas``). What it cannot do (no
 other capability declared): load a saved history in the case language, report its
@@ -51,6 +57,8 @@ from harness.targets.command_io import (
 API_KEY = "sk-conformance"
 CUT = "not run: the response was cut at the output limit"
 STATELESS = "reasoning.encrypted_content"
+#: LiteLLM's separator between a Gemini call id and the signature it carries in the id.
+SIGNATURE_IN_ID = "__thought__"
 
 
 def _load() -> Any:
@@ -103,7 +111,12 @@ def execute(document: CaseDocument, call_id: str, name: str, arguments: str | No
         return f"not run: the arguments are not valid JSON ({error})"
     if not isinstance(parsed, dict):
         return "not run: the arguments are not a JSON object"
-    return document.result_of(call_id, name)[0]
+    return document.result_of(model_call_id(call_id), name)[0]
+
+
+def model_call_id(call_id: str) -> str:
+    """The model's own call id: LiteLLM appends a Gemini signature to the id it reports."""
+    return call_id.split(SIGNATURE_IN_ID, 1)[0]
 
 
 def converse_chat(litellm: Any, document: CaseDocument) -> None:
