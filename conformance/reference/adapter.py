@@ -10,9 +10,9 @@ from the stored history.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, get_args
 
-from conformance.model import FinalOutput, ToolResult
+from conformance.model import Capability, FinalOutput, ToolResult
 from conformance.reference.anthropic import AnthropicCodec
 from conformance.reference.codec import Decoded, WireCodec
 from conformance.reference.consolidate import TurnBlock, consolidate
@@ -114,17 +114,8 @@ class ReferenceAdapter(Adapter):
     wires: ClassVar[frozenset[str]] = frozenset(
         {"anthropic-messages", "openai-responses", "openai-chat", "gemini"}
     )
-    capabilities: ClassVar[frozenset[str]] = frozenset(
-        {
-            "history",
-            "output-selection",
-            "xml-recovery",
-            "pause-resume",
-            "tool-choice",
-            "prefill",
-            "betas",
-        }
-    )
+    #: The reference can do everything a case may ask for.
+    capabilities: ClassVar[frozenset[str]] = frozenset(get_args(Capability))
     codecs: ClassVar[Mapping[str, type[WireCodec]]] = {
         codec.wire: codec
         for codec in (AnthropicCodec, OpenAIResponsesCodec, OpenAIChatCodec, GeminiCodec)
