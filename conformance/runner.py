@@ -18,6 +18,7 @@ from conformance.cases.schema import Case
 from conformance.checks.registry import run_checks
 from conformance.decide import decide
 from conformance.exchanges import save_exchanges
+from conformance.model import ToolCall
 from conformance.provider.scripted import ScriptedProvider
 from conformance.snapshots import SnapshotStore
 from conformance.targets.base import Session, ToolDef
@@ -111,6 +112,12 @@ def session_for(case: Case, wire: str, dialect: str | None) -> Session:
         betas=given.options.betas,
         history=given.history,
         results={i: (r.content, r.is_error) for i, r in given.results.items()},
+        result_arguments={
+            b.id: b.arguments
+            for r in given.responses
+            for b in r.blocks
+            if isinstance(b, ToolCall) and b.id in given.results
+        },
     )
 
 

@@ -13,6 +13,7 @@ import pytest
 from pydantic import ValidationError
 
 from conformance.cases.schema import Turn
+from conformance.model import Text, ToolCall
 from conformance.reference import ReferenceAdapter
 from conformance.reference.adapter import ReferenceSession
 from conformance.runner import plan
@@ -119,6 +120,7 @@ def test_ending_the_turn_still_passes_over_the_continuation(case_id: str, column
         {"stop": "max_tokens", "blocks": [{"kind": "text", "text": "cut"}]},
         {"stop": "no_finish", "blocks": [{"kind": "text", "text": "cut"}]},
         {"stop": "end", "blocks": []},
+        {"stop": "end", "blocks": [{"kind": "text", "text": "\n\n"}]},
     ],
 )
 def test_a_continuation_may_follow_a_truncated_or_empty_response(first: dict[str, object]) -> None:
@@ -190,3 +192,86 @@ def test_sending_the_prompt_again_is_served_the_continuation(case_id: str, colum
     responses = library_case(case_id).given.responses
     continued = {i for i, r in enumerate(responses) if r.if_continued}
     assert continued <= {e.served for e in transcript.exchanges}
+
+
+class _TrimmingSession(_NudgingSession):
+    """Takes an answer whose only blocks are whitespace-only texts for an empty one and
+    asks again, as qwen-code 0.24.4 does (it trims the answer it got)."""
+
+    def continues(self) -> bool:
+        if super().continues():
+            return True
+        last = self.history.messages[-1]
+        blank = last.role == "assistant" and all(
+            isinstance(b, Text) and not b.text.strip() for b in last.blocks
+        )
+        if blank:
+            self.add_user(NUDGE)
+        return blank
+
+
+class _TrimmingAdapter(ReferenceAdapter):
+    session_class = _TrimmingSession
+
+
+def _blank_cells() -> list[tuple[str, str]]:
+    target = target_from_object(ReferenceAdapter())
+    cases = [
+        c.case
+        for c in library().cases
+        if any(
+            r.blocks and all(isinstance(b, Text) and not b.text.strip() for b in r.blocks)
+            for r in c.case.given.responses
+        )
+    ]
+    return [(job.case.id, job.column) for job in plan(cases, target)]
+
+
+@pytest.mark.parametrize(("case_id", "column"), _blank_cells())
+def test_asking_again_after_a_blank_answer_is_served_the_continuation(
+    case_id: str, column: str
+) -> None:
+    """Found on qwen-code 0.24.4, which asks again after a whitespace-only answer: the
+    suite scripted a continuation only after an empty one, so the next prompt ran past
+    the script (`empty-content-blank-final-answer-not-replayed`)."""
+    result, transcript = run_cell(_TrimmingAdapter(), library_case(case_id), column)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    responses = library_case(case_id).given.responses
+    continued = {i for i, r in enumerate(responses) if r.if_continued}
+    assert continued <= {e.served for e in transcript.exchanges}
+
+
+class _DiscardingSession(ReferenceSession):
+    """Discards a response cut by ``max_tokens`` that holds no call and resends the
+    request as it was, as qwen-code 0.24.4 does ("Retrying provider attempt", a larger
+    ``max_tokens`` its only change)."""
+
+    def continues(self) -> bool:
+        if super().continues():
+            return True
+        last = len(self.history._messages) - 1
+        cut = self.history.last_stop == "max_tokens" and self.history.messages[-1].blocks
+        if not cut or any(isinstance(b, ToolCall) for b in self.history.messages[-1].blocks):
+            return False
+        del self.history._messages[last]
+        self.history._stops.pop(last)
+        return True
+
+
+class _DiscardingAdapter(ReferenceAdapter):
+    session_class = _DiscardingSession
+
+
+SIGNED_CUT = "max-tokens-recovery-signed-thinking-kept-before-continuation-call"
+
+
+@pytest.mark.parametrize("column", ["anthropic-messages", "openai-chat:openrouter"])
+def test_discarding_the_cut_turn_and_resending_passes(column: str) -> None:
+    """Found on qwen-code 0.24.4: the signed block of a discarded cut response was owed
+    to the merged turn, though it never entered the history and the provider accepts the
+    resent request."""
+    result, transcript = run_cell(_DiscardingAdapter(), library_case(SIGNED_CUT), column)
+    assert result.verdict == "pass", (result.reason, result.violations)
+    assert [e.served for e in transcript.exchanges] == [0, 1, 2]
+    first, resent = (e.request for e in transcript.exchanges[:2])
+    assert first == resent

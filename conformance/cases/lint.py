@@ -54,7 +54,7 @@ def _requests(expectations: tuple[Expectation, ...]) -> list[int]:
 
 def _unanswered_continuations(turn: Turn) -> list[int]:
     """Responses a target may go on from (``may_continue``: a cut call, a truncated stop,
-    an empty response) that no ``if_continued`` response answers: a target that asks
+    an empty or blank response) that no ``if_continued`` response answers: a target that asks
     again there (pydantic-ai's nudge, the stop-reason docs' advice) would run past the
     script, a false failure, since the provider accepts both reactions."""
     missing: list[int] = []
@@ -93,7 +93,7 @@ def lint_case(case: Case, file: str) -> list[str]:
                 )
         problems += [
             f"turns[{t}].responses[{r}] may be gone on from (a cut call, a truncated stop or "
-            "an empty response) but no `if_continued` response follows it: script the "
+            "an empty or blank response) but no `if_continued` response follows it: script the "
             "continuation a target that asks again gets"
             for r in _unanswered_continuations(turn)
         ]

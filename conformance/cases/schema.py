@@ -34,6 +34,7 @@ from conformance.model import (
     ScriptedResponse,
     Stop,
     StrictModel,
+    Text,
     ToolCall,
     ToolSpec,
     summary_parts,
@@ -137,12 +138,18 @@ def may_continue(response: ScriptedResponse) -> bool:
     do not parse, or any call of a response cut by the output limit or a dropped stream:
     answered with error results, unrun, and asked again, rule 33), a truncated stop
     (asked again, as the stop-reason docs suggest) or an empty response (asked again for
-    text)."""
+    text; a blank one, whose only blocks are whitespace-only texts, is empty to a client
+    that trims its answer, as qwen-code does)."""
     if response.fault is not None:
         return False
     calls = [b for b in response.blocks if isinstance(b, ToolCall)]
     cut = any(not c.complete for c in calls)
-    return cut or not response.blocks or response.stop in TRUNCATING_STOPS
+    return cut or _blank(response) or response.stop in TRUNCATING_STOPS
+
+
+def _blank(response: ScriptedResponse) -> bool:
+    """No blocks, or only texts holding nothing but whitespace: no answer to show."""
+    return all(isinstance(b, Text) and not b.text.strip() for b in response.blocks)
 
 
 class Turn(StrictModel):

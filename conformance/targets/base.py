@@ -73,6 +73,9 @@ class Session:
     #: A result per call id (``content``, ``is_error``) where the case scripts one;
     #: other calls get their tool's ``result``.
     results: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+    #: The arguments of the scripted call behind each result, for a target that runs
+    #: tools by name and arguments only (an MCP server is told no call id).
+    result_arguments: Mapping[str, object] = field(default_factory=dict)
 
     def tool(self, name: str) -> ToolDef | None:
         return next((t for t in self.tools if t.name == name), None)
@@ -130,6 +133,11 @@ class Session:
         if self.results:
             document["results"] = {
                 call_id: {"content": content, "is_error": is_error}
+                | (
+                    {"arguments": self.result_arguments[call_id]}
+                    if call_id in self.result_arguments
+                    else {}
+                )
                 for call_id, (content, is_error) in self.results.items()
             }
         if version >= CONTRACT_V2:

@@ -1,5 +1,5 @@
 """The linter asks every response a target may go on from (a cut call, a truncated stop,
-an empty response) for the continuation a target that asks again gets: without it, a
+an empty or blank response) for the continuation a target that asks again gets: without it, a
 client that nudges after the cut (pydantic-ai) runs past the script, a false failure."""
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ def _problems(file: Path, text: str) -> list[str]:
         "empty-terminal-message/gemini-empty-stop-on-first-prompt-not-retried.yaml",  # empty
         "truncation/dropped-stream-mid-call-arguments-never-run.yaml",  # no_finish, cut call
         "truncation/truncation-no-finish-after-signed-thinking.yaml",  # after `if_retried`
+        "empty-content/empty-content-blank-final-answer-not-replayed.yaml",  # blank text
     ],
 )
 def test_a_response_gone_on_from_needs_its_continuation(name: str) -> None:
@@ -42,7 +43,7 @@ def test_a_response_gone_on_from_needs_its_continuation(name: str) -> None:
     found = [p for p in _problems(file, text.replace(CONTINUATION, "")) if MISSING in p]
     assert found == [
         f"turns[0].responses[0] may be gone on from (a cut call, a truncated stop or an empty "
-        f"response) but {MISSING}: script the continuation a target that asks again gets"
+        f"or blank response) but {MISSING}: script the continuation a target that asks again gets"
     ]
 
 

@@ -1,7 +1,7 @@
 // A minimal MCP server over stdio (JSON-RPC 2.0, one message a line, no dependencies):
-// it lists the case's tools and answers each call with the tool's scripted result. The
-// qwen-code CLI registers MCP tools as mcp__<server>__<tool>; the manifest maps the
-// case's names onto those.
+// it lists the case's tools and answers each call with its scripted result (told by its
+// arguments), else the tool's. The qwen-code CLI registers MCP tools as
+// mcp__<server>__<tool>; the manifest maps the case's names onto those.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 
@@ -11,6 +11,17 @@ const kase = JSON.parse(readFileSync(process.env.CONFORMANCE_CASE, "utf8"));
 const PREFIX = "mcp__conformance__";
 const bare = (name) => (name.startsWith(PREFIX) ? name.slice(PREFIX.length) : name);
 const send = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
+
+// A call's own scripted result (the contract's `results`): MCP tells the server no call
+// id, so the call is told by its arguments, the first unused result whose scripted call
+// sent the same ones (in the order the case scripts them).
+const canonical = (value) =>
+  JSON.stringify(value, (_, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v));
+const unused = Object.entries(kase.results ?? {}).filter(([, r]) => "arguments" in r);
+function scripted(args) {
+  const at = unused.findIndex(([, r]) => canonical(r.arguments) === canonical(args ?? {}));
+  return at < 0 ? undefined : unused.splice(at, 1)[0][1];
+}
 
 function answer(request) {
   const { method, params } = request;
@@ -28,6 +39,8 @@ function answer(request) {
   }
   if (method === "tools/call") {
     const tool = kase.tools.find((t) => bare(t.name) === params.name);
+    const own = tool && scripted(params.arguments);
+    if (own) return { content: [{ type: "text", text: own.content }], isError: Boolean(own.is_error) };
     const text = tool ? tool.result : `unknown tool '${params.name}'`;
     return { content: [{ type: "text", text }], isError: !tool };
   }
