@@ -2,7 +2,9 @@
 seed §126, §131, §133 or §65 put back.
 
 - over-pop (§126): the cut turn's trailing episode is dropped even when it is signed, so
-  a complete signed block of the current tool loop never comes back (§67);
+  a complete signed block of the current tool loop never comes back (§67; a design
+  `should`: the provider takes the request, the same a client that resends the cut
+  request sends);
 - swapped concat (§131): the continuation's blocks go before the cut turn's, so the cut
   turn's signed episode lands after the continuation's call (§68);
 - the gate hard-coded true (§133): the dangling tail goes even when no call follows;
