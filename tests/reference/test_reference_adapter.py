@@ -53,7 +53,15 @@ def test_identity() -> None:
     )
     assert set(adapter.codecs) == adapter.wires
     assert adapter.capabilities == frozenset(
-        {"history", "output-selection", "xml-recovery", "pause-resume", "tool-choice", "prefill"}
+        {
+            "history",
+            "output-selection",
+            "xml-recovery",
+            "pause-resume",
+            "tool-choice",
+            "prefill",
+            "betas",
+        }
     )
 
 
