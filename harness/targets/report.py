@@ -163,6 +163,16 @@ def _wall(runs: list[Run]) -> tuple[str, str]:
     return f"{wall:.1f}", f"{wall / ran:.2f}" if ran else "?"
 
 
+def whole_run(runs: list[Run], library_cases: set[str]) -> Run | None:
+    """The latest run of every case of the current library in one go (the tox env's own
+    run): the one whose wall time and cost per cell are the library's figures."""
+    whole = [
+        run for run in runs
+        if run.timing and library_cases <= {r["case"] for r in run.report["results"]}
+    ]  # fmt: skip
+    return max(whole, key=run_order, default=None)
+
+
 def not_run(cells: dict[str, dict[str, Any]], library_cases: set[str]) -> list[str]:
     """Cases of the current library that no run of this version has seen (newer cases)."""
     return sorted(library_cases - {result["case"] for result in cells.values()})
@@ -229,17 +239,22 @@ def summary_table(groups: dict[tuple[str, str], list[Run]], library_cases: set[s
     """One row per library and version: the latest verdict of every cell, what it cost."""
     lines = [
         "| library | version | pass | fail | xfail (pinned defect) | error | n/a "
-        "| cases in no run | wall s (all runs) | s per cell |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| cases in no run | whole run: wall s | cells run | s per cell | -j "
+        "| wall s (all runs) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for (library, version), runs in groups.items():
         cells = combined(runs)
         counts = _counts(cells)
-        wall, per_cell = _wall(runs)
+        wall, _ = _wall(runs)
+        whole = whole_run(runs, library_cases)
+        t = whole.timing if whole else {}
+        figures = [str(t.get(k, "none")) for k in ("wall_seconds", "cells_run")]
+        figures += [str(t.get(k, "")) for k in ("seconds_per_cell", "jobs")]
         lines.append(
             f"| {library} | {version} | {counts['pass']} | {counts['fail']} | "
             f"{counts['xfail']} | {counts['error']} | {counts['n/a']} | "
-            f"{len(not_run(cells, library_cases))} | {wall} | {per_cell} |"
+            f"{len(not_run(cells, library_cases))} | {' | '.join(figures)} | {wall} |"
         )
     return [*lines, ""]
 
@@ -257,7 +272,10 @@ def render(library_cases: set[str] | None = None) -> str:
         "honours and pins the real defects below. Every cell that is not a plain pass or",
         "`n/a` is triaged in `harness/targets/<library>/triage.toml`. A version's verdicts",
         "combine its runs: each cell as its latest run left it (a whole run, then the runs of",
-        "part of the plan and the re-checks, by label).",
+        "part of the plan and the re-checks, by when they finished). The figures are those",
+        "of the version's latest whole run (every case of the library in one run, what",
+        "`tox -e <library>` does): its wall time, the cells it ran (the rest are `n/a`) and",
+        "the cost per cell; `wall s (all runs)` adds up every run kept.",
         "",
     ]
     groups = grouped(result_paths(RESULTS))

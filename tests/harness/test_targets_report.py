@@ -14,6 +14,7 @@ from harness.targets.report import (
     not_run,
     result_paths,
     summary_table,
+    whole_run,
 )
 
 
@@ -67,7 +68,25 @@ def test_the_summary_row_counts_the_combined_cells_and_the_cases_in_no_run(
     assert list(groups) == [("litellm", "1.0")]
     assert not_run(combined(groups["litellm", "1.0"]), {"a", "b", "new"}) == ["new"]
     row = summary_table(groups, {"a", "b", "new"})[2]
-    assert row == "| litellm | 1.0 | 1 | 0 | 1 | 0 | 0 | 1 | 12.0 | 4.00 |"
+    assert row == "| litellm | 1.0 | 1 | 0 | 1 | 0 | 0 | 1 | none | none |  |  | 12.0 |"
+
+
+def test_the_figures_are_the_latest_whole_runs_never_a_part_or_a_recheck(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, "litellm-1.0", result("a", "fail"), result("b", "pass"), wall=10,
+          finished="2026-12-01T10:00:00Z")  # fmt: skip
+    write(tmp_path, "litellm-1.0-full-2", result("a", "pass"), result("b", "pass"), wall=6,
+          finished="2026-12-02T10:00:00Z")  # fmt: skip
+    write(tmp_path, "litellm-1.0-recheck", result("a", "pass"), wall=2,
+          finished="2026-12-03T10:00:00Z")  # fmt: skip
+    groups = grouped(result_paths(tmp_path))
+    whole = whole_run(groups["litellm", "1.0"], {"a", "b"})
+    assert whole is not None
+    assert whole.label == "full-2"
+    row = summary_table(groups, {"a", "b"})[2]
+    assert row == "| litellm | 1.0 | 2 | 0 | 0 | 0 | 0 | 0 | 6 | 2 | 3.0 | 1 | 18.0 |"
+    assert whole_run(groups["litellm", "1.0"], {"a", "b", "new"}) is None
 
 
 def test_runs_that_say_when_they_finished_overlay_in_that_order(tmp_path: Path) -> None:
