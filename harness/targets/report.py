@@ -139,13 +139,13 @@ def run_order(run: Run) -> tuple[str, bool, str]:
 
 def combined(runs: list[Run]) -> dict[str, dict[str, Any]]:
     """The latest verdict of every cell: runs in ``run_order``, each cell's result from
-    the last run that has it."""
+    the last run that has it.  A run holds only the cells it planned (``--case`` and
+    ``--wire`` leave the others out), so its ``n/a`` is a judgement too: the case now
+    needs a capability the target lacks, or the target no longer speaks the column."""
     cells: dict[str, dict[str, Any]] = {}
     for run in sorted(runs, key=run_order):
         for result in run.report["results"]:
-            key = _cell_key(result)
-            if result["verdict"] != "n/a" or key not in cells:
-                cells[key] = {**result, "run": run.label or "full run"}
+            cells[_cell_key(result)] = {**result, "run": run.label or "full run"}
     return cells
 
 

@@ -51,11 +51,18 @@ def test_a_later_labelled_run_overrides_the_cells_it_has_and_only_those(tmp_path
     assert cells["a[openai-chat]"]["run"] == "pins-check"
 
 
-def test_an_na_cell_never_hides_a_verdict_an_earlier_run_gave(tmp_path: Path) -> None:
-    part1 = write(tmp_path, "litellm-1.0-part1", result("a", "fail"))
-    part2 = write(tmp_path, "litellm-1.0-part2", result("a", "n/a"), result("c", "n/a"))
-    cells = combined([load_run(part1), load_run(part2)])
-    assert cells["a[openai-chat]"]["verdict"] == "fail"
+def test_a_later_na_replaces_an_earlier_verdict_and_an_unplanned_cell_keeps_it(
+    tmp_path: Path,
+) -> None:
+    """Found on qwen-code: a case that came to need a capability the target lacks kept
+    the pass an older run gave it; a run's n/a is its judgement (filters plan nothing)."""
+    early = write(tmp_path, "litellm-1.0-part1", result("a", "pass"), result("b", "fail"),
+                  wall=1, finished="2026-12-01T10:00:00Z")  # fmt: skip
+    late = write(tmp_path, "litellm-1.0-full", result("a", "n/a"), result("c", "n/a"),
+                 wall=1, finished="2026-12-02T10:00:00Z")  # fmt: skip
+    cells = combined([load_run(late), load_run(early)])
+    assert cells["a[openai-chat]"]["verdict"] == "n/a"
+    assert cells["b[openai-chat]"]["verdict"] == "fail"  # not in the later run's plan
     assert cells["c[openai-chat]"]["verdict"] == "n/a"
 
 
