@@ -16,7 +16,10 @@ from conformance.verdict import Result
     ("target", "baseline", "expected"),
     [
         ("pass", "fail", "fixed"),
-        ("xfail", "error", "fixed"),
+        ("pass", "xfail", "fixed"),
+        ("xfail", "error", "still failing"),  # a pin names the defect; it is still there
+        ("xfail", "pass", "broke"),
+        ("xfail", "xfail", "still failing"),
         ("fail", "pass", "broke"),
         ("error", "pinned", "broke"),
         ("fail", "fail", "still failing"),

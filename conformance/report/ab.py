@@ -1,9 +1,10 @@
 """A/B cell tables: the same selection on two targets, per case × wire both verdicts
 and what flipped, the table a reviewer reads to see what a change fixed and broke.
 
-``fixed``: red on the baseline (fail/error), green on the target (pass, pinned, xfail);
-``broke``: the other way; ``still failing``: red on both; ``changed``: any other
-difference (n/a on one side); ``same``: equal verdicts.
+``fixed``: red on the baseline (fail, error, or xfail: a failure its manifest pins),
+green on the target (pass, or a documented limitation the case itself pins); ``broke``:
+the other way; ``still failing``: red on both (a pin names a defect, it does not mend
+it); ``changed``: any other difference (n/a on one side); ``same``: equal verdicts.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from conformance.verdict import Result, Verdict
 
 Flip: TypeAlias = Literal["fixed", "broke", "still failing", "changed", "same"]
 FLIPS: tuple[Flip, ...] = ("fixed", "broke", "still failing", "changed", "same")
-_RED = frozenset({"fail", "error"})
-_GREEN = frozenset({"pass", "pinned", "xfail"})
+_RED = frozenset({"fail", "error", "xfail"})
+_GREEN = frozenset({"pass", "pinned"})
 AB_FORMAT = "wire-conformance-ab"
 AB_VERSION = 1
 
