@@ -165,10 +165,12 @@ def _wall(runs: list[Run]) -> tuple[str, str]:
 
 def whole_run(runs: list[Run], library_cases: set[str]) -> Run | None:
     """The latest run of every case of the current library in one go (the tox env's own
-    run): the one whose wall time and cost per cell are the library's figures."""
+    run): the one whose wall time and cost per cell are the library's figures.  An A/B
+    run's wall covers its baseline's run as well, so it is not one."""
     whole = [
         run for run in runs
-        if run.timing and library_cases <= {r["case"] for r in run.report["results"]}
+        if run.timing and "baseline" not in run.timing
+        and library_cases <= {r["case"] for r in run.report["results"]}
     ]  # fmt: skip
     return max(whole, key=run_order, default=None)
 

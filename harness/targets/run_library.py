@@ -89,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         "--target", str(HERE / library.name / "target.toml"),
         "-j", str(options.jobs), "--format", "list", "--json", str(RESULTS / f"{stem}.json"),
     ]  # fmt: skip
+    old = None
     if options.baseline:
         old_env = {**env, library.home_variable or "": options.baseline}
         old = installed_version(library, options.baseline, old_env)
@@ -113,11 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     timing = {"library": library.name, "version": version, "wall_seconds": round(wall, 1),
               "cells_run": ran, "cells": len(report["results"]), "jobs": options.jobs,
               "seconds_per_cell": round(per_cell, 2),
+              # An A/B run's wall covers the baseline's run too: not the library's figure.
+              **({"baseline": old} if old else {}),
               # Orders a version's runs in REPORT.md: a later run's cells override.
               "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}  # fmt: skip
     (RESULTS / f"{stem}.timing.json").write_text(json.dumps(timing, indent=2) + "\n")
+    both = f", with the baseline {old}'s run" if old else ""
     print(f"{library.name} {version}: wall {wall:.1f} s for {ran} cells run "
-          f"(-j {options.jobs}), {per_cell:.2f} s per cell")  # fmt: skip
+          f"(-j {options.jobs}{both}), {per_cell:.2f} s per cell")  # fmt: skip
     return status
 
 

@@ -94,6 +94,12 @@ def test_the_figures_are_the_latest_whole_runs_never_a_part_or_a_recheck(
     row = summary_table(groups, {"a", "b"})[2]
     assert row == "| litellm | 1.0 | 2 | 0 | 0 | 0 | 0 | 0 | 6 | 2 | 3.0 | 1 | 18.0 |"
     assert whole_run(groups["litellm", "1.0"], {"a", "b", "new"}) is None
+    ab = write(tmp_path, "litellm-1.0-ab", result("a", "pass"), result("b", "pass"), wall=20,
+               finished="2026-12-04T10:00:00Z")  # fmt: skip
+    timing = ab.with_suffix(".timing.json")
+    timing.write_text(json.dumps({**json.loads(timing.read_text()), "baseline": "0.9"}))
+    later = grouped(result_paths(tmp_path))["litellm", "1.0"]
+    assert whole_run(later, {"a", "b"}) == whole  # its wall holds the baseline's run too
 
 
 def test_runs_that_say_when_they_finished_overlay_in_that_order(tmp_path: Path) -> None:
