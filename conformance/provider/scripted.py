@@ -75,6 +75,8 @@ class ScriptedProvider:
         self.wire = wire
         self.dialect = dialect
         self.script = case.given.responses
+        #: The scripted responses of each continuation's own tool loop (fixed per case).
+        self.loops = continuation_loops(case)
         self.exchanges: list[Exchange] = []
         self._served = 0
         #: ``if_continued`` responses passed over: the target ended the turn instead.
@@ -177,10 +179,9 @@ class ScriptedProvider:
         """Pass over an ``if_continued`` response (and the continuation's own tool loop)
         when the request starts a new user turn: the target ended the cut (or empty) turn,
         which is accepted as well as going on with the loop (rule 33)."""
-        loops = continuation_loops(self.case)
         while (
             self._served < len(self.script)
-            and (self.script[self._served].if_continued or self._served in loops)
+            and (self.script[self._served].if_continued or self._served in self.loops)
             and self._starts_turn(view)
         ):
             self.skipped.add(self._served)
