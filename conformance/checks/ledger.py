@@ -204,8 +204,11 @@ def ledger_violations(transcript: Transcript, wire: Hinted) -> list[Violation]:
         if exchange.view is not None:
             # The script index the request is answered from: not ``len(served)`` once a
             # scripted continuation or retry answer was passed over.
-            at = exchange.served if exchange.served is not None else len(served)
-            at = max(at, served[-1] + 1) if served and exchange.served is None else at
+            at = (
+                exchange.served
+                if exchange.served is not None
+                else (served[-1] + 1 if served else 0)
+            )
             found += _judge(exchange.number, exchange.view, book, (served, at), wire.hints)
         if exchange.served is not None:
             served.append(exchange.served)

@@ -384,7 +384,10 @@ def _script_continuations(turns: list[dict[str, Any]]) -> bool:
 
 def recording_case(recording: Recording, path: Path) -> Case:
     """The recording as a validated case, or a ``ToCaseError`` naming what does not fit."""
-    data = case_data(recording, path)
+    return _validated(case_data(recording, path))
+
+
+def _validated(data: dict[str, Any]) -> Case:
     try:
         return Case.model_validate(data)
     except ValidationError as error:
@@ -394,16 +397,16 @@ def recording_case(recording: Recording, path: Path) -> Case:
 
 
 def case_yaml(recording: Recording, path: Path) -> str:
-    """The case file's text (the conversation validated first)."""
+    """The case file's text (the conversation validated first, then the file as written)."""
     import yaml
 
-    recording_case(recording, path)
     data = case_data(recording, path)
+    _validated(data)
     if _script_continuations(data["given"]["turns"]):
         data["notes"] += (
             " A recorded turn ends on a response a target may go on from; the file scripts"
             " the answer a target that asks again gets, which the recording does not hold."
         )
-    Case.model_validate(data)
+        _validated(data)
     header = f"# Made from the recording {path.name} by `wire-conformance recording to-case`.\n"
     return header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)

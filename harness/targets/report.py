@@ -153,14 +153,10 @@ def _counts(cells: dict[str, dict[str, Any]]) -> Counter[str]:
     return Counter(result["verdict"] for result in cells.values())
 
 
-def _wall(runs: list[Run]) -> tuple[str, str]:
-    """Wall seconds of the runs whose timing was kept, and the cost per cell over them."""
+def _wall(runs: list[Run]) -> str:
+    """Wall seconds of all the runs whose timing was kept (what the version has cost)."""
     timed = [run.timing for run in runs if run.timing]
-    if not timed:
-        return "?", "?"
-    wall = sum(float(t["wall_seconds"]) for t in timed)
-    ran = sum(int(t["cells_run"]) for t in timed)
-    return f"{wall:.1f}", f"{wall / ran:.2f}" if ran else "?"
+    return f"{sum(float(t['wall_seconds']) for t in timed):.1f}" if timed else "?"
 
 
 def whole_run(runs: list[Run], library_cases: set[str]) -> Run | None:
@@ -248,7 +244,7 @@ def summary_table(groups: dict[tuple[str, str], list[Run]], library_cases: set[s
     for (library, version), runs in groups.items():
         cells = combined(runs)
         counts = _counts(cells)
-        wall, _ = _wall(runs)
+        wall = _wall(runs)
         whole = whole_run(runs, library_cases)
         t = whole.timing if whole else {}
         figures = [str(t.get(k, "none")) for k in ("wall_seconds", "cells_run")]

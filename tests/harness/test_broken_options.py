@@ -12,7 +12,7 @@ A, R, C, OR = "anthropic-messages", "openai-responses", "openai-chat", "openai-c
 LOOP = "tool-choice-auto-held-across-tool-loop"
 
 EXPECTED = {
-    ("thinking-config-held-across-tool-loop", A),  # budget halved, beta dropped
+    ("thinking-config-held-across-tool-loop", A),  # budget halved
     ("thinking-config-held-across-tool-loop", OR),  # reasoning.max_tokens halved
     ("responses-stateless-request-options-held-across-tool-loop", R),  # include dropped
     # include dropped: the continuation's reasoning arrives without encrypted content,
