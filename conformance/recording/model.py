@@ -50,6 +50,19 @@ class Metadata(StrictModel):
     source: str = Field(
         min_length=1, description="How it was made: the upstream host, or the generator."
     )
+    origin: str | None = Field(
+        default=None,
+        description="Where the recorded bytes were taken from, when not recorded here: the "
+        "public file (repository, commit, path) of an imported cassette or HAR.",
+    )
+    license: str | None = Field(
+        default=None, description="The license of the bytes, when they come from elsewhere."
+    )
+    edits: str | None = Field(
+        default=None,
+        description="What was changed after recording, if anything (say, media payloads "
+        "replaced by placeholders); the bytes are otherwise as recorded.",
+    )
 
     @property
     def column(self) -> str:
@@ -129,12 +142,21 @@ def _compact(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+#: Metadata fields a recording made here leaves out: written only when they say something.
+_OPTIONAL_METADATA = ("origin", "license", "edits")
+
+
+def _metadata_data(metadata: Metadata) -> dict[str, Any]:
+    unset = {name for name in _OPTIONAL_METADATA if getattr(metadata, name) is None}
+    return metadata.model_dump(mode="json", exclude=unset)
+
+
 def file_text(metadata: Metadata, exchanges: Sequence[dict[str, Any]], digest: str) -> str:
     """A recording's text: the metadata, then one exchange per line, then the digest (one
     line each keeps a file readable and diffable, and fast to write however long)."""
     lines = ",\n  ".join(_compact(e) for e in exchanges)
     return (
-        f'{{\n "metadata": {_compact(metadata.model_dump(mode="json"))},\n'
+        f'{{\n "metadata": {_compact(_metadata_data(metadata))},\n'
         f' "exchanges": [\n  {lines}\n ],\n "digest": {_compact(digest)}\n}}\n'
     )
 
