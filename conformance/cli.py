@@ -19,6 +19,7 @@
     wire-conformance record --upstream URL [--listen 127.0.0.1:PORT] --out DIR [--redact-text]
     wire-conformance replay DIR... [--target T] [--json PATH] [--strict] [--evidence E]
     wire-conformance recording [--schema | to-case FILE [--out PATH]]
+    wire-conformance recording audit DIR... [--json PATH] [--exclude FILE]
     wire-conformance report diff OLD.json NEW.json
     wire-conformance generate [--target T] [--wire W] [--examples N] [--seed S]
                             [--profile dev|ci|nightly] [--save DIR] [--database DIR]

@@ -63,6 +63,20 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
     to_case = actions.add_parser("to-case", help="write a case file made from a recording")
     to_case.add_argument("file", type=Path, metavar="FILE")
     to_case.add_argument("--out", type=Path, metavar="PATH", help="write here (default: stdout)")
+    audit = actions.add_parser(
+        "audit",
+        help="judge every recorded request as the suite's provider would, beside the real "
+        "answer; exits 1 on any false refusal",
+    )
+    audit.add_argument("dirs", nargs="+", type=Path, metavar="DIR", help="recordings or folders")
+    audit.add_argument("--json", type=Path, metavar="PATH", help="write the audit report")
+    audit.add_argument(
+        "--exclude",
+        type=Path,
+        metavar="FILE",
+        help="a TOML file whose [excluded] table maps recording file names to the reason "
+        "they are not evidence (hand-edited upstream, say); they are listed, not judged",
+    )
 
     report = commands.add_parser("report", help="work with JSON reports")
     report_actions = report.add_subparsers(dest="report_command", required=True)
@@ -96,8 +110,10 @@ def _recording(args: argparse.Namespace) -> int:
         schema["title"] = "wire-conformance recording"
         _say(json.dumps(schema, indent=2, sort_keys=True))
         return EXIT_OK
+    if args.recording_command == "audit":
+        return _audit(args)
     if args.recording_command != "to-case":
-        _say("wire-conformance recording: give --schema or to-case FILE")
+        _say("wire-conformance recording: give --schema, to-case FILE or audit DIR...")
         return EXIT_USAGE
     try:
         text = case_yaml(load_recording(args.file), args.file)
@@ -113,6 +129,32 @@ def _recording(args: argparse.Namespace) -> int:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text, encoding="utf-8")
     return EXIT_OK
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from conformance.recording.audit import ExclusionError, audit_json, audit_paths, exclusions
+    from conformance.recording.audit_report import audit_lines
+    from conformance.recording.load import recording_files
+
+    missing = [str(d) for d in args.dirs if not d.exists()]
+    if missing:
+        _say(f"wire-conformance: no such recording directory: {', '.join(missing)}")
+        return EXIT_USAGE
+    files = [(p, _shown(p, d)) for d in args.dirs for p in recording_files(d)]
+    if not files:
+        _say(f"wire-conformance: no recording (*.json) in {', '.join(map(str, args.dirs))}")
+        return EXIT_USAGE
+    try:
+        excluded = exclusions(args.exclude) if args.exclude else {}
+    except ExclusionError as error:
+        _say(f"wire-conformance: {error}")
+        return EXIT_USAGE
+    report = audit_paths(files, excluded)
+    for line in audit_lines(report):
+        _say(line)
+    if args.json:
+        args.json.write_text(audit_json(report), encoding="utf-8")
+    return EXIT_OK if report.ok else EXIT_FAILED
 
 
 def _report_diff(args: argparse.Namespace) -> int:

@@ -23,7 +23,12 @@ from conformance.http import HttpResponse
 from conformance.provider.scripted import ScriptedProvider
 from conformance.recording.drift import Drift, compare
 from conformance.recording.load import RecordingError, load_recording
-from conformance.recording.to_case import ToCaseError, played, recording_case
+from conformance.recording.to_case import (
+    ToCaseError,
+    conversation_exchanges,
+    played,
+    recording_case,
+)
 from conformance.runner import RunOptions, plan, run_job
 from conformance.targets.resolve import ResolvedTarget
 from conformance.verdict import Verdict, Violation
@@ -97,6 +102,20 @@ def replay_file(
     result naming why (the others still run)."""
     try:
         recording = load_recording(path)
+    except RecordingError as error:
+        return RecordingResult(file=shown, status="error", reason=f"{error.at}: {error.message}")
+    if not conversation_exchanges(recording):
+        others = sorted({f"{e.request.method} {e.request.path}" for e in recording.exchanges})
+        return RecordingResult(
+            file=shown,
+            wire=recording.metadata.column,
+            synthetic=recording.metadata.synthetic,
+            status="n/a",
+            reason="holds no conversation turn of the wire, only other calls: "
+            + ", ".join(others[:3])
+            + (f" and {len(others) - 3} more" if len(others) > 3 else ""),
+        )
+    try:
         case = recording_case(recording, path)
         plays = played(recording)
     except RecordingError as error:

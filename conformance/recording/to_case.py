@@ -110,7 +110,7 @@ def _mid_stream_kind(message: str) -> FaultKind:
     return next((kind for word, kind in _MID_STREAM_FAULT if word in lowered), "server-error")
 
 
-def _answer(exchange: RecordedExchange, column: str, at: str) -> ScriptedResponse | None:
+def scripted_answer(exchange: RecordedExchange, column: str, at: str) -> ScriptedResponse | None:
     wire, dialect = split_column(column)
     response = exchange.response
     kind = FAULT_STATUS.get(response.status)
@@ -140,13 +140,29 @@ def _answer(exchange: RecordedExchange, column: str, at: str) -> ScriptedRespons
     return with_noise(with_chunks(read, body), wire, body) if streaming else read
 
 
+def conversation_exchanges(recording: Recording) -> list[tuple[int, RecordedExchange]]:
+    """The exchanges that are turns of the conversation, each with its index in the
+    file: requests to the wire's conversation endpoints.  A client's other calls on the
+    same host (token counting, file uploads, fetching a stored response) are no turn
+    of it, and a real recording holds them beside the turns."""
+    wire = get_wire(split_column(recording.metadata.column)[0])
+    return [(i, e) for i, e in enumerate(recording.exchanges) if wire.serves(e.request.http())]
+
+
 def played(recording: Recording) -> list[Played]:
-    """Every exchange with its parsed request and its scripted answer."""
+    """Every conversation exchange with its parsed request and its scripted answer."""
     column = recording.metadata.column
     out: list[Played] = []
-    for index, exchange in enumerate(recording.exchanges):
+    turns = conversation_exchanges(recording)
+    if not turns:
+        raise ToCaseError(
+            "exchanges",
+            "no request to a conversation endpoint of the wire: nothing to replay",
+        )
+    for index, exchange in turns:
         at = f"exchanges.{index}"
-        out.append(Played(exchange, _view(exchange, column, at), _answer(exchange, column, at)))
+        answer = scripted_answer(exchange, column, at)
+        out.append(Played(exchange, _view(exchange, column, at), answer))
     return out
 
 
@@ -269,13 +285,15 @@ def _tools(view: RequestView, results: Mapping[str, str]) -> list[dict[str, Any]
     return tools
 
 
-def _options(view: RequestView, recording: Recording) -> dict[str, Any]:
+def options_of(view: RequestView, column: str, model: str | None = None) -> dict[str, Any]:
+    """The case options a conversation's first request says (``model``: the one to name
+    when the request names none)."""
     options: dict[str, Any] = {
-        "model": view.model or recording.metadata.model or "model-under-test",
+        "model": view.model or model or "model-under-test",
         "max_tokens": view.max_tokens or 4096,
         "thinking": view.thinking.model_dump(mode="json", exclude_none=True),
     }
-    if recording.metadata.wire == "openai-responses":
+    if split_column(column)[0] == "openai-responses":
         if isinstance(view.raw.get("store"), bool):
             options["store"] = view.raw["store"]
         if isinstance(view.raw.get("include"), list):
@@ -312,7 +330,7 @@ def case_data(recording: Recording, path: Path) -> dict[str, Any]:
     meta = recording.metadata
     kind = "synthetic" if meta.synthetic else "recorded"
     given: dict[str, Any] = {
-        "options": _options(first, recording),
+        "options": options_of(first, meta.column, meta.model),
         "turns": _turns(plays),
     }
     if first.system:

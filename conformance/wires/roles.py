@@ -179,6 +179,12 @@ class Wire:
     hints: LedgerHints
     realism: Realism
     dialects: tuple[str, ...] = ()
+    #: Why a request rests on server-side state that the earlier answers (their bodies)
+    #: do not show, or ``None``: a wire with no server-side state says ``None`` always.
+    #: The audit leaves such a request unjudged rather than refuse what it cannot see.
+    unseen_state: Callable[[RequestView, Sequence[bytes]], str | None] = field(
+        default=lambda view, bodies: None
+    )
     #: A realistic model name per dialect (``""``: the wire itself), used when a case
     #: sets none: libraries key behaviour on the model name.  Chosen so no verdict
     #: depends on it (a DeepSeek model that is not a ``reasoner``; an ``anthropic/``
