@@ -25,6 +25,7 @@ from conformance.recording.drift import Drift, compare
 from conformance.recording.load import RecordingError, load_recording
 from conformance.recording.to_case import (
     ToCaseError,
+    Unscriptable,
     conversation_exchanges,
     played,
     recording_case,
@@ -120,6 +121,11 @@ def replay_file(
         plays = played(recording)
     except RecordingError as error:
         return RecordingResult(file=shown, status="error", reason=f"{error.at}: {error.message}")
+    except Unscriptable as error:
+        meta = recording.metadata
+        return RecordingResult(
+            file=shown, wire=meta.column, synthetic=meta.synthetic, status="n/a", reason=str(error)
+        )
     except ToCaseError as error:
         return RecordingResult(file=shown, status="error", reason=str(error))
     meta = recording.metadata

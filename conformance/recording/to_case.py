@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from conformance.cases.schema import Case, may_continue
+from conformance.cases.schema import Case, Turn, may_continue
 from conformance.errors import ConformanceError
 from conformance.model import (
     CONTINUING_STOPS,
@@ -51,6 +51,13 @@ class ToCaseError(ConformanceError):
         super().__init__(f"{at}: {message}")
         self.at = at
         self.message = message
+
+
+class Unscriptable(ToCaseError):
+    """A real conversation the case language cannot script, though nothing in it is
+    broken: the client ended its run where a case's target must go on (on an output
+    tool's call, after a transient error), the provider answered no turn, or the first
+    request ends on no user prompt.  Replay reports it ``n/a`` with this reason."""
 
 
 #: Transient error statuses, as the fault a case scripts for them.
@@ -168,7 +175,7 @@ def played(recording: Recording) -> list[Played]:
 
 def _prompt(view: RequestView, at: str) -> str:
     if not view.messages or view.messages[-1].role != "user":
-        raise ToCaseError(
+        raise Unscriptable(
             at, "a conversation starts with a request whose last message is the user's"
         )
     texts = [b.text for b in view.messages[-1].blocks if isinstance(b, Text)]
@@ -205,16 +212,38 @@ def _with_kinds(model: Any, data: Any) -> Any:
 
 def _turns(plays: list[Played]) -> list[dict[str, Any]]:
     turns: list[dict[str, Any]] = []
+    ends: list[ScriptedResponse | None] = []
     before: Played | None = None
     for index, play in enumerate(plays):
         if _starts_turn(play.view, before):
             turns.append(
                 {"user": _prompt(play.view, f"exchanges.{index}.request"), "responses": []}
             )
+            ends.append(None)
         if play.response is not None:
             turns[-1]["responses"].append(_data(play.response))
+            ends[-1] = play.response
         before = play
-    return [t for t in turns if t["responses"]]
+    answered = [t for t in turns if t["responses"]]
+    lasts = [end for end in ends if end is not None]
+    if not answered:
+        raise Unscriptable(
+            "exchanges", "the provider answered no conversation request: no turn to replay"
+        )
+    for number, last in enumerate(lasts):
+        _ends_where_a_case_can(last, f"turn {number + 1}")
+    return answered
+
+
+def _ends_where_a_case_can(last: ScriptedResponse, at: str) -> None:
+    """A recorded turn the client ended where a case's target must go on (on a complete
+    tool call, an output tool's say; after a transient error, with no retry recorded):
+    the turn schema refuses it, and says why."""
+    try:
+        Turn(user="", responses=(last,))
+    except ValidationError as error:
+        said = error.errors()[0]["msg"].removeprefix("Value error, ")
+        raise Unscriptable(at, f"the client ended its run there, and {said}") from None
 
 
 def _blocks(messages: Iterable[Message]) -> Iterator[Any]:
@@ -261,10 +290,17 @@ def _declarations(raw: Any, names: set[str]) -> Iterator[dict[str, Any]]:
             yield from _declarations(item, names)
 
 
-def _tools(view: RequestView, results: Mapping[str, str]) -> list[dict[str, Any]]:
-    declared = {d["name"]: d for d in _declarations(view.raw.get("tools", []), set(view.tools))}
+def _tools(views: Iterable[RequestView], results: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Every tool the conversation's requests offered, in the order first offered (a
+    client may offer a tool later, once a search found it), each as first declared."""
+    declared: dict[str, dict[str, Any]] = {}
+    names: list[str] = []
+    for view in views:
+        for found in _declarations(view.raw.get("tools", []), set(view.tools)):
+            declared.setdefault(found["name"], found)
+        names.extend(n for n in view.tools if n not in names)
     tools: list[dict[str, Any]] = []
-    for name in view.tools:
+    for name in names:
         found = declared.get(name, {})
         schema = next(
             (
@@ -335,7 +371,7 @@ def case_data(recording: Recording, path: Path) -> dict[str, Any]:
     }
     if first.system:
         given["system"] = first.system
-    tools = _tools(first, _tool_results(plays))
+    tools = _tools([p.view for p in plays], _tool_results(plays))
     if tools:
         given["tools"] = tools
     if len(first.messages) > 1:
