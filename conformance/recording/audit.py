@@ -32,7 +32,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from conformance.errors import ConformanceError
-from conformance.model import Message, Options, ScriptedResponse
+from conformance.model import Block, Media, Message, Options, ScriptedResponse
 from conformance.provider.scripted import MALFORMED_REQUEST
 from conformance.recording.load import RecordingError, load_recording
 from conformance.recording.model import RecordedExchange, Recording
@@ -157,16 +157,49 @@ class _Memory:
     answered: tuple[tuple[RequestView, int], ...] = ()
     bodies: tuple[bytes, ...] = ()
 
-    def context(self, number: int) -> ValidationContext:
+    def context(self, number: int, view: RequestView | None = None) -> ValidationContext:
+        """What the provider knows when it judges request ``number``; with ``view``,
+        also the assistant messages of that request that the recording never shows
+        being served (``foreign``)."""
+        history = self.history if view is None else (*self.history, *self.foreign(view))
         return ValidationContext(
             number=number,
             options=self.options or Options(),
             served=self.served,
             served_at=tuple(range(len(self.served))),
-            history=self.history,
+            history=history,
             dialect=self.dialect,
             answered=self.answered,
         )
+
+    def foreign(self, view: RequestView) -> tuple[Message, ...]:
+        """The request's assistant messages that carry opaque tokens, none of which the
+        provider served in this recording or saw in its saved history: turns minted
+        before the recording, or in another session (a client that switched models, a
+        test that wrote its history).  The provider's memory holds them as a case's
+        saved history: a real 2xx says their tokens were its own, so they join it."""
+        known = {t for m in self.history for t in _tokens(m.blocks)}
+        known |= {t for r in self.served for t in _tokens(r.blocks)}
+        return tuple(
+            message
+            for message in view.messages
+            if message.role == "assistant"
+            and message not in self.history
+            and (tokens := _tokens(message.blocks))
+            and not tokens & known
+        )
+
+
+def _tokens(blocks: Sequence[Block]) -> set[str]:
+    """The opaque tokens a turn carries: what ties a sent message to the answer it came
+    from (signatures, redacted data, encrypted content)."""
+    found: set[str] = set()
+    for block in blocks:
+        for name in ("signature", "data"):
+            value = getattr(block, name, None)
+            if isinstance(value, str) and value and not isinstance(block, Media):
+                found.add(value)
+    return found
 
 
 def _fired(violation: RuleViolation) -> Fired:
@@ -236,7 +269,7 @@ def _judge(exchange: RecordedExchange, memory: _Memory, shown: str, column: str)
             unjudged="unseen-state",
             reason=unseen,
         )
-    violations = memory.wire.validate(view, memory.context(exchange.number))
+    violations = memory.wire.validate(view, memory.context(exchange.number, view))
     rejecting = tuple(_fired(v) for v in violations if v.rejects)
     if 200 <= status < 300:
         _remember(exchange, view, memory, column)

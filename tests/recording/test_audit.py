@@ -253,3 +253,59 @@ def test_a_bad_exclusion_file_is_named(tmp_path: Path, text: str, problem: str) 
 def test_no_directory_is_a_usage_error(tmp_path: Path) -> None:
     assert main(["recording", "audit", str(tmp_path / "missing")]) == 2
     assert main(["recording", "audit", str(tmp_path)]) == 2
+
+
+def _thinking_turn(signature: str) -> list[dict[str, Any]]:
+    return [
+        {"role": "user", "content": "Hi"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "Greet.", "signature": signature},
+                {"type": "text", "text": "Hello."},
+            ],
+        },
+        {"role": "user", "content": "Again"},
+    ]
+
+
+def test_a_turn_minted_outside_the_recording_is_the_providers_saved_history() -> None:
+    # A signature the recording never shows being served, in a request the provider
+    # answered 200: it was the provider's own (minted before the recording, or in
+    # another session), so the audit does not call it invalid.
+    audited = audit_recording(
+        _recording(
+            ("/v1/messages", _anthropic(_HELLO), 200, _OK),
+            ("/v1/messages", _anthropic(_thinking_turn("EuYBCkQYAiJA")), 200, _OK),
+        ),
+        "r",
+    )
+    assert [e.finding for e in audited.exchanges] == ["agrees", "agrees"]
+
+
+def test_a_token_changed_from_one_served_is_still_judged() -> None:
+    # The first request's history holds the signature; the second sends it altered
+    # beside the original (the message shares a known token), so the signature rule
+    # still fires: a 200 there is a false refusal the audit reports.
+    first = _thinking_turn("EuYBCkQYAiJA")
+    altered = [
+        *first,
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "Greet.", "signature": "EuYBCkQYAiJA"},
+                {"type": "thinking", "thinking": "Again.", "signature": "tampered"},
+                {"type": "text", "text": "Hello again."},
+            ],
+        },
+        {"role": "user", "content": "Once more"},
+    ]
+    audited = audit_recording(
+        _recording(
+            ("/v1/messages", _anthropic(first), 200, _OK),
+            ("/v1/messages", _anthropic(altered), 400, _REFUSED),
+        ),
+        "r",
+    )
+    assert [e.finding for e in audited.exchanges] == ["agrees", "agrees"]
+    assert "anthropic-messages/signature-valid" in audited.exchanges[1].rules
