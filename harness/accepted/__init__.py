@@ -7,7 +7,11 @@ provider accepts; the suite must give every one of them no ``fail`` and no ``err
 
 from __future__ import annotations
 
-from harness.accepted.anthropic import MovingBreakpointAdapter, VerbatimOrderAdapter
+from harness.accepted.anthropic import (
+    BlankTextKeptAdapter,
+    MovingBreakpointAdapter,
+    VerbatimOrderAdapter,
+)
 from harness.accepted.cut_calls import AnswerCutCallsAdapter
 from harness.accepted.deepseek import EmptyReasoningContentAdapter
 from harness.accepted.gemini import ReturnValueAdapter, UrlSafeSignatureAdapter
@@ -21,11 +25,13 @@ ACCEPTED_ADAPTERS = (
     VerbatimOrderAdapter,
     NoErrorFlagAdapter,
     AnswerCutCallsAdapter,
+    BlankTextKeptAdapter,
 )
 
 __all__ = [
     "ACCEPTED_ADAPTERS",
     "AnswerCutCallsAdapter",
+    "BlankTextKeptAdapter",
     "EmptyReasoningContentAdapter",
     "MovingBreakpointAdapter",
     "NoErrorFlagAdapter",

@@ -1,7 +1,7 @@
 """Accepted Anthropic spellings: a one-text-block user message rewritten to a string once
 it is no longer the last (a moving ``cache_control`` breakpoint); ``[text, thinking,
 tool_use]`` replayed verbatim in manual mode; an error text without ``is_error`` for a
-call that did not run.
+call that did not run; whitespace-only text replayed beside the message's other blocks.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from conformance.model import Block
+from conformance.model import Block, Message, Text
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.reference.anthropic import AnthropicCodec
 from conformance.reference.codec import WireCodec
@@ -57,6 +57,19 @@ class NoErrorFlagCodec(Rewriting, AnthropicCodec):
         return body
 
 
+class BlankTextKeptCodec(AnthropicCodec):
+    """Whitespace-only text is replayed where it sits beside other blocks (what
+    pydantic-ai 2.68.0 and qwen-code 0.24.4 send, and simonw/llm-anthropic's real 200 for
+    ``[text:' ', tool_use, tool_use]``); a message of blank text alone is still left out,
+    since only that is refused (rule 15)."""
+
+    def _sendable(self, message: Message) -> tuple[Block, ...]:
+        kept = super()._sendable(message)
+        if all(isinstance(b, Text) and not b.text.strip() for b in kept):
+            return ()
+        return kept
+
+
 class MovingBreakpointAdapter(ReferenceAdapter):
     name: ClassVar[str] = "accepted-moving-breakpoint"
     wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
@@ -67,3 +80,12 @@ class VerbatimOrderAdapter(ReferenceAdapter):
     name: ClassVar[str] = "accepted-verbatim-order"
     wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
     codecs: ClassVar[Mapping[str, type[WireCodec]]] = {"anthropic-messages": VerbatimOrderCodec}
+
+
+class BlankTextKeptAdapter(ReferenceAdapter):
+    name: ClassVar[str] = "accepted-blank-text-kept"
+    wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
+    codecs: ClassVar[Mapping[str, type[WireCodec]]] = {"anthropic-messages": BlankTextKeptCodec}
+
+    def __init__(self) -> None:
+        super().__init__(disabled={"omit-blank-text"})

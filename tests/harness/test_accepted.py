@@ -19,6 +19,7 @@ from conformance.targets.resolve import target_from_object
 from harness.accepted import (
     ACCEPTED_ADAPTERS,
     AnswerCutCallsAdapter,
+    BlankTextKeptAdapter,
     EmptyReasoningContentAdapter,
     MovingBreakpointAdapter,
     NoErrorFlagAdapter,
@@ -39,6 +40,7 @@ STRICT: dict[type[Adapter], bool] = {
     VerbatimOrderAdapter: True,
     NoErrorFlagAdapter: False,
     AnswerCutCallsAdapter: True,
+    BlankTextKeptAdapter: True,
 }
 
 

@@ -880,12 +880,107 @@ def test_unknown_block_type() -> None:
         ),
     )
     assert errors(known) == []
-    found = violations(body(user([text("a"), {"type": "hologram"}])))
-    assert [v.rule for v in found] == [UNKNOWN_BLOCK_TYPE]
+    found = violations(body(user([text("a"), {"type": "image_url", "image_url": {"url": "x"}}])))
+    assert [(v.rule, v.rejects) for v in found] == [(UNKNOWN_BLOCK_TYPE, True)]
     assert found[0].message.startswith(
-        "messages.0.content.1: Input tag 'hologram' found using 'type' does not match any of "
-        "the expected tags: 'container_upload', 'document', "
+        "messages.0.content.1: Input tag 'image_url' found using 'type' does not match any of "
+        "the expected tags: 'advisor_tool_result', 'bash_code_execution_tool_result', "
     )
+
+
+@pytest.mark.parametrize("tag", ["output_text", "input_text", "input_image", "file"])
+def test_an_openai_content_part_is_refused(tag: str) -> None:
+    """A part of the other wires leaked into a Messages request: the tagged-union 400."""
+    found = violations(body(user([text("a")]), assistant({"type": tag, "text": "x"})))
+    assert [(v.rule, v.evidence, v.rejects) for v in found] == [
+        (UNKNOWN_BLOCK_TYPE, "observed", True)
+    ]
+
+
+def test_a_type_the_suite_never_heard_of_is_recorded_and_served() -> None:
+    """Anthropic's list grows ahead of the suite's (compaction and tool_addition were real
+    200s before the suite knew them), so an unknown type is inferred, never a red cell."""
+    found = violations(body(user([text("a"), {"type": "hologram"}])))
+    assert [(v.rule, v.evidence, v.rejects) for v in found] == [
+        (UNKNOWN_BLOCK_TYPE, "inferred", False)
+    ]
+
+
+#: pydantic/pydantic-ai tests/models/cassettes/test_anthropic/
+#: test_anthropic_compaction_round_trip.yaml (commit 4fda389), its one request, answered
+#: 200 by claude-sonnet-4-6: a compaction block replayed before the answer's text.
+_COMPACTION = json.loads(
+    """{"max_tokens": 4096, "model": "claude-sonnet-4-6", "stream": false, "messages": [
+    {"role": "user", "content": [{"text": "Hello!", "type": "text"}]},
+    {"role": "assistant", "content": [
+      {"content": "Summary: user said hello.", "type": "compaction"},
+      {"text": "Hello! How can I help?", "type": "text"}]},
+    {"role": "user", "content": [{"text": "What did I say earlier?", "type": "text"},
+      {"text": "What did I say earlier?", "type": "text"}]}]}"""
+)
+#: The same corpus, test_anthropic_lazy_advertisement_live.yaml, request 2 (answered 200):
+#: a mid-conversation system message announcing a tool by a tool_addition block.
+_TOOL_ADDITION: dict[str, Any] = {
+    "max_tokens": 4096,
+    "model": "claude-sonnet-4-6",
+    "messages": [
+        user(
+            [
+                text(
+                    "First load the refunds capability. Then call lookup_refund_policy for "
+                    "order A-4417. Return only the tool result."
+                )
+            ]
+        ),
+        assistant(
+            text("I'll load the refunds capability first, then look up the refund policy."),
+            {
+                "id": "toolu_01GqcuZ6yt7Xcywhp2ru46rB",
+                "input": {"id": "refunds"},
+                "name": "load_capability",
+                "type": "tool_use",
+            },
+        ),
+        user(
+            [
+                {
+                    "content": [{"text": "{}", "type": "text"}],
+                    "is_error": False,
+                    "tool_use_id": "toolu_01GqcuZ6yt7Xcywhp2ru46rB",
+                    "type": "tool_result",
+                }
+            ]
+        ),
+        {
+            "role": "system",
+            "content": [
+                {
+                    "tool": {"name": "lookup_refund_policy", "type": "tool_reference"},
+                    "type": "tool_addition",
+                }
+            ],
+        },
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "payload", [_COMPACTION, _TOOL_ADDITION], ids=["compaction", "tool_addition"]
+)
+def test_documented_block_types_the_api_served_are_accepted(payload: dict[str, Any]) -> None:
+    assert violations(payload) == []
+
+
+def test_blocks_the_neutral_view_has_no_form_for_pass_through() -> None:
+    """The view leaves them out (the raw body keeps them) and reads the rest as usual: a
+    compaction block beside the answer's text, a system message of a tool_addition."""
+    compaction = WIRE.parse(request(_COMPACTION))
+    assert compaction.messages[1] == Message(
+        role="assistant", blocks=(Text(text="Hello! How can I help?"),)
+    )
+    assert compaction.raw["messages"][1]["content"][0]["type"] == "compaction"
+    addition = WIRE.parse(request(_TOOL_ADDITION))
+    assert [m.role for m in addition.messages] == ["user", "assistant", "tool"]
 
 
 def test_thinking_signature_required() -> None:
@@ -984,6 +1079,65 @@ def test_text_blocks_nonempty_and_not_only_whitespace() -> None:
     assert [(v.rule, v.message) for v in blank] == [
         (TEXT_NONWHITESPACE, "messages: text content blocks must contain non-whitespace text")
     ]
+
+
+#: Interaction 2 of simonw/llm-anthropic tests/cassettes/test_anthropic/test_tools.yaml
+#: (commit 3ae428f3b5143cc81da25af0271d8fa55bda3f05), answered 200 by claude-haiku-4-5: an
+#: assistant turn whose only text is a single space, beside its two tool_use blocks.
+_BLANK_BESIDE_TOOL_USE = json.loads(
+    """{"max_tokens": 8192, "messages": [
+    {"role": "user", "content": [{"type": "text", "text": "Two names for a pet pelican"}]},
+    {"role": "assistant", "content": [{"type": "text", "text": " "},
+      {"type": "tool_use", "id": "toolu_01LtHJmixrs9NcWQkK8hu8hj",
+       "name": "pelican_name_generator", "input": {}},
+      {"type": "tool_use", "id": "toolu_01N8a4jWyf116qKTMqKKmjyt",
+       "name": "pelican_name_generator", "input": {}}]},
+    {"role": "user", "content": [
+      {"type": "tool_result", "tool_use_id": "toolu_01LtHJmixrs9NcWQkK8hu8hj",
+       "content": "Charles"},
+      {"type": "tool_result", "tool_use_id": "toolu_01N8a4jWyf116qKTMqKKmjyt",
+       "content": "Sammy"}]}],
+    "model": "claude-haiku-4-5-20251001", "temperature": 1.0,
+    "tools": [{"name": "pelican_name_generator", "description": "",
+               "input_schema": {"properties": {}, "type": "object"}}], "stream": true}"""
+)
+
+
+def test_blank_text_beside_other_content_is_accepted() -> None:
+    """Rule 15 as the evidence draws it: the real 200 above, and LibreChat-AI/agents
+    PR#124's probe (`[text:' ', text:'real']` accepted); blank text beside thinking and a
+    tool_use (what Claude streams) is served too."""
+    assert errors(_BLANK_BESIDE_TOOL_USE) == []
+    assert errors(body(user([text(" "), text("real")]))) == []
+    beside_thinking = assistant(thinking("List it.", "SIG"), text("\n\n"), tool_use("t"))
+    found = violations(body(user("a"), beside_thinking, user([tool_result("t")])))
+    assert TEXT_NONWHITESPACE not in [v.rule for v in found]
+
+
+def test_a_message_of_blank_text_alone_is_still_refused() -> None:
+    """The probe's refusals (`[text:' ']`, `[text:'\\n']`, anomalyco/opencode#31259's
+    `[text:' ']` assistant turn) stay: nothing but whitespace text, in any role."""
+    nonwhitespace = "messages: text content blocks must contain non-whitespace text"
+    alone = body(user("a"), assistant(text(" ")), user("b"))
+    assert [(v.rule, v.message, v.at) for v in violations(alone)] == [
+        (TEXT_NONWHITESPACE, nonwhitespace, "messages.1.content.0")
+    ]
+    several = violations(body(user([text("\n"), text(" \t")])))
+    assert [(v.rule, v.at) for v in several] == [(TEXT_NONWHITESPACE, "messages.0.content.0")]
+    as_string = violations(body(user("a"), {"role": "assistant", "content": "\n\n"}, user("b")))
+    assert [(v.rule, v.at) for v in as_string] == [(TEXT_NONWHITESPACE, "messages.1.content")]
+    # The real request above with its tool calls taken out: the blank text is then alone.
+    first = _BLANK_BESIDE_TOOL_USE["messages"][0]
+    stripped = {**_BLANK_BESIDE_TOOL_USE, "messages": [first, assistant(text(" ")), user("b")]}
+    assert errors(stripped) == [nonwhitespace]
+
+
+def test_an_empty_text_block_is_refused_beside_other_content_too() -> None:
+    """Unlike blank text, an empty one is refused wherever it sits: the probes of
+    experientiallabs/experiential PR#804 (`[text:'', tool_use]`) and LibreChat-AI/agents
+    PR#124 (`[text:'']` anywhere)."""
+    beside = violations(body(user("a"), assistant(text(""), text("words")), user("b")))
+    assert [v.rule for v in beside] == [TEXT_NONEMPTY]
 
 
 # ---------------------------------------------------------------- rules: tool pairing

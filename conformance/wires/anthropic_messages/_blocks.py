@@ -16,9 +16,13 @@ from conformance.wires import values
 
 #: The block types that carry reasoning (signed thinking, or redacted data).
 REASONING_TYPES = frozenset({"thinking", "redacted_thinking"})
-#: Content block types the Messages API accepts in a message.  Server-tool result blocks
-#: (``web_search_tool_result`` and their growing family) are accepted by their suffix, so
-#: a client passing them through verbatim (rule 14) is never rejected.
+#: Content block types the Messages API documents for a message's content: the SDK's
+#: request content-block union (``BetaContentBlockParam``, anthropics/anthropic-sdk-python
+#: ``src/anthropic/types/beta/beta_content_block_param.py`` at commit 009b035), which also
+#: takes back every response block.  Some are served only with a beta or on some models;
+#: the suite does not model that gating, so none of them is refused.  Server-tool result
+#: blocks (``web_search_tool_result`` and their growing family) are accepted by their
+#: suffix as well, so a client passing them through verbatim (rule 14) is never rejected.
 KNOWN_BLOCK_TYPES = frozenset(
     {
         "text",
@@ -30,9 +34,38 @@ KNOWN_BLOCK_TYPES = frozenset(
         "tool_use",
         "tool_result",
         "server_tool_use",
+        "web_search_tool_result",
+        "web_fetch_tool_result",
+        "advisor_tool_result",
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
+        "tool_search_tool_result",
         "mcp_tool_use",
         "mcp_tool_result",
         "container_upload",
+        "compaction",
+        "mid_conv_system",
+        "tool_addition",
+        "tool_removal",
+        "fallback",
+    }
+)
+#: The content-part types of the OpenAI wires (Chat Completions and Responses), which a
+#: client leaks into a Messages request when it converts one wire into the other.  They
+#: are not Anthropic's, and Anthropic refuses them with its tagged-union error (seen for
+#: ``image_url`` and ``output_text``); any other type the suite does not know may be one
+#: Anthropic added after this list, so it is only recorded (``inferred``) and served.
+FOREIGN_BLOCK_TYPES = frozenset(
+    {
+        "image_url",
+        "input_audio",
+        "file",
+        "refusal",
+        "input_text",
+        "input_image",
+        "input_file",
+        "output_text",
     }
 )
 SERVER_RESULT_SUFFIX = "_tool_result"
