@@ -131,7 +131,9 @@ except AttributeError:  # pragma: no cover - only without libyaml
 
 class _Loader(_Base):  # type: ignore[valid-type,misc]
     """Safe YAML, plus the plain-data tags PyYAML's full dumper writes into cassettes
-    made by older vcrpy (``!!python/unicode``, ``!!python/str``, ``!!python/tuple``)."""
+    made by older vcrpy (``!!python/unicode``, ``!!python/str``, ``!!python/tuple``) and
+    by vcrpy's aiohttp stub (a header name as ``multidict.istr``, a case-insensitive
+    string): each read as the plain value it holds, nothing constructed or imported."""
 
 
 def _scalar_text(loader: yaml.SafeLoader, node: yaml.Node) -> str:
@@ -145,6 +147,22 @@ def _sequence(loader: yaml.SafeLoader, node: yaml.Node) -> list[Any]:
 _Loader.add_constructor("tag:yaml.org,2002:python/unicode", _scalar_text)
 _Loader.add_constructor("tag:yaml.org,2002:python/str", _scalar_text)
 _Loader.add_constructor("tag:yaml.org,2002:python/tuple", _sequence)
+
+
+def _istr(loader: yaml.SafeLoader, node: yaml.Node) -> str:
+    """``!!python/object/apply:multidict._multidict.istr [Name]``: the name."""
+    values = loader.construct_sequence(node)  # type: ignore[arg-type]
+    if len(values) != 1 or not isinstance(values[0], str):
+        raise yaml.constructor.ConstructorError(
+            None, None, "a multidict.istr holds one string", node.start_mark
+        )
+    return values[0]
+
+
+for _how in ("apply", "new"):
+    _Loader.add_constructor(
+        f"tag:yaml.org,2002:python/object/{_how}:multidict._multidict.istr", _istr
+    )
 
 #: How deep the line index goes: ``interactions.N.response.body.string``.
 _INDEX_DEPTH = 5
@@ -237,10 +255,12 @@ def _vcr_interaction(item: Any, at: tuple[str | int, ...]) -> Interaction:
         raise _Bad((*rq, "uri"), "is not an absolute URL")
     changed: set[str] = set()
     request_body = _vcr_body(request, rq, changed)
-    status = _field(response, rs, "status")
+    # vcrpy's httpx stub before 5.0 wrote ``status_code`` (and the body as ``content``)
+    key = "status_code" if isinstance(response, Mapping) and "status_code" in response else "status"
+    status = _field(response, rs, key)
     code = status.get("code") if isinstance(status, Mapping) else status
     if not isinstance(code, int) or isinstance(code, bool) or not 100 <= code <= 599:
-        raise _Bad((*rs, "status"), f"is not an HTTP status: {status!r}")
+        raise _Bad((*rs, key), f"is not an HTTP status: {status!r}")
     response_headers = _vcr_headers(response, rs)
     body = _vcr_body(response, rs, changed, "content")
     body = _decoded(body, response_headers, (*rs, "body"), changed)

@@ -477,3 +477,49 @@ def test_placement_by_host_and_path(url: str, method: str, placed: Any) -> None:
     else:
         assert isinstance(found, Placement)
         assert (found.wire, found.dialect) == placed
+
+
+def test_older_vcrpy_forms_read(tmp_path: Path) -> None:
+    """vcrpy's aiohttp stub writes header names as ``multidict.istr`` objects, and its
+    httpx stub before 5.0 wrote ``status_code`` and ``content`` (the text already
+    decoded, the gzip header kept); DataDog/dd-trace-py tests/cassettes/openai/*.yaml and
+    tests/contrib/openai/cassettes/v1/*.yaml have both."""
+    ask = json.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]})
+    text = f"""\
+interactions:
+- request:
+    body: '{ask}'
+    headers:
+      ? !!python/object/apply:multidict._multidict.istr
+      - Content-Type
+      : - application/json
+      ? !!python/object/new:multidict._multidict.istr
+      - Accept
+      : - application/json
+    method: POST
+    uri: https://api.openai.com/v1/chat/completions
+  response:
+    content: '{json.dumps(OPENROUTER_ANSWER)}'
+    headers:
+      Content-Encoding:
+      - gzip
+      Content-Type:
+      - application/json
+    http_version: HTTP/1.1
+    status_code: 200
+version: 1
+"""
+    path = tmp_path / "old.yaml"
+    path.write_text(text, encoding="utf-8")
+    import_cassettes([path], tmp_path / "out")
+    (exchange,) = load_recording(only_file(tmp_path / "out")).exchanges
+    assert exchange.request.headers == {"content-type": "application/json"}
+    assert exchange.response.status == 200
+    assert json.loads(exchange.response.body) == OPENROUTER_ANSWER
+
+
+def test_other_python_tags_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "evil.yaml"
+    path.write_text("interactions: !!python/object/apply:os.system ['true']\n", encoding="utf-8")
+    with pytest.raises(CassetteError, match=r"line 1: not YAML \(could not determine"):
+        read_cassette(path)
