@@ -197,6 +197,10 @@ def _conversations(
         if isinstance(placement, str):
             skipped[f"not a conversation: {placement}"] += 1
             continue
+        if not request.body.strip():
+            # a cassette filtered out (or never kept) what was sent: nothing to judge
+            skipped[f"the cassette kept no request body: {request.method} {host}{url.path}"] += 1
+            continue
         request = HttpRequest(
             request.method, placement.path, request.body, request.query, request.headers
         )
@@ -241,12 +245,13 @@ def _exchange(
 
 
 def _is_event_stream(headers: Sequence[tuple[str, str]], body: bytes) -> bool:
-    """Whether the body is an SSE stream: its type says so, or (a cassette that kept no
-    headers) it reads as one and is not a JSON array."""
-    types = [v for k, v in headers if k.lower() == "content-type"]
-    if types:
-        return any("event-stream" in v for v in types)
-    return not body.lstrip().startswith(b"[") and looks_streamed(body)
+    """Whether the body is an SSE stream: its type says so, or it reads as one (SSE
+    lines, not JSON), whatever type the cassette gives it."""
+    if any(k.lower() == "content-type" and "event-stream" in v for k, v in headers):
+        return True
+    if body.lstrip().startswith((b"[", b"{")):
+        return False
+    return looks_streamed(body)
 
 
 def _text(conversation: _Conversation, origin: str, license: str | None) -> str:

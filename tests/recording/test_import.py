@@ -523,3 +523,29 @@ def test_other_python_tags_are_refused(tmp_path: Path) -> None:
     path.write_text("interactions: !!python/object/apply:os.system ['true']\n", encoding="utf-8")
     with pytest.raises(CassetteError, match=r"line 1: not YAML \(could not determine"):
         read_cassette(path)
+
+
+def test_a_stream_the_cassette_calls_json_is_still_cut_per_event(tmp_path: Path) -> None:
+    """DataDog/dd-trace-py tests/contrib/openai/cassettes/v1/chat_completion_streamed.yaml
+    types an SSE body ``application/json``: the bytes are kept, and cut per event."""
+    data = anthropic_cassette()
+    data["interactions"][1]["response"] = {
+        "body": {"string": STREAM.decode()},
+        "headers": {"Content-Type": ["application/json"]},
+        "status": {"code": 200, "message": "OK"},
+    }
+    source = write_yaml(tmp_path / "c.yaml", data)
+    import_cassettes([source], tmp_path / "out")
+    (exchange,) = load_recording(only_file(tmp_path / "out")).exchanges
+    assert exchange.response.headers == (("content-type", "application/json"),)
+    assert len(exchange.response.chunks) == len(EVENTS)
+
+
+def test_an_exchange_whose_request_body_was_not_kept_is_skipped(tmp_path: Path) -> None:
+    """DataDog/dd-trace-py tests/cassettes/vertexai/*.yaml keep ``body: null`` requests."""
+    data = anthropic_cassette()
+    data["interactions"][1]["request"]["body"] = None
+    source = write_yaml(tmp_path / "c.yaml", data)
+    summary = import_cassettes([source], tmp_path / "out")
+    assert summary.skipped["the cassette kept no request body: POST api.anthropic.com/v1/messages"]
+    assert not summary.written
