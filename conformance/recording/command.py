@@ -8,6 +8,7 @@ import json
 import sys
 from pathlib import Path
 
+from conformance.recording.import_command import add_import_parser, run_import
 from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, EVIDENCE_THRESHOLDS
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -57,12 +58,24 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
     )
     replay.add_argument("--timeout", type=float, default=30.0, metavar="S")
 
-    recording = commands.add_parser("recording", help="the recording format; recording -> case")
+    recording = commands.add_parser(
+        "recording",
+        help="the recording format; recording -> case; import cassettes",
+        description="The recording format (--schema), a recording as a case file (to-case), "
+        "and other people's vcrpy / pytest-recording cassettes and HAR files as recordings "
+        "(import).",
+    )
     recording.add_argument("--schema", action="store_true", help="print the recording JSON Schema")
     actions = recording.add_subparsers(dest="recording_command")
     to_case = actions.add_parser("to-case", help="write a case file made from a recording")
     to_case.add_argument("file", type=Path, metavar="FILE")
-    to_case.add_argument("--out", type=Path, metavar="PATH", help="write here (default: stdout)")
+    to_case.add_argument(
+        "--out",
+        type=Path,
+        metavar="PATH",
+        help="write here: into a directory as <case-id>.yaml, or to a file of that name "
+        "(default: stdout)",
+    )
     audit = actions.add_parser(
         "audit",
         help="judge every recorded request as the suite's provider would, beside the real "
@@ -77,6 +90,7 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
         help="a TOML file whose [excluded] table maps recording file names to the reason "
         "they are not evidence (hand-edited upstream, say); they are listed, not judged",
     )
+    add_import_parser(actions)
 
     report = commands.add_parser("report", help="work with JSON reports")
     report_actions = report.add_subparsers(dest="report_command", required=True)
@@ -102,7 +116,7 @@ def run_recording_command(args: argparse.Namespace) -> int:
 def _recording(args: argparse.Namespace) -> int:
     from conformance.recording.load import RecordingError, load_recording
     from conformance.recording.model import Recording
-    from conformance.recording.to_case import ToCaseError, case_yaml
+    from conformance.recording.to_case import ToCaseError, case_id, case_yaml
 
     if args.schema:
         schema = Recording.model_json_schema()
@@ -112,11 +126,17 @@ def _recording(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.recording_command == "audit":
         return _audit(args)
+    if args.recording_command == "import":
+        return run_import(args)
     if args.recording_command != "to-case":
-        _say("wire-conformance recording: give --schema, to-case FILE or audit DIR...")
+        _say(
+            "wire-conformance recording: give --schema, to-case FILE, audit DIR... or "
+            "import SRC... --out DIR"
+        )
         return EXIT_USAGE
     try:
-        text = case_yaml(load_recording(args.file), args.file)
+        recording = load_recording(args.file)
+        text = case_yaml(recording, args.file)
     except RecordingError as error:
         _say(str(error))
         return EXIT_FAILED
@@ -125,9 +145,13 @@ def _recording(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     if args.out is None:
         sys.stdout.write(text)
-    else:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text, encoding="utf-8")
+        return EXIT_OK
+    out = _case_file(args.out, case_id(args.file, recording.metadata.column))
+    if out is None:
+        return EXIT_USAGE
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+    _say(f"wrote {out}")
     return EXIT_OK
 
 
@@ -155,6 +179,21 @@ def _audit(args: argparse.Namespace) -> int:
     if args.json:
         args.json.write_text(audit_json(report), encoding="utf-8")
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _case_file(out: Path, case_id: str) -> Path | None:
+    """Where ``to-case --out`` writes: ``<case-id>.yaml`` in a directory (one that exists,
+    or a path not ending in ``.yaml``); a file only when it is named that, since the case
+    loader refuses a case whose file name is not its id."""
+    if out.is_dir() or out.suffix.lower() not in (".yaml", ".yml"):
+        return out / f"{case_id}.yaml"
+    if out.name == f"{case_id}.yaml":
+        return out
+    _say(
+        f"wire-conformance: --out {out}: the case id is {case_id!r}, and a case file must be "
+        f"named after its id ({case_id}.yaml) to load; give that name, or a directory"
+    )
+    return None
 
 
 def _report_diff(args: argparse.Namespace) -> int:

@@ -20,7 +20,6 @@ exchange, and once more when the proxy closes).
 from __future__ import annotations
 
 import datetime
-import hashlib
 import json
 import os
 import queue
@@ -46,9 +45,9 @@ from conformance.recording.model import (
     file_text,
     record_exchange,
 )
+from conformance.recording.routing import conversation_key, dialect_of_host, model_of, wire_of
 from conformance.recording.sanitize import SANITIZER_VERSION
 from conformance.version import __version__
-from conformance.wires.registry import get_wire, wire_names
 
 #: Hop-by-hop headers a proxy never forwards (RFC 9110 §7.6.1), plus the ones httpx
 #: computes itself; ``accept-encoding`` is replaced by ``identity``.
@@ -66,33 +65,6 @@ HOP_HEADERS = frozenset(
         "accept-encoding",
     }
 )
-
-
-def wire_of(request: HttpRequest) -> str | None:
-    """The wire whose endpoint the request is addressed to."""
-    return next((name for name in wire_names() if get_wire(name).serves(request)), None)
-
-
-def conversation_key(request: HttpRequest) -> str:
-    """What ties the requests of one conversation together: path, system prompt and the
-    first message (or input item, or content)."""
-    try:
-        body = json.loads(request.body)
-    except ValueError:
-        body = None
-    opening: Any = None
-    if isinstance(body, dict):
-        for key in ("messages", "input", "contents"):
-            items = body.get(key)
-            if isinstance(items, list) and items:
-                opening = items[0]
-                break
-            if isinstance(items, str):
-                opening = items
-                break
-        opening = [body.get("system"), body.get("instructions"), opening]
-    text = json.dumps([request.path.split(":")[0], opening], sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass
@@ -186,7 +158,7 @@ class Recorder:
                 number = len(self._conversations) + 1
                 path = self.out / wire / f"{self._stamp}-{number:03d}.json"
                 now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-                conversation = Conversation(path, wire, _model(request), now)
+                conversation = Conversation(path, wire, model_of(request), now)
                 self._conversations[key] = conversation
         exchange = record_exchange(
             len(conversation.exchanges) + 1, request, response, ended, reason
@@ -214,19 +186,6 @@ class Recorder:
         partial = conversation.path.with_suffix(".json.partial")
         partial.write_text(text, encoding="utf-8")
         os.replace(partial, conversation.path)
-
-
-def _model(request: HttpRequest) -> str | None:
-    try:
-        body = json.loads(request.body)
-    except ValueError:
-        body = None
-    if isinstance(body, dict) and isinstance(body.get("model"), str):
-        return str(body["model"])
-    marker = "/models/"
-    if marker in request.path:  # Gemini names the model in the path
-        return request.path.split(marker, 1)[1].split(":", 1)[0]
-    return None
 
 
 class _ProxyHandler(QuietHandler):
@@ -346,10 +305,6 @@ class ProxyServer(ThreadingHTTPServer):
         return f"http://{host!s}:{port}"
 
 
-#: Chat upstreams whose dialect the host says.
-DIALECT_HOSTS = {"openrouter.ai": "openrouter", "api.deepseek.com": "deepseek"}
-
-
 def start_proxy(
     upstream: str,
     out: Path,
@@ -358,9 +313,10 @@ def start_proxy(
     dialect: str | None = None,
 ) -> tuple[ProxyServer, threading.Thread]:
     """A proxy serving in a background thread; ``shutdown()`` and ``server_close()`` end
-    it.  ``dialect`` defaults to the one the upstream's host says (OpenRouter, DeepSeek)."""
-    host = httpx.URL(upstream).host
-    dialect = dialect or DIALECT_HOSTS.get(host)
+    it.  ``dialect`` defaults to the one the upstream's host says (``routing.dialect_of_host``)."""
+    url = httpx.URL(upstream)
+    host = url.host
+    dialect = dialect or dialect_of_host(host, url.port)
     recorder = Recorder(out, f"recorded through {host}", redact_text, dialect)
     server = ProxyServer(listen, upstream, recorder)
     thread = threading.Thread(

@@ -10,6 +10,7 @@ Reading a recorded stream back splits it with httpx-sse, the way clients split i
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ import httpx
 from httpx_sse import EventSource
 
 from conformance.wires.base import ResponseReadError
+from conformance.wires.framing import split
 from conformance.wires.reading import response_text
 
 
@@ -117,3 +119,14 @@ def looks_streamed(body: bytes) -> bool:
     return any(
         line.startswith((b"data:", b"event:")) for line in body.replace(b"\r", b"\n").split(b"\n")
     )
+
+
+#: Where an SSE event ends: the blank line after it, in any of the spec's line endings.
+_EVENT_END = re.compile(rb"\r\n\r\n|\n\n|\r\r")
+
+
+def event_pieces(body: bytes) -> tuple[bytes, ...]:
+    """An SSE body cut after each event's blank line, one piece per event (comments
+    included), the pieces joining back to ``body``: the reads a server that flushes once
+    per event gives, for a recorded body that kept no read boundaries."""
+    return split(body, [match.end() for match in _EVENT_END.finditer(body)])

@@ -90,10 +90,9 @@ def test_to_case_writes_a_case_that_lints_clean(tmp_path: Path) -> None:
     )
     family = tmp_path / "opaque-ledger"
     family.mkdir()
-    assert main(["recording", "to-case", str(path), "--out", str(family / "x.yaml")]) == 0
-    text = (family / "x.yaml").read_text(encoding="utf-8")
+    assert main(["recording", "to-case", str(path), "--out", str(family)]) == 0
     case_id = "recorded-anthropic-messages-anthropic-overloaded-after-tool-round-retried-unchanged"
-    (family / "x.yaml").rename(family / f"{case_id}.yaml")
+    text = (family / f"{case_id}.yaml").read_text(encoding="utf-8")  # named after its id
     library = load_library([tmp_path])
     assert not library.errors
     mine = [c for c in library.cases if c.case.id == case_id]
@@ -105,6 +104,27 @@ def test_to_case_writes_a_case_that_lints_clean(tmp_path: Path) -> None:
     target = resolve_target("reference", None)
     result, _ = run_job(target, plan([mine[0].case], target)[0], RunOptions())
     assert result.verdict == "pass"
+
+
+def test_to_case_out_refuses_a_file_name_the_loader_would_refuse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = (
+        bundled_recordings_dir() / "anthropic-messages" / "back-to-back-thinking-then-redacted.json"
+    )
+    case_id = "recorded-anthropic-messages-back-to-back-thinking-then-redacted"
+    wrong = tmp_path / "x.yaml"
+    assert main(["recording", "to-case", str(path), "--out", str(wrong)]) == 2
+    assert not wrong.exists()
+    out = capsys.readouterr().out
+    assert f"the case id is {case_id!r}" in out
+    assert f"({case_id}.yaml)" in out
+    right = tmp_path / f"{case_id}.yaml"
+    assert main(["recording", "to-case", str(path), "--out", str(right)]) == 0
+    assert right.exists()
+    # a directory that does not exist yet is made, and the file named after the id
+    assert main(["recording", "to-case", str(path), "--out", str(tmp_path / "new")]) == 0
+    assert (tmp_path / "new" / f"{case_id}.yaml").read_bytes() == right.read_bytes()
 
 
 def test_decode_with_the_wrong_wire_fails_clearly(

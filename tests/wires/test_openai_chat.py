@@ -210,7 +210,15 @@ def test_registry_serves_this_wire_with_its_dialects() -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/v1/chat/completions", "/chat/completions", "/beta/chat/completions"]
+    "path",
+    [
+        "/v1/chat/completions",
+        "/chat/completions",
+        "/beta/chat/completions",
+        # OpenRouter's real base URL is https://openrouter.ai/api/v1 (pydantic/pydantic-ai
+        # tests/models/cassettes/test_openrouter/*.yaml post here)
+        "/api/v1/chat/completions",
+    ],
 )
 def test_serves_the_paths_real_clients_post_to(path: str) -> None:
     assert WIRE.serves(HttpRequest("POST", path))
@@ -223,6 +231,8 @@ def test_serves_the_paths_real_clients_post_to(path: str) -> None:
         ("POST", "/v1/responses"),
         ("POST", "/v1/messages"),
         ("POST", "/v1/chat/completions/extra"),
+        ("GET", "/api/v1/chat/completions"),
+        ("POST", "/api/v2/chat/completions"),
     ],
 )
 def test_serves_nothing_else(method: str, path: str) -> None:

@@ -8,8 +8,11 @@ from conformance.wires.base import RequestView
 
 _ENDPOINT = "/v1/chat/completions"
 #: The paths real clients post to: an OpenAI base URL ending in ``/v1``, DeepSeek's base
-#: URL without it (pydantic-ai) and DeepSeek's beta base (litellm ``deepseek/``).
-_ENDPOINTS = frozenset({_ENDPOINT, "/chat/completions", "/beta/chat/completions"})
+#: URL without it (pydantic-ai) and DeepSeek's beta base (litellm ``deepseek/``), and
+#: OpenRouter's real base URL ``https://openrouter.ai/api/v1``.
+_ENDPOINTS = frozenset(
+    {_ENDPOINT, "/chat/completions", "/beta/chat/completions", "/api/v1/chat/completions"}
+)
 
 
 def serves(request: HttpRequest) -> bool:
