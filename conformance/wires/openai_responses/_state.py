@@ -14,19 +14,9 @@ from typing import Any
 from conformance.model import ContentBlock, Reasoning, Role
 from conformance.wires.base import ValidationContext
 from conformance.wires.openai_responses._ids import nonempty_id
+from conformance.wires.openai_responses._kinds import item_type, side
 from conformance.wires.openai_responses._minted import Minted, done_item
 from conformance.wires.openai_responses._view import ResponsesRequestView
-
-#: Item types the model produces (they group into one neutral assistant message).
-OUTPUT_TYPES = frozenset({"reasoning", "function_call"})
-
-
-def _item_type(item: dict[str, Any]) -> str | None:
-    """An input item's type; a bare ``{"role", "content"}`` is a message."""
-    kind = item.get("type")
-    if isinstance(kind, str):
-        return kind
-    return "message" if "role" in item else None
 
 
 @dataclass(frozen=True)
@@ -127,7 +117,7 @@ class Entry:
 
     @property
     def kind(self) -> str | None:
-        return _item_type(self.item)
+        return item_type(self.item)
 
 
 @dataclass(frozen=True)
@@ -194,14 +184,6 @@ def _is_reference(item: object) -> bool:
 
 
 def side_of(entry: Entry) -> Role | None:
-    """Which neutral message an item belongs to (None: it has no neutral form)."""
-    kind, role = entry.kind, entry.item.get("role")
-    if kind in OUTPUT_TYPES or (kind == "message" and role == "assistant"):
-        return "assistant"
-    if kind == "function_call_output":
-        return "tool"
-    if kind == "message" and role == "user":
-        return "user"
-    if kind == "message" and role in ("system", "developer"):
-        return "system"
-    return None
+    """Which neutral message an item belongs to (None: none), from the wire's table of
+    item types (``_kinds``)."""
+    return side(entry.kind, entry.item.get("role"))

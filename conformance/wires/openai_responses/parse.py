@@ -142,7 +142,9 @@ def _neutral_messages(
             placed = list(message_blocks(entry.item.get("content"), entry.at))
         else:
             block = _item_block(entry, conversation)
-            placed = [(block, entry.at)] if block is not None else []
+            if block is None:
+                continue  # a hosted tool's call or output: no neutral form, no message
+            placed = [(block, entry.at)]
         if side in ("user", "system") or not runs or runs[-1][0] != side:
             runs.append((side, [], [], entry.at))
         runs[-1][1].extend(b for b, _ in placed)
