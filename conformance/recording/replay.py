@@ -97,8 +97,11 @@ def replay_file(
     result naming why (the others still run)."""
     try:
         recording = load_recording(path)
-        case = recording_case(recording, path)
         plays = played(recording)
+        if not plays:  # only exchanges beside a conversation (counting tokens, say)
+            reason = "the recording holds no turn of a conversation to replay"
+            return RecordingResult(file=shown, status="n/a", reason=reason)
+        case = recording_case(recording, path)
     except RecordingError as error:
         return RecordingResult(file=shown, status="error", reason=f"{error.at}: {error.message}")
     except ToCaseError as error:

@@ -141,10 +141,18 @@ def _answer(exchange: RecordedExchange, column: str, at: str) -> ScriptedRespons
 
 
 def played(recording: Recording) -> list[Played]:
-    """Every exchange with its parsed request and its scripted answer."""
+    """Every exchange of the conversation with its parsed request and its scripted
+    answer.  An exchange with an endpoint of the provider's that is no conversation turn
+    (OpenAI's ``/v1/conversations``, ``/v1/files``, ``GET /v1/responses/{id}``,
+    ``/v1/responses/compact``, ``/v1/responses/input_tokens``: whatever the wire does not
+    serve) is left out: the client made it beside the conversation, and the provider a
+    target meets does not serve it."""
     column = recording.metadata.column
+    wire = get_wire(split_column(column)[0])
     out: list[Played] = []
     for index, exchange in enumerate(recording.exchanges):
+        if not wire.serves(exchange.request.http()):
+            continue
         at = f"exchanges.{index}"
         out.append(Played(exchange, _view(exchange, column, at), _answer(exchange, column, at)))
     return out
@@ -308,6 +316,8 @@ def case_id(path: Path, column: str) -> str:
 def case_data(recording: Recording, path: Path) -> dict[str, Any]:
     """The case, as the mapping a case file holds."""
     plays = played(recording)
+    if not plays:
+        raise ToCaseError("exchanges", "no exchange is a turn of a conversation")
     first = plays[0].view
     meta = recording.metadata
     kind = "synthetic" if meta.synthetic else "recorded"

@@ -23,7 +23,7 @@ from conformance.model import (
 from conformance.wires import values
 from conformance.wires.base import RequestParseError, RequestView, ValidationContext
 from conformance.wires.openai_responses._content import message_blocks
-from conformance.wires.openai_responses._ids import nonempty_id
+from conformance.wires.openai_responses._ids import conversation_id, nonempty_id
 from conformance.wires.openai_responses._state import Entry, ExpandedInput, side_of
 from conformance.wires.openai_responses._view import NAME, ResponsesRequestView
 
@@ -72,6 +72,7 @@ def parse(request: HttpRequest, context: ValidationContext | None = None) -> Req
         ),
         store=conversation.store,
         previous_response_id=nonempty_id(body.get("previous_response_id")),
+        conversation=conversation_id(body.get("conversation")),
         items=tuple(e.raw for e in conversation.entries),
     )
 

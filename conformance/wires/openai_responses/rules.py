@@ -322,9 +322,9 @@ def _reasoning_pairs(check: ExpandedInput) -> Iterator[RuleViolation]:
         next_id = nonempty_id(after.item.get("id")) if after is not None else None
         wrong = (
             minted is not None
-            and minted.follower is not None
+            and minted.followers
             and next_id in check.stored.outputs
-            and next_id != minted.follower
+            and next_id not in minted.followers
         )
         chained = after is not None and after.kind == "reasoning"
         if not (_produced_by(after) or (chained and _produced_by(ending))) or wrong:
