@@ -12,10 +12,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+from pydantic import ValidationError
+
 from conformance.http import HttpRequest
-from conformance.model import Options
-from conformance.wires.base import RequestView, RuleViolation, ValidationContext
+from conformance.model import Options, ScriptedResponse, ServedIds, ServedItem, Text
+from conformance.wires.base import RenderContext, RequestView, RuleViolation, ValidationContext
 from conformance.wires.openai_responses import WIRE
+from conformance.wires.sse import format_event
+from tests.wires.real_responses import CHAIN, CHAIN_RESPONSE_IDS, SECOND_CALL
 
 ENC = "reasoning.encrypted_content"
 
@@ -50,7 +55,7 @@ def judged(body: dict[str, Any], known: ValidationContext) -> list[RuleViolation
 
 # test_openai_responses_model_web_search_tool.yaml, exchange 0: gpt-5 searched the web
 # between two reasoning items.
-WEB_SEARCH_ASKED = {
+WEB_SEARCH_ASKED: dict[str, Any] = {
     "include": [ENC],
     "input": [{"content": "What is the weather in San Francisco today?", "role": "user"}],
     "instructions": "You are a helpful assistant.",
@@ -58,7 +63,7 @@ WEB_SEARCH_ASKED = {
     "stream": False,
     "tools": [{"search_context_size": "medium", "type": "web_search"}],
 }
-WEB_SEARCH_OUTPUT = [
+WEB_SEARCH_OUTPUT: list[dict[str, Any]] = [
     {
         "encrypted_content": "gAAAAABoycg20IcGnesr",
         "id": "rs_028829e50fbcad090068c9c82f1b148195863375312bf5dc00",
@@ -91,14 +96,14 @@ WEB_SEARCH_OUTPUT = [
         "type": "message",
     },
 ]
-WEB_SEARCH_ANSWER = {
+WEB_SEARCH_ANSWER: dict[str, Any] = {
     "id": "resp_028829e50fbcad090068c9c82e1e0081958ddc581008b39428",
     "object": "response",
     "status": "completed",
     "output": WEB_SEARCH_OUTPUT,
 }
 # Exchange 1, answered 200: the whole output replayed, then the next prompt.
-WEB_SEARCH_REPLAYED = {
+WEB_SEARCH_REPLAYED: dict[str, Any] = {
     **WEB_SEARCH_ASKED,
     "input": [
         *WEB_SEARCH_ASKED["input"],
@@ -152,7 +157,7 @@ def test_a_hosted_tools_items_make_no_neutral_message() -> None:
 def test_mcp_items_around_reasoning_are_accepted() -> None:
     """test_openai_responses_model_mcp_server_tool.yaml: o4-mini listed an MCP server's
     tools before reasoning and called one after it; the replay was answered 200."""
-    asked = {
+    asked: dict[str, Any] = {
         "include": [ENC],
         "input": [
             {"content": "Can you tell me more about the pydantic/pydantic-ai repo?", "role": "user"}
@@ -205,3 +210,216 @@ def test_mcp_items_around_reasoning_are_accepted() -> None:
     known = context(2, (WIRE.parse(request(asked)), answer(served)))
     replayed = {**asked, "input": [*asked["input"], *output, {"content": "more", "role": "user"}]}
     assert judged(replayed, known) == []
+
+
+# ------------------------------------------------ the ids a response was served under
+
+
+def test_a_json_answer_reads_back_with_the_ids_it_was_served_under() -> None:
+    ids = WIRE.read(answer(WEB_SEARCH_ANSWER), False).ids
+    assert ids == ServedIds(
+        response="resp_028829e50fbcad090068c9c82e1e0081958ddc581008b39428",
+        items=(
+            ServedItem(type="reasoning", id=WEB_SEARCH_OUTPUT[0]["id"], blocks=1),
+            ServedItem(type="web_search_call", id=WEB_SEARCH_OUTPUT[1]["id"], blocks=0),
+            ServedItem(type="reasoning", id=WEB_SEARCH_OUTPUT[2]["id"], blocks=1),
+            ServedItem(type="message", id=WEB_SEARCH_OUTPUT[3]["id"], blocks=1),
+        ),
+    )
+
+
+def test_a_stream_reads_back_with_the_ids_it_was_served_under() -> None:
+    """test_openai_responses_model_web_search_tool_stream.yaml: the id comes first in
+    ``response.created``, each item's in its ``output_item`` events."""
+    response_id = "resp_00a60507bf41223d0068c9d2fbf93481a0ba2a7796ae2cab4c"
+    search = {
+        "id": "ws_00a60507bf41223d0068c9d30021d081a0962d80d50c12e317",
+        "status": "completed",
+        "type": "web_search_call",
+        "action": {"query": "weather: San Francisco, CA", "type": "search"},
+    }
+    said = {
+        "id": "msg_00a60507bf41223d0068c9d30b055481a0b0ee28a021919c94",
+        "type": "message",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": "Sunny", "annotations": []}],
+    }
+    events: list[dict[str, Any]] = [
+        {"type": "response.created", "response": {"id": response_id, "status": "in_progress"}},
+        {"type": "response.output_item.added", "output_index": 0, "item": search},
+        {"type": "response.output_item.done", "output_index": 0, "item": search},
+        {"type": "response.output_item.added", "output_index": 1, "item": said},
+        {"type": "response.output_item.done", "output_index": 1, "item": said},
+        {
+            "type": "response.completed",
+            "response": {"id": response_id, "status": "completed", "output": [search, said]},
+        },
+    ]
+    body = b"".join(format_event(e["type"], e) for e in events)
+    assert WIRE.read(body, True).ids == ServedIds(
+        response=response_id,
+        items=(
+            ServedItem(type="web_search_call", id=search["id"], blocks=0),
+            ServedItem(type="message", id=said["id"], blocks=1),
+        ),
+    )
+
+
+def test_a_read_answer_renders_again_under_its_own_ids() -> None:
+    """A case made from a recording serves the ids the recording's requests name."""
+    served = WIRE.read(answer(CHAIN[1][1]), False)
+    view = WIRE.parse(request(CHAIN[1][0]))
+    rendered = WIRE.render(
+        served, RenderContext(index=0, case_id="c", model="gpt-4.1", stream=False, request=view)
+    ).json()
+    assert rendered["id"] == CHAIN_RESPONSE_IDS[1]
+    assert [i["id"] for i in rendered["output"]] == [CHAIN[1][1]["output"][0]["id"]]
+
+
+def test_served_ids_must_hold_every_block() -> None:
+    with pytest.raises(ValidationError, match="hold every block"):
+        ScriptedResponse(
+            stop="end",
+            blocks=(Text(text="hi"),),
+            ids=ServedIds(response="resp_1", items=(ServedItem(type="web_search_call"),)),
+        )
+
+
+def test_reasoning_may_skip_a_hosted_call_but_not_jump_to_another_item() -> None:
+    """A client that drops the web search call (it has no neutral form) keeps the order
+    of what it replays (the reference adapter does; no report shows the provider refusing
+    it); one that drops a reasoning item, or puts reasoning before another response's
+    item, does not."""
+    known = web_search_known()
+    dropped = [WEB_SEARCH_OUTPUT[0], WEB_SEARCH_OUTPUT[2], WEB_SEARCH_OUTPUT[3]]
+    body = {**WEB_SEARCH_ASKED, "input": [*WEB_SEARCH_ASKED["input"], *dropped]}
+    assert judged(body, known) == []
+    jumped = [WEB_SEARCH_OUTPUT[0], WEB_SEARCH_OUTPUT[3]]
+    body = {**WEB_SEARCH_ASKED, "input": [*WEB_SEARCH_ASKED["input"], *jumped]}
+    # Dropping the second reasoning item is no hosted call skipped: the message was
+    # produced by that item, not by the first (the scripted rule as before).
+    assert "openai-responses/reasoning-followed" in [v.rule.id for v in judged(body, known)]
+    wrong = {**WEB_SEARCH_OUTPUT[3], "id": "msg_0435eb6c2aa8e9eb0069e15ffe56b4819587eaac6a6c786706"}
+    chained = context(
+        3,
+        (WIRE.parse(request(CHAIN[0][0])), answer(CHAIN[0][1])),
+        (WIRE.parse(request(WEB_SEARCH_ASKED)), answer(WEB_SEARCH_ANSWER)),
+    )
+    body = {**WEB_SEARCH_ASKED, "input": [*WEB_SEARCH_ASKED["input"], WEB_SEARCH_OUTPUT[0], wrong]}
+    rules = [v.rule.id for v in judged(body, chained)]
+    assert "openai-responses/reasoning-followed" in rules
+
+
+# ------------------------------------------------ a recording's own chain resolves
+
+
+def chain_known(upto: int) -> ValidationContext:
+    """The provider after answering the chain's first ``upto`` requests as recorded."""
+    exchanges: list[tuple[RequestView, bytes]] = []
+    for asked, answered in CHAIN[:upto]:
+        view = WIRE.parse(request(asked), context(len(exchanges) + 1, *exchanges))
+        exchanges.append((view, answer(answered)))
+    return context(upto + 1, *exchanges)
+
+
+def test_a_recorded_previous_response_id_chain_resolves() -> None:
+    """Each request names the real id of the response before it, and answers calls that
+    only the stored response holds: all of them were answered 200."""
+    for k in range(1, len(CHAIN)):
+        assert judged(CHAIN[k][0], chain_known(k)) == [], k
+
+
+def test_the_chain_expands_into_the_whole_conversation() -> None:
+    view = WIRE.parse(request(CHAIN[3][0]), chain_known(3))
+    assert [m.role for m in view.messages] == [
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "tool",
+        "assistant",
+        "tool",
+    ]
+
+
+def test_a_previous_response_id_not_served_is_still_refused() -> None:
+    """A real-looking id the provider never served here, and the suite's own minted id
+    for a response whose real id differs, are both unknown."""
+    known = chain_known(1)
+    unknown = {
+        **CHAIN[1][0],
+        "previous_response_id": "resp_68b9bda81f5c8197a5a51a20a9f4150a000497db2a4c777b",
+    }
+    found = judged(unknown, known)
+    assert [(v.rule.id, v.message) for v in found] == [
+        (
+            "openai-responses/previous-response-not-found",
+            "Previous response with id 'resp_68b9bda81f5c8197a5a51a20a9f4150a000497db2a4c777b' "
+            "not found.",
+        )
+    ]
+    assert WIRE.render_error(found[0]).status == 404
+
+
+def test_an_output_whose_call_is_in_no_stored_response_is_still_refused() -> None:
+    known = chain_known(3)
+    stray = {**CHAIN[3][0], "previous_response_id": CHAIN_RESPONSE_IDS[0]}
+    found = judged(stray, known)
+    assert [(v.rule.id, v.message) for v in found] == [
+        (
+            "openai-responses/call-for-output",
+            f"No tool call found for function call output with call_id {SECOND_CALL}.",
+        )
+    ]
+
+
+# ------------------------------------------------ a conversation object holds its items
+
+# test_openai_conversation_id_tool_call_continuation.yaml (its ids as the cassette has
+# them): the conversation was made with POST /v1/conversations, then each request named it
+# and sent only what was new.
+CONVERSATION = "conv_010000000000000000000000000000000000000000000000"
+CONVERSATION_CALL: dict[str, Any] = {
+    "arguments": "{}",
+    "call_id": "call_010000000000000000000000",
+    "id": "fc_01000000000000000000000000000000000000000000000000",
+    "name": "get_conversation_code",
+    "status": "completed",
+    "type": "function_call",
+}
+CONVERSATION_ASKED: dict[str, Any] = {
+    "conversation": CONVERSATION,
+    "input": [
+        {
+            "content": "Call get_conversation_code and reply with only the returned code.",
+            "role": "user",
+        }
+    ],
+    "model": "gpt-4.1",
+    "stream": False,
+}
+CONVERSATION_ANSWERED: dict[str, Any] = {
+    "conversation": {"id": CONVERSATION},
+    "id": "resp_01000000000000000000000000000000000000000000000000",
+    "object": "response",
+    "output": [CONVERSATION_CALL],
+    "status": "completed",
+}
+CONVERSATION_CONTINUED: dict[str, Any] = {
+    **CONVERSATION_ASKED,
+    "input": [
+        {
+            "call_id": "call_010000000000000000000000",
+            "output": "TOOL-PAI-5222",
+            "type": "function_call_output",
+        }
+    ],
+}
+
+
+def test_a_conversation_objects_items_answer_its_next_request() -> None:
+    known = context(2, (WIRE.parse(request(CONVERSATION_ASKED)), answer(CONVERSATION_ANSWERED)))
+    assert judged(CONVERSATION_CONTINUED, known) == []
+    other = {**CONVERSATION_CONTINUED, "conversation": "conv_02"}
+    assert [v.rule.id for v in judged(other, known)] == ["openai-responses/call-for-output"]
