@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, PositiveInt, model_validator
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, model_validator
 
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
 BlockKind: TypeAlias = Literal[
@@ -339,6 +339,25 @@ class Framing(StrictModel):
     )
 
 
+class ServedItem(StrictModel):
+    """One output item of a served response: its type and id as the provider sent them,
+    and how many of the response's blocks, in order, it became (none: an item with no
+    neutral form, such as a hosted tool's call)."""
+
+    type: str
+    id: str | None = None
+    blocks: NonNegativeInt = 0
+
+
+class ServedIds(StrictModel):
+    """The ids a response was served under, kept when it is read back from a recording:
+    a stateful provider's later requests name them (OpenAI Responses
+    ``previous_response_id``, an input item's id), so they must be the real ones."""
+
+    response: str = Field(min_length=1)
+    items: tuple[ServedItem, ...] = ()
+
+
 class ScriptedResponse(StrictModel):
     """One assistant response the provider serves, in neutral blocks, or a ``fault``
     (an HTTP error answer: no blocks, stop ``no_finish``, which a case may omit)."""
@@ -378,6 +397,12 @@ class ScriptedResponse(StrictModel):
         "a dropped stream (the previous response, `no_finish`); a target that goes on or "
         "ends there skips it.",
     )
+    ids: ServedIds | None = Field(
+        default=None,
+        description="OpenAI Responses: the ids a recorded response was served under (its "
+        "`resp_` id, each output item's type and id), so the recording's later requests "
+        "that name them resolve; unset, the provider mints them.",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -390,6 +415,8 @@ class ScriptedResponse(StrictModel):
     def _consistent(self) -> ScriptedResponse:
         if self.fault is not None and self.stop != "no_finish":
             raise ValueError("a fault cuts its answer: stop no_finish")
+        if self.ids is not None and sum(i.blocks for i in self.ids.items) != len(self.blocks):
+            raise ValueError("the served items of `ids` hold every block, each once, in order")
         if self.fault is not None and self.fault.response_failed and not self.fault.mid_stream:
             raise ValueError("response_failed ends a stream: it needs mid_stream")
         if self.fault is not None and not self.fault.mid_stream and (self.blocks or self.noise):

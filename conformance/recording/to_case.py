@@ -362,6 +362,8 @@ def case_id(path: Path, column: str) -> str:
 def case_data(recording: Recording, path: Path) -> dict[str, Any]:
     """The case, as the mapping a case file holds."""
     plays = played(recording)
+    if not plays:
+        raise ToCaseError("exchanges", "no exchange is a turn of a conversation")
     first = plays[0].view
     meta = recording.metadata
     kind = "synthetic" if meta.synthetic else "recorded"

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
-from conformance.model import ContentBlock, ScriptedResponse
+from conformance.model import ContentBlock, ScriptedResponse, ServedIds
 from conformance.wires.base import ResponseReadError
 from conformance.wires.nesting import too_deep
 
@@ -75,11 +75,14 @@ def call_arguments(text: str, *, complete: bool) -> dict[str, Any] | str:
     return value if isinstance(value, dict) else text
 
 
-def neutral_response(stop: str, blocks: Sequence[ContentBlock], at: str) -> ScriptedResponse:
-    """The response read back, or a ``ResponseReadError`` when its parts contradict each
-    other (a ``tool_calls`` stop without a call, one call id twice)."""
+def neutral_response(
+    stop: str, blocks: Sequence[ContentBlock], at: str, ids: ServedIds | None = None
+) -> ScriptedResponse:
+    """The response read back (with the ids it was served under, for a stateful wire), or
+    a ``ResponseReadError`` when its parts contradict each other (a ``tool_calls`` stop
+    without a call, one call id twice)."""
     try:
-        return ScriptedResponse(stop=stop, blocks=tuple(blocks))
+        return ScriptedResponse(stop=stop, blocks=tuple(blocks), ids=ids)
     except ValidationError as error:
         problem = error.errors()[0]
         raise ResponseReadError(str(problem["msg"]).removeprefix("Value error, "), at) from None

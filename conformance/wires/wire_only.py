@@ -14,6 +14,8 @@ def responses_only_problems(response: ScriptedResponse) -> list[str]:
         problems.append(
             "empty_final_output; only an OpenAI Responses terminal event repeats the output"
         )
+    if response.ids is not None:
+        problems.append("served ids; only OpenAI Responses stores responses under their ids")
     if response.fault is not None and response.fault.response_failed:
         problems.append("a response_failed fault; only OpenAI Responses has response.failed")
     if response.fault is not None and response.fault.kind == "invalid-encrypted-content":

@@ -29,7 +29,8 @@ The modules of the wire contract (``conformance/wires/contract.py``), one job ea
 Private helpers: ``_ids`` (an item's id as the wire reads it), ``_view`` (the request
 view plus its state fields), ``_minted`` (the ids and output items the provider mints),
 ``_state`` (what the provider stored, ``StoredResponses``, and the input expanded with
-it, ``ExpandedInput``), ``_content`` (message content), ``_rule`` (``ResponsesRule``).
+it, ``ExpandedInput``), ``_kinds`` (every item type, by the side of the conversation it
+belongs to), ``_content`` (message content), ``_rule`` (``ResponsesRule``).
 """
 
 from __future__ import annotations

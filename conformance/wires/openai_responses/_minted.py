@@ -1,7 +1,9 @@
 """What the provider mints for one scripted response: its ids and its complete output items.
 
 Render and the expansion of stored references both read ids from here, so a stored id
-always names the item that was served under it.
+always names the item that was served under it.  A response read back from a recording
+carries the ids it was really served under (``ScriptedResponse.ids``): those are used
+instead, so the recording's own ``previous_response_id`` chain and item ids resolve.
 """
 
 from __future__ import annotations
@@ -11,6 +13,23 @@ from typing import Any
 
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
+
+#: The output item type of each block kind that becomes an item.
+_ITEM_TYPES: dict[type[object], str] = {
+    Reasoning: "reasoning",
+    Text: "message",
+    ToolCall: "function_call",
+}
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One output item in the order it was served: its type, its id, and the indexes of
+    the blocks it holds (none: an item with no neutral form, a hosted tool's call)."""
+
+    kind: str
+    id: str | None
+    blocks: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -26,6 +45,7 @@ class Minted:
     seed: str  # what every id and usage figure of this response derives from
     response_id: str
     item_ids: tuple[str | None, ...]  # per block; None for a block with no item
+    slots: tuple[Slot, ...]  # every output item, in the order it was served
 
     @classmethod
     def of(cls, response: ScriptedResponse, index: int) -> Minted:
@@ -40,9 +60,24 @@ class Minted:
                 ids.append("fc_" + values.digest("function_call", seed, block.id)[:48])
             else:
                 ids.append(None)
-        return cls(
-            index, response, seed, "resp_" + values.digest("response", seed)[:48], tuple(ids)
-        )
+        if response.ids is None:
+            slots = tuple(
+                Slot(_ITEM_TYPES[type(block)], item_id, (b,))
+                for b, (item_id, block) in enumerate(zip(ids, response.blocks, strict=True))
+                if item_id is not None
+            )
+            response_id = "resp_" + values.digest("response", seed)[:48]
+            return cls(index, response, seed, response_id, tuple(ids), slots)
+        served: list[Slot] = []
+        start = 0
+        for item in response.ids.items:
+            held = tuple(range(start, start + item.blocks))
+            start += item.blocks
+            for b in held:
+                if item.id is not None and ids[b] is not None:
+                    ids[b] = item.id
+            served.append(Slot(item.type, item.id, held))
+        return cls(index, response, seed, response.ids.response, tuple(ids), tuple(served))
 
     def items(self) -> list[tuple[int, str, ContentBlock]]:
         """``(block index, item id, block)`` of every block that becomes an item."""

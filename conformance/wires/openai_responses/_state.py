@@ -13,20 +13,10 @@ from typing import Any
 
 from conformance.model import ContentBlock, Reasoning, Role
 from conformance.wires.base import ValidationContext
-from conformance.wires.openai_responses._ids import nonempty_id
+from conformance.wires.openai_responses._ids import conversation_id, nonempty_id
+from conformance.wires.openai_responses._kinds import item_type, side
 from conformance.wires.openai_responses._minted import Minted, done_item
 from conformance.wires.openai_responses._view import ResponsesRequestView
-
-#: Item types the model produces (they group into one neutral assistant message).
-OUTPUT_TYPES = frozenset({"reasoning", "function_call"})
-
-
-def _item_type(item: dict[str, Any]) -> str | None:
-    """An input item's type; a bare ``{"role", "content"}`` is a message."""
-    kind = item.get("type")
-    if isinstance(kind, str):
-        return kind
-    return "message" if "role" in item else None
 
 
 @dataclass(frozen=True)
@@ -34,27 +24,33 @@ class _Output:
     """One output item the provider minted, with what rule 26 pairs it with."""
 
     id: str
-    block: ContentBlock
-    item: dict[str, Any]  # its complete form, as the provider stores it
+    block: ContentBlock | None  # None: an item with no neutral form (a hosted tool's call)
+    item: dict[str, Any]  # its complete form, as the provider stores it (or type and id)
     stored: bool
-    follower: str | None  # a reasoning item: the id of the item minted right after it
+    #: A reasoning item: the ids of what may follow it, the item minted right after it
+    #: and, past items with no neutral form (a hosted tool's call, which a client may not
+    #: replay; no report shows the provider refusing that), the next one with one.
+    followers: tuple[str, ...]
     producer: str | None  # a message or call: the reasoning item minted right before it
 
 
 @dataclass(frozen=True)
 class StoredResponses:
     """What the provider remembers before a request: every item it minted (by id), the
-    responses it stored, and the encrypted contents it issued."""
+    responses it stored, the encrypted contents it issued, and the last response of each
+    conversation object (a conversation holds every item of its responses)."""
 
     outputs: dict[str, _Output]
     responses: dict[str, tuple[ResponsesRequestView, Minted]]
     minted: frozenset[str]
+    conversations: dict[str, tuple[ResponsesRequestView, Minted]]
 
     @classmethod
     def of(cls, context: ValidationContext) -> StoredResponses:
         views = {index: view for view, index in context.answered}
         outputs: dict[str, _Output] = {}
         responses: dict[str, tuple[ResponsesRequestView, Minted]] = {}
+        conversations: dict[str, tuple[ResponsesRequestView, Minted]] = {}
         signatures: set[str] = set()
         at = context.served_at or range(len(context.served))
         for index, response in zip(at, context.served, strict=True):
@@ -64,19 +60,14 @@ class StoredResponses:
             stored = requested is not None and requested.store
             if requested is not None and stored:
                 responses[minted.response_id] = (requested, minted)
-            items = minted.items()
-            done = minted.done_items(requested is not None and requested.encrypted)
-            for k, (_, item_id, block) in enumerate(items):
-                previous = items[k - 1] if k > 0 else None
-                if isinstance(block, Reasoning):
-                    follower = items[k + 1][1] if k + 1 < len(items) else None
-                    outputs[item_id] = _Output(item_id, block, done[k], stored, follower, None)
-                    if block.signature is not None:
-                        signatures.add(block.signature)
-                    continue
-                produced = previous is not None and isinstance(previous[2], Reasoning)
-                producer = previous[1] if previous is not None and produced else None
-                outputs[item_id] = _Output(item_id, block, done[k], stored, None, producer)
+            if requested is not None and requested.conversation is not None:
+                conversations[requested.conversation] = (requested, minted)
+            outputs.update(_outputs(minted, requested is not None and requested.encrypted, stored))
+            signatures.update(
+                b.signature
+                for b in response.blocks
+                if isinstance(b, Reasoning) and b.signature is not None
+            )
         history_stored = context.options.store is not False
         for message in context.history:
             if message.role != "assistant":
@@ -90,8 +81,8 @@ class StoredResponses:
                     item = done_item(
                         saved, saved.id, encrypted=True, refusal=False, incomplete=False
                     )
-                    outputs[saved.id] = _Output(saved.id, saved, item, history_stored, None, None)
-        return cls(outputs, responses, frozenset(signatures))
+                    outputs[saved.id] = _Output(saved.id, saved, item, history_stored, (), None)
+        return cls(outputs, responses, frozenset(signatures), conversations)
 
     def stored(self, item_id: str | None) -> _Output | None:
         found = self.outputs.get(item_id or "")
@@ -108,14 +99,43 @@ class StoredResponses:
         )
 
 
-NOTHING_STORED = StoredResponses({}, {}, frozenset())
+NOTHING_STORED = StoredResponses({}, {}, frozenset(), {})
+
+
+def _outputs(minted: Minted, encrypted: bool, stored: bool) -> dict[str, _Output]:
+    """Every output item of one response by id, paired with its neighbours in the order
+    it was served (rule 26): a reasoning item with what may follow it (``followers``),
+    any other item with the reasoning item right before it.  A hosted tool's call sits
+    between them as it did in the output, though it has no neutral form."""
+    items = zip(minted.items(), minted.done_items(encrypted), strict=True)
+    done = {b: item for (b, _, _), item in items}
+    slots = minted.slots
+    found: dict[str, _Output] = {}
+    for k, slot in enumerate(slots):
+        if slot.id is None:
+            continue
+        first = slot.blocks[0] if slot.blocks else None
+        block = minted.response.blocks[first] if first is not None else None
+        bare = {"type": slot.kind, "id": slot.id}
+        item = done.get(first, bare) if first is not None else bare
+        if slot.kind == "reasoning":
+            later = slots[k + 1 :]
+            neutral = next((s for s in later if s.blocks), None)
+            candidates = [*later[:1], *([neutral] if neutral is not None else [])]
+            followers = tuple(dict.fromkeys(s.id for s in candidates if s.id is not None))
+            found[slot.id] = _Output(slot.id, block, item, stored, followers, None)
+            continue
+        before = slots[k - 1] if k > 0 else None
+        producer = before.id if before is not None and before.kind == "reasoning" else None
+        found[slot.id] = _Output(slot.id, block, item, stored, (), producer)
+    return found
 
 
 @dataclass(frozen=True)
 class Entry:
     """One item of the conversation the provider sees, and where it came from:
     ``index`` is its position in the body's ``input`` (None: expanded from
-    ``previous_response_id``)."""
+    ``previous_response_id`` or the ``conversation`` it names)."""
 
     raw: Any
     at: str
@@ -127,7 +147,7 @@ class Entry:
 
     @property
     def kind(self) -> str | None:
-        return _item_type(self.item)
+        return item_type(self.item)
 
 
 @dataclass(frozen=True)
@@ -147,13 +167,13 @@ class ExpandedInput:
         entries: list[Entry] = []
         previous = nonempty_id(body.get("previous_response_id"))
         found = memory.responses.get(previous or "")
-        if found is not None:
-            earlier, minted = found
-            entries += [Entry(item, "previous_response_id", None) for item in earlier.items]
-            entries += [
-                Entry(item, "previous_response_id", None)
-                for item in minted.done_items(earlier.encrypted)
-            ]
+        conversation = memory.conversations.get(conversation_id(body.get("conversation")) or "")
+        continued = found or conversation
+        if continued is not None:
+            earlier, minted = continued
+            where = "previous_response_id" if found is not None else "conversation"
+            entries += [Entry(item, where, None) for item in earlier.items]
+            entries += [Entry(item, where, None) for item in minted.done_items(earlier.encrypted)]
         raw_input = body.get("input", [])
         if isinstance(raw_input, str):
             entries.append(Entry({"role": "user", "content": raw_input}, "input", 0))
@@ -194,14 +214,6 @@ def _is_reference(item: object) -> bool:
 
 
 def side_of(entry: Entry) -> Role | None:
-    """Which neutral message an item belongs to (None: it has no neutral form)."""
-    kind, role = entry.kind, entry.item.get("role")
-    if kind in OUTPUT_TYPES or (kind == "message" and role == "assistant"):
-        return "assistant"
-    if kind == "function_call_output":
-        return "tool"
-    if kind == "message" and role == "user":
-        return "user"
-    if kind == "message" and role in ("system", "developer"):
-        return "system"
-    return None
+    """Which neutral message an item belongs to (None: none), from the wire's table of
+    item types (``_kinds``)."""
+    return side(entry.kind, entry.item.get("role"))

@@ -21,13 +21,14 @@ class ResponsesRequestView(RequestView):
     """The neutral view plus what a Responses request says about state.
 
     ``items`` is the conversation as the provider sees it: the stored conversation a
-    ``previous_response_id`` continues, then the body's ``input`` with every resolvable
-    ``item_reference`` replaced by the stored item.
+    ``previous_response_id`` (or a ``conversation`` object) continues, then the body's
+    ``input`` with every resolvable ``item_reference`` replaced by the stored item.
     """
 
     include: tuple[str, ...] = ()
     store: bool = True
     previous_response_id: str | None = None
+    conversation: str | None = None
     items: tuple[Any, ...] = ()
 
     @property

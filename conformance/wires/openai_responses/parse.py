@@ -23,7 +23,7 @@ from conformance.model import (
 from conformance.wires import values
 from conformance.wires.base import RequestParseError, RequestView, ValidationContext
 from conformance.wires.openai_responses._content import message_blocks
-from conformance.wires.openai_responses._ids import nonempty_id
+from conformance.wires.openai_responses._ids import conversation_id, nonempty_id
 from conformance.wires.openai_responses._state import Entry, ExpandedInput, side_of
 from conformance.wires.openai_responses._view import NAME, ResponsesRequestView
 
@@ -72,6 +72,7 @@ def parse(request: HttpRequest, context: ValidationContext | None = None) -> Req
         ),
         store=conversation.store,
         previous_response_id=nonempty_id(body.get("previous_response_id")),
+        conversation=conversation_id(body.get("conversation")),
         items=tuple(e.raw for e in conversation.entries),
     )
 
@@ -142,7 +143,9 @@ def _neutral_messages(
             placed = list(message_blocks(entry.item.get("content"), entry.at))
         else:
             block = _item_block(entry, conversation)
-            placed = [(block, entry.at)] if block is not None else []
+            if block is None:
+                continue  # a hosted tool's call or output: no neutral form, no message
+            placed = [(block, entry.at)]
         if side in ("user", "system") or not runs or runs[-1][0] != side:
             runs.append((side, [], [], entry.at))
         runs[-1][1].extend(b for b, _ in placed)

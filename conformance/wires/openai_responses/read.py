@@ -2,7 +2,9 @@
 
 A stream's items are assembled from their own events, never from the terminal event's
 ``output``, and its stop comes from the one terminal event; a JSON answer is read from
-its ``output`` and ``status``.
+its ``output`` and ``status``.  The turn keeps the ids it was served under (the
+response's ``id``, each output item's type and id, ``ServedIds``): the provider stored
+the response under them, and a later request of the recording names them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from conformance.model import (
     ContentBlock,
     Reasoning,
     ScriptedResponse,
+    ServedIds,
+    ServedItem,
     Text,
     ToolCall,
     summary_parts,
@@ -69,6 +73,23 @@ def _read_item(item: object, at: str) -> list[ContentBlock]:
     return []
 
 
+def _served(response_id: object, items: Sequence[tuple[object, int]]) -> ServedIds | None:
+    """The ids a response was served under: its own, and each output item's type and id
+    beside the number of blocks it was read into (None: the answer names no id)."""
+    if not isinstance(response_id, str) or not response_id:
+        return None
+    served = tuple(
+        ServedItem(
+            type=kind if isinstance(kind := item.get("type"), str) else "unknown",
+            id=nonempty_id(item.get("id")),
+            blocks=count,
+        )
+        for item, count in items
+        if isinstance(item, dict)
+    )
+    return ServedIds(response=response_id, items=served)
+
+
 def _final_stop(status: str, response: dict[str, Any], items: Sequence[object], at: str) -> str:
     """The neutral stop of a finished response (its ``status``): a completed response
     with a refusal part refused, one with a function call asks for tool calls."""
@@ -82,6 +103,12 @@ def _final_stop(status: str, response: dict[str, Any], items: Sequence[object], 
         return _INCOMPLETE_STOPS[reason]
     if status == "cancelled":
         return "cancelled"
+    if status in ("queued", "in_progress"):  # `background: true`: polled until it ends
+        raise ResponseReadError(
+            f"status {status!r} is a background response still running; its answer is "
+            "polled from GET /v1/responses/{id}, which is no conversation turn",
+            at,
+        )
     if status != "completed":
         raise ResponseReadError(f"status {status!r} is not a finished response", at)
     found = [i for i in items if isinstance(i, dict)]
@@ -139,12 +166,16 @@ def _read_stream(body: bytes) -> ScriptedResponse:
     items: dict[int, _Streamed] = {}
     stop = "no_finish"
     at = "byte 0"
+    response_id: object = None
     for event in read_events(body):
         data = event.object()
         kind = data.get("type") if isinstance(data.get("type"), str) else event.name
         at = event.at(kind)
         if kind == "error":
             raise _provider_error(data, at)
+        carried = data.get("response")
+        if isinstance(carried, dict) and response_id is None:
+            response_id = carried.get("id")  # response.created names it first
         if kind in ("response.completed", "response.incomplete", "response.failed"):
             response = required(data, "response", dict, at)
             status = kind.removeprefix("response.")
@@ -168,8 +199,10 @@ def _read_stream(body: bytes) -> ScriptedResponse:
         if index not in items:
             raise ResponseReadError(f"output item {index} was never added", at)
         _extend(items[index], kind, data, at)
-    found = [b for _, streamed in sorted(items.items()) for b in streamed.blocks()]
-    return neutral_response(stop, found, at)
+    read = [(streamed.item, streamed.blocks()) for _, streamed in sorted(items.items())]
+    found = [b for _, blocks in read for b in blocks]
+    ids = _served(response_id, [(item, len(blocks)) for item, blocks in read])
+    return neutral_response(stop, found, at, ids)
 
 
 def _extend(streamed: _Streamed, kind: str, data: dict[str, Any], at: str) -> None:
@@ -194,5 +227,7 @@ def _read_json(body: bytes) -> ScriptedResponse:
         raise _provider_error(response["error"], "body")
     output = required(response, "output", list, "body")
     stop = _final_stop(required(response, "status", str, "body"), response, output, "body")
-    found = [b for k, item in enumerate(output) for b in _read_item(item, f"output[{k}]")]
-    return neutral_response(stop, found, "body")
+    read = [(item, _read_item(item, f"output[{k}]")) for k, item in enumerate(output)]
+    found = [b for _, blocks in read for b in blocks]
+    ids = _served(response.get("id"), [(item, len(blocks)) for item, blocks in read])
+    return neutral_response(stop, found, "body", ids)

@@ -140,13 +140,16 @@ REASONING_FOLLOWED = ResponsesRule(
     id="openai-responses/reasoning-followed",
     ref="rule B26",
     statement=(
-        "A reasoning item is immediately followed by the item it produced (a message or "
-        "function_call; the very one the provider minted after it, when that carries its "
-        "id), or by further reasoning items whose run ends in one (seed §108)."
+        "A reasoning item is immediately followed by the item it produced (any item of the "
+        "model's side: a message, a function_call or a hosted tool's call; the very one the "
+        "provider minted after it, when that carries its id), or by further reasoning items "
+        "whose run ends in one (seed §108)."
     ),
     source=(
         "rule 26: openai/codex#1227; vercel/ai#7099; continuedev/continue#8933 "
-        "(param and code); openclaw/openclaw#1158"
+        "(param and code); openclaw/openclaw#1158; a hosted tool's call after reasoning "
+        "answered 200: pydantic/pydantic-ai tests/models/cassettes/test_openai_responses/"
+        "test_openai_responses_model_web_search_tool.yaml"
     ),
     error="Item '{id}' of type 'reasoning' was provided without its required following item.",
 )
@@ -296,7 +299,8 @@ def _encrypted_content(check: ExpandedInput) -> Iterator[RuleViolation]:
 
 
 def _produced_by(entry: Entry | None) -> bool:
-    """Whether an item can be what a reasoning item produced."""
+    """Whether an item can be what a reasoning item produced: any item of the model's
+    side but reasoning (``_kinds.MODEL_ITEMS``, an assistant message)."""
     return entry is not None and entry.kind != "reasoning" and side_of(entry) == "assistant"
 
 
@@ -318,9 +322,9 @@ def _reasoning_pairs(check: ExpandedInput) -> Iterator[RuleViolation]:
         next_id = nonempty_id(after.item.get("id")) if after is not None else None
         wrong = (
             minted is not None
-            and minted.follower is not None
+            and minted.followers
             and next_id in check.stored.outputs
-            and next_id != minted.follower
+            and next_id not in minted.followers
         )
         chained = after is not None and after.kind == "reasoning"
         if not (_produced_by(after) or (chained and _produced_by(ending))) or wrong:
