@@ -25,6 +25,50 @@ EXCLUDED = exclusions(CORPUS / "EXCLUDED.toml")
 FILES = recording_files(CORPUS)
 EVIDENCE = [p for p in FILES if p.name not in EXCLUDED]
 
+#: Real recordings the suite cannot yet replay or decode, each with the reason: pinned
+#: limitations (a strict xfail: one that starts passing fails, so the pin is removed).
+_BACKGROUND = (
+    "background mode: the answer is `queued` and fetched later with GET /v1/responses/{id}, "
+    "which the scripted provider does not serve yet"
+)
+_GEMINI_IDS = (
+    "Gemini calls without ids: the reader and the ledger pair id-less calls by position "
+    "only, across turns (fixed on the s20-gemini branch, not merged yet)"
+)
+UNDECODED = {
+    name: _BACKGROUND
+    for name in (
+        "test_background_mode_reasoning_vcr.json",
+        "test_background_mode_streaming_without_starting_after_vcr.json",
+        "test_background_mode_vcr.json",
+        "test_background_mode_with_tool_vcr.json",
+    )
+}
+UNREPLAYED = {
+    **UNDECODED,
+    **{
+        name: _GEMINI_IDS
+        for name in (
+            "test_google_model_empty_user_prompt.json",
+            "test_google_model_retry.json",
+            "test_google_prompted_output_with_tools.json",
+            "test_google_streaming_tool_call_thought_signature.json",
+            "test_google_text_output_function.json",
+            "test_tools.json",
+            "test_tools_with_gemini_3_thought_signatures.json",
+        )
+    },
+}
+
+
+def _pinned(paths: list[Path], pins: dict[str, str]) -> list[object]:
+    return [
+        pytest.param(p, marks=pytest.mark.xfail(reason=pins[p.name], strict=True))
+        if p.name in pins
+        else p
+        for p in paths
+    ]
+
 
 def _shown(path: Path) -> str:
     return path.relative_to(CORPUS).as_posix()
@@ -62,7 +106,7 @@ def test_no_false_refusal_over_the_corpus() -> None:
     assert sum(1 for r in report.recordings if r.excluded) == len(EXCLUDED)
 
 
-@pytest.mark.parametrize("path", EVIDENCE, ids=_shown)
+@pytest.mark.parametrize("path", _pinned(EVIDENCE, UNDECODED), ids=_shown)
 def test_every_real_answer_decodes(path: Path) -> None:
     recording = load_recording(path)
     column = recording.metadata.column
@@ -71,7 +115,7 @@ def test_every_real_answer_decodes(path: Path) -> None:
             scripted_answer(exchange, column, f"exchanges.{index}")
 
 
-@pytest.mark.parametrize("path", EVIDENCE, ids=_shown)
+@pytest.mark.parametrize("path", _pinned(EVIDENCE, UNREPLAYED), ids=_shown)
 def test_every_real_recording_replays_on_the_reference(path: Path) -> None:
     result = replay_file(path, _shown(path), resolve_target("reference", None), RunOptions())
     problems = [f"{v.check}: {v.message}" for v in result.violations]
