@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from conformance.wires.hints import DEFAULT_COMPANIONS, LedgerHints
 from conformance.wires.openai_responses import (
+    _server_state,
     parse,
     read,
     realism,
     render,
     route,
     rules,
-    server_state,
 )
 from conformance.wires.openai_responses._view import NAME
 from conformance.wires.openai_responses.validate import validate
@@ -35,6 +35,6 @@ WIRE = Wire(
     history_items=parse.history_items,
     hints=LedgerHints(companions={**DEFAULT_COMPANIONS, "reasoning": "id"}),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
-    unseen_state=server_state.unseen_state,
+    unseen_state=_server_state.unseen_state,
     models={"": "gpt-5"},
 )
