@@ -50,6 +50,7 @@ from conformance.wires.gemini import (
     WIRE,
     GeminiRequestView,
 )
+from conformance.wires.gemini._signatures import SENTINELS
 from conformance.wires.registry import get_wire
 from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
@@ -240,7 +241,7 @@ def loop(*contents: dict[str, Any]) -> dict[str, Any]:
 def test_registry_serves_this_wire() -> None:
     assert get_wire("gemini") is WIRE
     assert WIRE.dialects == ()
-    assert WIRE.hints.sentinels == frozenset({"skip_thought_signature_validator"})
+    assert WIRE.hints.sentinels == SENTINELS
 
 
 def test_thought_and_text_parts_one_per_chunk_signature_on_the_last_part() -> None:
