@@ -80,12 +80,16 @@ class Played:
     response: ScriptedResponse | None
 
 
-def _view(exchange: RecordedExchange, column: str, at: str) -> RequestView:
-    """The recorded request parsed as the provider parses it (the dialect decides where
-    a router's reasoning fields are read)."""
+def _view(
+    exchange: RecordedExchange, column: str, at: str, served: tuple[ScriptedResponse, ...]
+) -> RequestView:
+    """The recorded request parsed as the provider parses it, knowing the answers
+    ``served`` before it: the dialect decides where a router's reasoning fields are read,
+    and a call the provider sent without an id (Gemini's, mostly) is the served call the
+    client replays, whatever id the client gave it."""
     wire, dialect = split_column(column)
     context = ValidationContext(
-        number=exchange.number, options=Options(), served=(), dialect=dialect
+        number=exchange.number, options=Options(), served=served, dialect=dialect
     )
     try:
         return get_wire(wire).parse(exchange.request.http(), context)
@@ -144,9 +148,13 @@ def played(recording: Recording) -> list[Played]:
     """Every exchange with its parsed request and its scripted answer."""
     column = recording.metadata.column
     out: list[Played] = []
+    served: list[ScriptedResponse] = []
     for index, exchange in enumerate(recording.exchanges):
         at = f"exchanges.{index}"
-        out.append(Played(exchange, _view(exchange, column, at), _answer(exchange, column, at)))
+        view = _view(exchange, column, at, tuple(served))
+        answer = _answer(exchange, column, at)
+        out.append(Played(exchange, view, answer))
+        served += [answer] if answer is not None else []
     return out
 
 
