@@ -222,3 +222,20 @@ def test_the_lint_refuses_a_result_for_a_call_no_client_sees_the_id_of() -> None
     data["given"]["turns"][0]["responses"][0]["gemini_call_ids"] = True
     shown = lint_case(Case.model_validate(data), "parallel-tool-calls/x.yaml")
     assert not any("gemini_call_ids" in p for p in shown)
+
+
+def test_vertex_publisher_path_for_google_models_is_served() -> None:
+    """pydantic-ai's request to Vertex AI, answered 200 (test_google/
+    test_google_vertex_service_tier_flex_stream.yaml): was provider/unknown-endpoint."""
+    vertex = (
+        "/v1beta1/projects/pydantic-ai/locations/global/publishers/google/models/"
+        "gemini-3-flash-preview:streamGenerateContent"
+    )
+    body = {"contents": [{"parts": [{"text": "Reply with exactly: OK"}], "role": "user"}]}
+    http = request(body, path=vertex)
+    assert WIRE.serves(http)
+    assert WIRE.parse(http, None).model == "gemini-3-flash-preview"
+    assert WIRE.wants_stream(http, WIRE.parse(http, None))
+    other = "/v1beta1/projects/p/locations/us/publishers/anthropic/models/claude:rawPredict"
+    assert not WIRE.serves(request(body, path=other))
+    assert not WIRE.serves(request(body, path=vertex.replace("publishers/google/", "")[:-6]))
