@@ -381,6 +381,13 @@ class ScriptedResponse(StrictModel):
         description="OpenAI Responses stream directive: the terminal event's "
         "`response.output` is `[]` although every item was streamed (rule 23).",
     )
+    gemini_call_ids: bool = Field(
+        default=False,
+        description="Gemini render directive: each functionCall part carries the call's "
+        "`id`.  Real Gemini leaves it out (25 of the 27 calls in pydantic-ai's recorded "
+        "test_google cassettes), so by default the wire does too: a client names the "
+        "call itself and pairs its functionResponse by order.  Other wires always send ids.",
+    )
     framing: Framing | None = Field(
         default=None,
         description="Byte-level framing of the served body: line endings, read boundaries.",

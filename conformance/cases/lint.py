@@ -26,7 +26,7 @@ from conformance.cases.schema import (
     Turn,
     may_continue,
 )
-from conformance.model import CONTINUING_STOPS, opaque_fields
+from conformance.model import CONTINUING_STOPS, ToolCall, opaque_fields
 from conformance.wires.registry import get_wire, split_column
 
 
@@ -69,6 +69,26 @@ def _unanswered_continuations(turn: Turn) -> list[int]:
     return missing
 
 
+def _unseen_result_ids(case: Case) -> list[str]:
+    """A result scripted for one call is looked up by the id the client reports; on the
+    Gemini wire a call shows its id only when its response says ``gemini_call_ids``
+    (real Gemini leaves it out), so a result for a hidden call could never be found."""
+    if "gemini" not in case.wires:
+        return []
+    hidden = {
+        block.id
+        for response in case.given.responses
+        if not response.gemini_call_ids
+        for block in response.blocks
+        if isinstance(block, ToolCall)
+    }
+    return [
+        f"gemini: results.{call_id}: the call is rendered without its id, so no client can "
+        "look its result up; set `gemini_call_ids: true` on its response"
+        for call_id in sorted(set(case.given.results) & hidden)
+    ]
+
+
 def lint_case(case: Case, file: str) -> list[str]:
     """Problems of one case (empty when it is clean)."""
     problems: list[str] = []
@@ -103,6 +123,7 @@ def lint_case(case: Case, file: str) -> list[str]:
             problems.append(f"an expectation names request {number}; the script answers {scripted}")
     problems += budget_problems(case)
     problems += reference_problems(case)
+    problems += _unseen_result_ids(case)
     payloads = Counter(
         value
         for response in case.given.responses

@@ -37,6 +37,9 @@ class Shaping:
     dialect: str | None
     model: str
     tools: tuple[str, ...]
+    #: Whether the wire may leave call ids out (Gemini, ``gemini_call_ids``): a loop
+    #: response then draws whether its calls show theirs (shrinking to the default, none).
+    call_ids: bool = False
 
     def keep(self, blocks: Sequence[ContentBlock], stop: Stop) -> tuple[ContentBlock, ...]:
         return realistic_blocks(self.realism, blocks, stop, self.dialect, self.model)
@@ -52,7 +55,8 @@ def loop_responses(
     draw: st.DrawFn, shaping: Shaping, mint: Mint, max_blocks: int = 5
 ) -> ScriptedResponse:
     """A response of the tool loop: stop ``tool_calls`` with at least one complete call,
-    parallel calls, reasoning and text around them as the wire allows."""
+    parallel calls, reasoning and text around them as the wire allows, the calls' ids
+    shown or not where the wire may leave them out."""
     drawn = draw(st.lists(content_blocks(shaping.tools), max_size=max_blocks))
     blocks = shaping.keep([mint.block(b) for b in drawn], "tool_calls")
     if not any(isinstance(b, ToolCall) for b in blocks):
@@ -64,7 +68,8 @@ def loop_responses(
         )
         blocks = shaping.keep([*blocks, call], "tool_calls")
     noise = draw(_noise(shaping, "tool_calls"))
-    return ScriptedResponse(stop="tool_calls", blocks=blocks, noise=noise)
+    shown = draw(st.booleans()) if shaping.call_ids else False
+    return ScriptedResponse(stop="tool_calls", blocks=blocks, noise=noise, gemini_call_ids=shown)
 
 
 @st.composite

@@ -87,12 +87,16 @@ class Played:
     response: ScriptedResponse | None
 
 
-def _view(exchange: RecordedExchange, column: str, at: str) -> RequestView:
-    """The recorded request parsed as the provider parses it (the dialect decides where
-    a router's reasoning fields are read)."""
+def _view(
+    exchange: RecordedExchange, column: str, at: str, served: tuple[ScriptedResponse, ...]
+) -> RequestView:
+    """The recorded request parsed as the provider parses it, knowing the answers
+    ``served`` before it: the dialect decides where a router's reasoning fields are read,
+    and a call the provider sent without an id (Gemini's, mostly) is the served call the
+    client replays, whatever id the client gave it."""
     wire, dialect = split_column(column)
     context = ValidationContext(
-        number=exchange.number, options=Options(), served=(), dialect=dialect
+        number=exchange.number, options=Options(), served=served, dialect=dialect
     )
     try:
         return get_wire(wire).parse(exchange.request.http(), context)
@@ -166,10 +170,13 @@ def played(recording: Recording) -> list[Played]:
             "exchanges",
             "no request to a conversation endpoint of the wire: nothing to replay",
         )
+    served: list[ScriptedResponse] = []
     for index, exchange in turns:
         at = f"exchanges.{index}"
+        view = _view(exchange, column, at, tuple(served))
         answer = scripted_answer(exchange, column, at)
-        out.append(Played(exchange, _view(exchange, column, at), answer))
+        out.append(Played(exchange, view, answer))
+        served += [answer] if answer is not None else []
     return out
 
 

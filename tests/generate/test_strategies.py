@@ -70,3 +70,27 @@ def test_chunkings_shrink_to_the_fewest_smallest_sizes() -> None:
     smallest = find(chunkings(), lambda c: c is not None and len(c) >= 2)
     assert smallest == (1, 1)
     assert find(chunkings(), lambda c: True) is None  # one piece is the simplest
+
+
+def _shows_call_ids(case: object) -> bool:
+    from conformance.cases.schema import Case
+
+    assert isinstance(case, Case)
+    return any(r.gemini_call_ids for r in case.given.responses)
+
+
+def test_gemini_cases_draw_calls_with_and_without_ids() -> None:
+    """Real Gemini mostly sends calls without ``id`` (the default, the shrink target);
+    a drawn loop response may show them (``gemini_call_ids``)."""
+    found = find(cases("gemini"), _shows_call_ids, settings=FEW)
+    assert _shows_call_ids(found)
+
+
+@pytest.mark.parametrize("column", ["anthropic-messages", "openai-chat:gemini"])
+def test_other_wires_never_draw_the_gemini_directive(column: str) -> None:
+    @FEW
+    @given(cases(column))
+    def plain(case: object) -> None:
+        assert not _shows_call_ids(case)
+
+    plain()

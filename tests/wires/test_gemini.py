@@ -50,6 +50,7 @@ from conformance.wires.gemini import (
     WIRE,
     GeminiRequestView,
 )
+from conformance.wires.gemini._signatures import SENTINELS
 from conformance.wires.registry import get_wire
 from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
@@ -240,7 +241,7 @@ def loop(*contents: dict[str, Any]) -> dict[str, Any]:
 def test_registry_serves_this_wire() -> None:
     assert get_wire("gemini") is WIRE
     assert WIRE.dialects == ()
-    assert WIRE.hints.sentinels == frozenset({"skip_thought_signature_validator"})
+    assert WIRE.hints.sentinels == SENTINELS
 
 
 def test_thought_and_text_parts_one_per_chunk_signature_on_the_last_part() -> None:
@@ -295,16 +296,33 @@ def test_signature_only_thought_is_an_empty_thought_part() -> None:
 
 
 def test_parallel_calls_are_whole_parts_and_only_the_first_is_signed() -> None:
+    """Without ``id``, as real Gemini sends calls (25 of the 27 calls in pydantic-ai's
+    test_google cassettes, e.g. test_google_instructions_only_with_tool_calls.yaml)."""
     stream = chunks_of(PARALLEL)
     assert stream_parts(stream) == [
         {"text": "plan", "thought": True, "thoughtSignature": SIG_T},
-        {
-            "functionCall": {"name": "read", "args": {"p": "a"}, "id": "call_a"},
-            "thoughtSignature": SIG_A,
-        },
-        {"functionCall": {"name": "read", "args": {"p": "b"}, "id": "call_b"}},
+        {"functionCall": {"name": "read", "args": {"p": "a"}}, "thoughtSignature": SIG_A},
+        {"functionCall": {"name": "read", "args": {"p": "b"}}},
     ]
     assert finish_reasons(stream) == [None, None, "STOP"]
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_a_response_may_keep_its_call_ids(stream: bool) -> None:
+    """``gemini_call_ids``: the calls as the API sent them in the other two recorded
+    answers (test_google_instructions_only_with_tool_calls.yaml, the last one)."""
+    named = PARALLEL.model_copy(update={"gemini_call_ids": True})
+    rendered = render(named, stream=stream)
+    parts = (
+        stream_parts(read_sse(rendered))
+        if stream
+        else rendered.json()["candidates"][0]["content"]["parts"]
+    )
+    calls = [p["functionCall"] for p in parts if "functionCall" in p]
+    assert calls == [
+        {"name": "read", "args": {"p": "a"}, "id": "call_a"},
+        {"name": "read", "args": {"p": "b"}, "id": "call_b"},
+    ]
 
 
 def test_max_tokens_with_zero_parts_is_one_chunk_with_the_finish_reason() -> None:
@@ -447,7 +465,7 @@ def test_non_streaming_response_has_every_part_whole() -> None:
                     {"text": "plan it", "thought": True, "thoughtSignature": SIG_T},
                     {"text": "Reading."},
                     {
-                        "functionCall": {"name": "read", "args": {"p": "a"}, "id": "call_1"},
+                        "functionCall": {"name": "read", "args": {"p": "a"}},
                         "thoughtSignature": SIG_A,
                     },
                 ],
@@ -523,7 +541,7 @@ ROUND_TRIPS = [
 def test_reassembled_stream_parses_back_to_the_scripted_blocks(response: ScriptedResponse) -> None:
     parts = assemble(chunks_of(response))
     assert parts == render(response, stream=False).json()["candidates"][0]["content"]["parts"]
-    view = parse(body(user("go"), model(*parts)))
+    view = parse(body(user("go"), model(*parts)), served=[response])
     plain = tuple(
         b.model_copy(update={"chunks": None}) if isinstance(b, Reasoning | Text | ToolCall) else b
         for b in response.blocks

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conformance.model import Block, Media, Reasoning, Text, ToolCall, ToolResult
+from conformance.wires.gemini._signatures import SENTINELS
 from conformance.wires.hints import LedgerHints
 from conformance.wires.registry import get_wire
 
@@ -41,12 +42,13 @@ def test_anthropic_and_chat_pair_by_the_defaults(name: str) -> None:
     assert severities(hints) == severities(LedgerHints())
 
 
-def test_only_chat_knows_geminis_placeholder_signature_among_the_default_wires() -> None:
-    """Gemini's endpoint (the ``gemini`` dialect) documents a placeholder a client may put
-    on a call whose signature it lost (rule 45): no payload there; Anthropic has none."""
+def test_only_chat_knows_geminis_placeholder_signatures_among_the_default_wires() -> None:
+    """Gemini's endpoint (the ``gemini`` dialect) documents two dummy signatures a client
+    may put on a call whose signature it lost (rule 45): no payload there; Anthropic has
+    none."""
     assert get_wire("anthropic-messages").hints.sentinels == frozenset()
     assert get_wire("openai-chat").hints.sentinels == frozenset(
-        {"skip_thought_signature_validator"}
+        {"skip_thought_signature_validator", "context_engineering_is_the_way_to_go"}
     )
 
 
@@ -66,4 +68,4 @@ def test_gemini_owes_call_signatures_as_must_and_pairs_only_calls() -> None:
     hints = get_wire("gemini").hints
     assert companions(hints) == [None, None, None, "call_a", None, None]
     assert severities(hints) == ["should", "should", "should", "must", "should", "should"]
-    assert hints.sentinels == frozenset({"skip_thought_signature_validator"})
+    assert hints.sentinels == SENTINELS

@@ -1,5 +1,5 @@
 """The parts of a request's ``contents`` in neutral form, shared by the parse and the
-reader: a functionCall sent without an id gets back the id it was served with."""
+reader: a functionCall the client named itself gets back the id it was served with."""
 
 from __future__ import annotations
 
@@ -16,32 +16,59 @@ from conformance.wires.gemini._signatures import signature_bytes, standard_spell
 
 @dataclass
 class CallIds:
-    """Ids for functionCall parts that carry none: the id of the served call with the
-    same name and arguments (each served call once, and none a request names itself),
-    else a deterministic one from the part's place, so every request of a conversation
-    gives the same call the same id."""
+    """The served call each functionCall part of a request replays.
+
+    Real Gemini sends calls without ``id`` (``ScriptedResponse.gemini_call_ids``): the
+    client names such a call itself, or sends it back without an id, and Gemini pairs a
+    functionResponse with its call by order.  So a part without an id, or with one the
+    client made up for a call served without one, is the served call with the same name
+    and arguments that is still unclaimed, each served call once, in served order; a
+    part naming a served call's id is that call (renaming a call the client was shown an
+    id for is the client's change, which the ledger reports).  A part that
+    matches nothing keeps the id it was sent with, else gets a deterministic one from its
+    place.  ``aliases`` maps each id a client made up to the served id it stands for, so
+    a functionResponse naming it answers that call."""
 
     served: list[ToolCall]
+    known: set[str] = field(default_factory=set)  # the served calls' ids
+    hidden: set[int] = field(default_factory=set)  # served calls rendered without an id
     used: set[int] = field(default_factory=set)
+    aliases: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, context: ValidationContext | None, contents: Sequence[object]) -> CallIds:
         served: list[ToolCall] = []
+        hidden: set[int] = set()
         if context is not None:
-            history = (b for m in context.history if m.role == "assistant" for b in m.blocks)
-            scripted = (b for r in context.served for b in r.blocks)
-            served = [
-                b for source in (history, scripted) for b in source if isinstance(b, ToolCall)
-            ]
-        named = {i for _, part in _parts_of(contents) if (i := _call_id(part)) is not None}
-        return cls(served, {k for k, call in enumerate(served) if call.id in named})
+            for message in context.history:  # a saved history holds its ids
+                if message.role == "assistant":
+                    served += [b for b in message.blocks if isinstance(b, ToolCall)]
+            for response in context.served:
+                calls = [b for b in response.blocks if isinstance(b, ToolCall)]
+                if not response.gemini_call_ids:
+                    hidden.update(range(len(served), len(served) + len(calls)))
+                served += calls
+        known = {call.id for call in served}
+        named = {i for _, part in _parts_of(contents) if (i := _call_id(part)) in known}
+        used = {k for k, call in enumerate(served) if call.id in named}
+        return cls(served, known, hidden, used)
 
-    def restore(self, name: str, arguments: dict[str, Any] | str, at: str) -> str:
+    def restore(self, sent: str | None, name: str, arguments: dict[str, Any] | str, at: str) -> str:
+        """The id of the call a part replays (``sent``: the id the part carries)."""
+        if sent is not None and sent in self.known:
+            return sent
         for k, call in enumerate(self.served):
-            if k not in self.used and call.name == name and call.arguments == arguments:
+            unclaimed = k not in self.used and (sent is None or k in self.hidden)
+            if unclaimed and call.name == name and call.arguments == arguments:
                 self.used.add(k)
+                if sent is not None:
+                    self.aliases.setdefault(sent, call.id)
                 return call.id
-        return synthesized(at)
+        return sent if sent is not None else synthesized(at)
+
+    def answered(self, sent: str) -> str:
+        """The call a functionResponse naming ``sent`` answers."""
+        return self.aliases.get(sent, sent)
 
 
 def synthesized(at: str) -> str:
@@ -77,7 +104,7 @@ def content_block(part: Mapping[str, Any], at: str, ids: CallIds) -> ContentBloc
         raw_args = get(call, "args")
         arguments = {} if raw_args is None else raw_args
         arguments = arguments if isinstance(arguments, dict) else values.compact(arguments)
-        call_id = nonempty_text(get(call, "id")) or ids.restore(name, arguments, at)
+        call_id = ids.restore(nonempty_text(get(call, "id")), name, arguments, at)
         return ToolCall(id=call_id, name=name, arguments=arguments, signature=signature)
     media = get(part, "inlineData")
     if isinstance(media, dict):

@@ -8,9 +8,14 @@ from urllib.parse import parse_qs, unquote
 
 from conformance.http import HttpRequest
 
-#: The paths the API serves, for every API version a client may be configured with.
+#: The paths the API serves, for every API version a client may be configured with, and
+#: the same methods on Vertex AI's publisher path for Google's models (the same body:
+#: pydantic-ai streamed gemini-3-flash-preview from /v1beta1/projects/<p>/locations/global/
+#: publishers/google/models/..., answered 200, pydantic/pydantic-ai tests/models/
+#: cassettes/test_google/test_google_vertex_service_tier_flex_stream.yaml).
 ROUTE = re.compile(
-    r"^/(?:v1beta|v1|v1alpha)/models/(?P<model>[^/:]+)"
+    r"^/(?:v1beta|v1|v1alpha|v1beta1)/"
+    r"(?:projects/[^/]+/locations/[^/]+/publishers/google/)?models/(?P<model>[^/:]+)"
     r":(?P<method>streamGenerateContent|generateContent)$"
 )
 STREAM_METHOD = "streamGenerateContent"

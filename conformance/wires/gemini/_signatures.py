@@ -1,5 +1,5 @@
 """thoughtSignature: where it sits on a part, the base64 the API accepts and the form it
-mints, and the placeholder the docs allow in place of a real one."""
+mints, and the two dummy signatures the docs allow in place of a real one."""
 
 from __future__ import annotations
 
@@ -11,12 +11,31 @@ from typing import Any
 
 from conformance.wires.gemini._fields import get, nonempty_text
 
-#: The placeholder the thought-signatures doc allows when a real signature is unavailable.
-SENTINEL = "skip_thought_signature_validator"
-#: The same placeholder base64-encoded, as some libraries send it: which form the live API
-#: honours is not documented either way, so both are accepted.
+#: The dummy signatures the thought-signatures doc (FAQ, ai.google.dev/gemini-api/docs/
+#: thought-signatures) allows in place of a real one, e.g. for calls another model made:
+#: either string, as the bytes of the field.  Both reach the API as the base64 of their
+#: ASCII bytes: ``skip_thought_signature_validator`` from pydantic-ai to gemini-2.0-flash
+#: (pydantic/pydantic-ai tests/models/cassettes/test_google/
+#: test_google_model_structured_output.yaml) and ``context_engineering_is_the_way_to_go``
+#: to gemini-3-pro-preview (test_google/test_thinking_with_tool_calls_from_other_model.yaml),
+#: both answered 200.  One source: every rule and hint that excuses a placeholder reads
+#: ``SENTINELS``.
+DUMMY_SIGNATURES: tuple[str, ...] = (
+    "skip_thought_signature_validator",
+    "context_engineering_is_the_way_to_go",
+)
+#: The first dummy: the one Vertex's doc also names, and the one this suite's docs cite.
+SENTINEL = DUMMY_SIGNATURES[0]
+#: Each dummy as the literal: the form the neutral view carries it in.
+SENTINELS: frozenset[str] = frozenset(DUMMY_SIGNATURES)
+#: Each dummy's bytes as canonical standard base64 (the form real clients send), to the
+#: literal.  The literal itself is accepted too: which form the live API honours when the
+#: JSON carries the bare string is not documented, so neither is refused.
+_SENTINEL_BASE64: dict[str, str] = {
+    base64.b64encode(dummy.encode()).decode(): dummy for dummy in DUMMY_SIGNATURES
+}
+#: The first dummy's base64 (as pydantic-ai sends it).
 SENTINEL_BASE64 = base64.b64encode(SENTINEL.encode()).decode()
-SENTINELS: frozenset[str] = frozenset({SENTINEL, SENTINEL_BASE64})
 
 
 def part_signature(part: Mapping[str, Any]) -> str | None:
@@ -57,12 +76,12 @@ def canonical(value: str) -> str:
     The field is protobuf ``bytes``: the API decodes the standard and the URL-safe
     alphabet, padded or not, to the same bytes, so two spellings of them are one
     signature.  A value that does not decode stays as it is (it matches only itself);
-    the sentinel, as the literal or in any base64 spelling, is the literal (a placeholder,
-    not bytes)."""
-    if value == SENTINEL:
-        return SENTINEL
+    a dummy signature, as the literal or in any base64 spelling of its bytes, is the
+    literal (a placeholder, not bytes)."""
+    if value in SENTINELS:
+        return value
     spelled = standard_spelling(value)
-    return SENTINEL if spelled == SENTINEL_BASE64 else spelled
+    return _SENTINEL_BASE64.get(spelled, spelled)
 
 
 def standard_spelling(value: str) -> str:
@@ -80,5 +99,6 @@ def standard_spelling(value: str) -> str:
 
 
 def is_sentinel(value: str) -> bool:
-    """Whether ``value`` is the documented placeholder, as the literal or its base64."""
-    return canonical(value) == SENTINEL
+    """Whether ``value`` is one of the documented dummy signatures, as the literal or
+    its base64."""
+    return canonical(value) in SENTINELS

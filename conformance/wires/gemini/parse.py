@@ -1,6 +1,7 @@
 """A request body in neutral form: contents become messages (functionResponse runs
-become ``tool`` messages), calls sent without an id get back the id they were served
-with, and the generation config becomes the neutral thinking setting."""
+become ``tool`` messages), calls the client named itself (sent without an id, or with
+one it made up for a call served without one) get back the id they were served with,
+and the generation config becomes the neutral thinking setting."""
 
 from __future__ import annotations
 
@@ -83,7 +84,9 @@ def _neutral_messages(
 ) -> tuple[list[Message], list[tuple[str, tuple[str, ...]]]]:
     """Neutral messages and their locations; functionResponse runs become ``tool``
     messages, so a user content mixing both splits in order.  A functionResponse
-    without ``id`` answers the call at its position in the latest model content."""
+    without ``id`` answers the call at its position in the latest model content, the way
+    Gemini pairs them; one naming an id the client made up answers the call it stands
+    for."""
     messages: list[Message] = []
     locations: list[tuple[str, tuple[str, ...]]] = []
     calls: list[str] = []  # the call ids of the latest model content
@@ -104,7 +107,8 @@ def _neutral_messages(
             block: Block | None
             if isinstance(response, dict):
                 fallback = calls[answered] if answered < len(calls) else None
-                call_id = nonempty_text(get(response, "id")) or fallback
+                sent = nonempty_text(get(response, "id"))
+                call_id = ids.answered(sent) if sent is not None else fallback
                 block = _tool_result(response, call_id or synthesized(where))
                 answered += 1
             else:

@@ -10,8 +10,9 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.wires import values
 from conformance.wires.base import ResponseReadError
-from conformance.wires.gemini._fields import as_object, get
+from conformance.wires.gemini._fields import as_object, get, nonempty_text
 from conformance.wires.gemini._parts import CallIds, content_block
 from conformance.wires.gemini._stops import FINISH_REASONS
 from conformance.wires.reading import neutral_response, read_json_body, required, response_text
@@ -41,8 +42,9 @@ _READ_FINISH: dict[str, str] = {
 
 def _read_part(part: object, at: str, place: str) -> ContentBlock | None:
     """One part of the answer in neutral form, as the request side reads a model part; a
-    call the API sent without an id gets one from its ``place`` in the answer.  Parts
-    with no neutral form (code execution, file data, kinds added later) give None."""
+    call the API sent without an id gets one from its ``place`` (the answer and the
+    part's position in it).  Parts with no neutral form (code execution, file data,
+    kinds added later) give None."""
     if not isinstance(part, dict):
         raise ResponseReadError("a part is not an object", at)
     call = get(part, "functionCall")
@@ -120,13 +122,16 @@ def _sse_chunks(body: bytes) -> Iterator[tuple[str, dict[str, Any]]]:
 
 def _read_chunks(chunks: Iterable[tuple[str, dict[str, Any]]], stream: bool) -> ScriptedResponse:
     """Candidate 0 of each GenerateContentResponse, parts in order (merged into blocks
-    when streamed), the stop from its finishReason; a stream without one was cut
-    (``no_finish``, rule 48; the FinishReason reference: empty means the model has not
-    stopped).  Chunks without a candidate (usage only) are skipped; a
-    prompt blocked before any candidate is a refusal.  Unknown fields and part kinds
-    are skipped, as the API's JSON mapping lets a client do."""
+    when streamed; a call without ``id`` named from ``_answer_key`` and its position, and
+    the answer marked ``gemini_call_ids`` when its calls came with theirs), the stop from
+    its finishReason; a stream without one was cut (``no_finish``, rule 48; the
+    FinishReason reference: empty means the model has not stopped).  Chunks without a
+    candidate (usage only) are skipped; a prompt blocked before any candidate is a
+    refusal.  Unknown fields and part kinds are skipped, as the API's JSON mapping lets a
+    client do."""
     blocks: list[ContentBlock] = []
-    stop, at, places = "no_finish", "body", 0
+    stop, at, places, named = "no_finish", "body", 0, False
+    answer: str | None = None
     for at, chunk in chunks:
         if "error" in chunk:
             raise _provider_error(chunk["error"], at)
@@ -145,9 +150,11 @@ def _read_chunks(chunks: Iterable[tuple[str, dict[str, Any]]], stream: bool) -> 
         parts = as_object(candidate.get("content")).get("parts", [])
         if not isinstance(parts, list):
             raise ResponseReadError("`content.parts` is not an array", at)
+        answer = answer or _answer_key(chunk)
         for part in parts:
-            block = _read_part(part, at, f"parts[{places}]")
+            block = _read_part(part, at, f"answer {answer}, parts[{places}]")
             places += 1
+            named = named or _named_call(part)
             if block is not None and stream:
                 _merged(blocks, block)
             elif block is not None:
@@ -159,4 +166,20 @@ def _read_chunks(chunks: Iterable[tuple[str, dict[str, Any]]], stream: bool) -> 
             stop = _READ_FINISH[reason]
     if stop == "end" and any(isinstance(b, ToolCall) for b in blocks):
         stop = "tool_calls"
-    return neutral_response(stop, blocks, at)
+    response = neutral_response(stop, blocks, at)
+    return response.model_copy(update={"gemini_call_ids": True}) if named else response
+
+
+def _answer_key(chunk: dict[str, Any]) -> str:
+    """What tells this answer from the others of a recording, for the ids of the calls
+    the API sent without one (as it mostly does): its ``responseId`` and its first
+    chunk's candidates, whatever the framing (SSE or a JSON array), so the same answer
+    always names its calls alike and two answers never do."""
+    candidates = values.compact(get(chunk, "candidates"))
+    return values.digest("gemini-answer", get(chunk, "responseId"), candidates)[:16]
+
+
+def _named_call(part: object) -> bool:
+    """Whether ``part`` is a functionCall that came with its ``id``."""
+    call = get(part, "functionCall") if isinstance(part, dict) else None
+    return isinstance(call, dict) and nonempty_text(get(call, "id")) is not None

@@ -83,7 +83,8 @@ def _render_json(
     thing a non-streaming client meets is the API's internal error (500)."""
     if response.stop in CUT_STOPS:
         return error_response(500, INTERNAL_ERROR)
-    parts = [p for block in response.blocks for p in _block_parts(block, stream=False)]
+    ids = response.gemini_call_ids
+    parts = [p for block in response.blocks for p in _block_parts(block, False, ids)]
     finish = FINISH_REASONS[response.stop]
     return json_response(200, _response(parts, finish, context.model, identity))
 
@@ -93,11 +94,12 @@ def _pieces(text: str, sizes: Chunks | None) -> list[str]:
     return fragments(text, sizes) or [""]
 
 
-def _block_parts(block: ContentBlock, stream: bool) -> list[dict[str, Any]]:
+def _block_parts(block: ContentBlock, stream: bool, call_ids: bool) -> list[dict[str, Any]]:
     """The parts a block is sent as; the block's signature rides on the last of them.
 
     A redacted episode has no Gemini form, and a call with unparsed arguments is never
-    sent (a MAX_TOKENS cut drops it): both render as nothing.
+    sent (a MAX_TOKENS cut drops it): both render as nothing.  A call carries its ``id``
+    only when the response asks for it (``gemini_call_ids``): real Gemini leaves it out.
     """
     if isinstance(block, Reasoning | Text):
         if isinstance(block, Reasoning) and block.redacted:
@@ -111,7 +113,9 @@ def _block_parts(block: ContentBlock, stream: bool) -> list[dict[str, Any]]:
     if isinstance(block, ToolCall):
         if not isinstance(block.arguments, dict):
             return []
-        call = {"name": block.name, "args": block.arguments, "id": block.id}
+        call = {"name": block.name, "args": block.arguments}
+        if call_ids:
+            call["id"] = block.id
         signed = {} if block.signature is None else {"thoughtSignature": block.signature}
         return [{"functionCall": call, **signed}]
     if isinstance(block, Media):
@@ -180,7 +184,8 @@ def _stream_chunks(
 ) -> list[dict[str, Any]]:
     """One chunk per part; the last chunk carries the finishReason (alone when there is
     no part at all); a cut stream has no finishReason anywhere."""
-    parts = [p for block in response.blocks for p in _block_parts(block, stream=True)]
+    ids = response.gemini_call_ids
+    parts = [p for block in response.blocks for p in _block_parts(block, True, ids)]
     finish = None if response.stop in CUT_STOPS else FINISH_REASONS[response.stop]
     chunks = [_response([part], None, model, identity) for part in parts]
     if finish is not None:

@@ -136,7 +136,8 @@ SIGNATURE_REQUIRED = Rule(
     statement=(
         "In the current turn (the contents after the last user content that is not only "
         "function responses), the first functionCall part of each model content the provider "
-        "signed carries a part-level thoughtSignature, or the documented sentinel."
+        "signed carries a part-level thoughtSignature, or one of the two documented dummy "
+        "signatures."
     ),
     source=(
         "rule 40, 41, 45: thought-signatures doc (only the current turn is "
@@ -160,15 +161,20 @@ SIGNATURE_MINTED = Rule(
     ref="rule D46, §C38, F7",
     statement=(
         "A thoughtSignature on a functionCall part decodes to the bytes of one this provider "
-        "minted (either base64 alphabet, padded or not; the sentinel, literal or base64, "
-        "aside).  Signatures on text and thought parts are not enforced (F7)."
+        "minted (either base64 alphabet, padded or not; the two documented dummy "
+        "signatures, literal or base64, aside).  Signatures on text and thought parts are "
+        "not enforced (F7)."
     ),
     source=(
         "rule 38, 46 and F7: anomalyco/opencode#4832, mastra-ai/mastra#23433, "
         "google-gemini/gemini-cli#13467.  The field is bytes (Part reference), so any base64 "
-        "spelling of the minted bytes is accepted.  The sentinel is accepted as the documented "
-        "literal and, on inferred evidence only, as its base64 (neither form is documented "
-        "as the one the live API honours)"
+        "spelling of the minted bytes is accepted.  The dummies "
+        "`skip_thought_signature_validator` and `context_engineering_is_the_way_to_go` "
+        "(thought-signatures doc, FAQ) are accepted as the literal and as the base64 of "
+        "their bytes, the form real clients send and the API answered 200 (pydantic/"
+        "pydantic-ai tests/models/cassettes/test_google/"
+        "test_thinking_with_tool_calls_from_other_model.yaml, "
+        "test_google_model_structured_output.yaml)"
     ),
     error="Corrupted thought signature.",
     error_type="INVALID_ARGUMENT",

@@ -8,7 +8,7 @@ companion.  The field is protobuf ``bytes``, so the ledger compares decoded byte
 from __future__ import annotations
 
 from conformance.wires.gemini import parse, read, realism, render, route, rules
-from conformance.wires.gemini._signatures import SENTINEL
+from conformance.wires.gemini._signatures import SENTINELS
 from conformance.wires.gemini._view import NAME
 from conformance.wires.gemini.validate import validate
 from conformance.wires.hints import LedgerHints
@@ -28,7 +28,7 @@ WIRE = Wire(
     read=read.read,
     history_items=parse.history_items,
     hints=LedgerHints(
-        sentinels=frozenset({SENTINEL}),
+        sentinels=SENTINELS,
         strength="should",
         strengths={"tool_call": "must"},
         companions={"tool_call": "id"},

@@ -207,8 +207,8 @@ GEMINI_COMPAT_SIGNATURE = Rule(
     statement=(
         "Gemini's OpenAI-compatible endpoint: in the current turn (the messages after the "
         "last user message), the first tool call of each assistant message the provider "
-        "signed carries `extra_content.google.thought_signature` (or the documented "
-        "sentinel)."
+        "signed carries `extra_content.google.thought_signature` (or one of the two "
+        "documented dummy signatures)."
     ),
     source=(
         "rule 47 and 40: manthanabc/paws#103 (the 400 through /v1beta/openai/chat/"
@@ -225,7 +225,7 @@ GEMINI_COMPAT_SIGNATURE_MINTED = Rule(
     statement=(
         "Gemini's OpenAI-compatible endpoint: a tool call's thought_signature decodes to "
         "the bytes of one this provider minted (either base64 alphabet, padded or not; the "
-        "sentinel aside)."
+        "two documented dummy signatures aside)."
     ),
     source=(
         "rule 46 and 47: the signature is Gemini's `bytes` field behind the compatibility "

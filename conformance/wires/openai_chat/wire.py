@@ -1,13 +1,13 @@
 """The Chat Completions wire, assembled from the job modules of this package.  Its ledger
 hints are the defaults but two: Chat keeps reasoning in a field of its own beside
 ``tool_calls``, so a request cannot say where an episode sat among the calls (see the
-package docstring); and Gemini's documented placeholder signature, which a client on
-Gemini's endpoint may put on a call whose signature it lost (rule 45), is no payload.
+package docstring); and Gemini's two documented dummy signatures, which a client on
+Gemini's endpoint may put on a call whose signature it lost (rule 45), are no payload.
 A call's thought signature (Gemini's endpoint) stays with its call id, as the defaults say."""
 
 from __future__ import annotations
 
-from conformance.wires.gemini._signatures import SENTINEL
+from conformance.wires.gemini._signatures import SENTINELS
 from conformance.wires.hints import LedgerHints
 from conformance.wires.openai_chat import parse, read, realism, render, route, rules
 from conformance.wires.openai_chat._dialects import DEEPSEEK, GEMINI, KIMI, NAME, OLLAMA, OPENROUTER
@@ -27,7 +27,7 @@ WIRE = Wire(
     render_history=render.render_history,
     read=read.read,
     history_items=parse.history_items,
-    hints=LedgerHints(reasoning_between_calls=False, sentinels=frozenset({SENTINEL})),
+    hints=LedgerHints(reasoning_between_calls=False, sentinels=SENTINELS),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
     dialects=(DEEPSEEK, OPENROUTER, GEMINI, KIMI, OLLAMA),
     models={
