@@ -102,7 +102,8 @@ _ALL = (
     ),
     Guard(
         "omit-blank-text",
-        "Empty and whitespace-only text blocks are not sent.",
+        "Empty and whitespace-only text blocks of the model's turns are not sent (a user's "
+        "prompt is sent as the user wrote it).",
         "rule 15",
     ),
     Guard(

@@ -34,7 +34,12 @@ def sendable(codec: WireCodec, message: Message) -> tuple[Block, ...]:
             if isinstance(block, Reasoning):
                 continue
             block = block.model_copy(update={"signature": None})
-        if isinstance(block, Text) and _blank(block, codec) and guards.on("omit-blank-text"):
+        if (
+            isinstance(block, Text)
+            and message.role == "assistant"
+            and _blank(block, codec)
+            and guards.on("omit-blank-text")
+        ):
             continue
         if (
             isinstance(block, Reasoning)

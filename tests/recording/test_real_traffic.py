@@ -31,10 +31,6 @@ _BACKGROUND = (
     "background mode: the answer is `queued` and fetched later with GET /v1/responses/{id}, "
     "which the scripted provider does not serve yet"
 )
-_GEMINI_IDS = (
-    "Gemini calls without ids: the reader and the ledger pair id-less calls by position "
-    "only, across turns (fixed on the s20-gemini branch, not merged yet)"
-)
 UNDECODED = {
     name: _BACKGROUND
     for name in (
@@ -44,21 +40,7 @@ UNDECODED = {
         "test_background_mode_with_tool_vcr.json",
     )
 }
-UNREPLAYED = {
-    **UNDECODED,
-    **{
-        name: _GEMINI_IDS
-        for name in (
-            "test_google_model_empty_user_prompt.json",
-            "test_google_model_retry.json",
-            "test_google_prompted_output_with_tools.json",
-            "test_google_streaming_tool_call_thought_signature.json",
-            "test_google_text_output_function.json",
-            "test_tools.json",
-            "test_tools_with_gemini_3_thought_signatures.json",
-        )
-    },
-}
+UNREPLAYED = dict(UNDECODED)
 
 
 def _pinned(paths: list[Path], pins: dict[str, str]) -> list[object]:
