@@ -8,7 +8,7 @@ paired with when it does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
@@ -41,6 +41,10 @@ class LedgerHints:
     block kind (a kind not listed has none).  Payloads are compared as the wire's parse
     spells them: a wire whose field is not a string (Gemini's ``thoughtSignature`` is
     protobuf ``bytes``) puts every spelling of the same bytes in one form in its view.
+    ``announced``: the value a stream announces for a block's payload before its final one
+    (Responses' ``output_item.added`` encrypted_content), or ``None``: a request that
+    carries it kept the early value, and after a stream cut before the final one came it
+    is all the client had.
     """
 
     sentinels: frozenset[str] = frozenset()
@@ -48,6 +52,7 @@ class LedgerHints:
     strength: Severity = "must"
     strengths: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
     companions: Mapping[str, Companion] = field(default_factory=lambda: DEFAULT_COMPANIONS)
+    announced: Callable[[Block], str | None] = field(default=lambda block: None)
 
     def sentinel(self, payload: str) -> bool:
         """Whether ``payload`` is one of the wire's documented placeholders."""

@@ -14,7 +14,7 @@ from typing import Any
 from conformance.model import ContentBlock, Reasoning, Role
 from conformance.wires.base import ValidationContext
 from conformance.wires.openai_responses._ids import nonempty_id
-from conformance.wires.openai_responses._minted import Minted, done_item
+from conformance.wires.openai_responses._minted import Minted, done_item, interim_content
 from conformance.wires.openai_responses._view import ResponsesRequestView
 
 #: Item types the model produces (they group into one neutral assistant message).
@@ -44,7 +44,8 @@ class _Output:
 @dataclass(frozen=True)
 class StoredResponses:
     """What the provider remembers before a request: every item it minted (by id), the
-    responses it stored, and the encrypted contents it issued."""
+    responses it stored, and the encrypted contents it issued (each item's final one and
+    the interim one its stream announced first)."""
 
     outputs: dict[str, _Output]
     responses: dict[str, tuple[ResponsesRequestView, Minted]]
@@ -72,7 +73,10 @@ class StoredResponses:
                     follower = items[k + 1][1] if k + 1 < len(items) else None
                     outputs[item_id] = _Output(item_id, block, done[k], stored, follower, None)
                     if block.signature is not None:
-                        signatures.add(block.signature)
+                        # The interim token of output_item.added is OpenAI's own too, and
+                        # no report shows it refused: the provider takes it, and the
+                        # ledger is what asks for the final one (rule 22).
+                        signatures.update((block.signature, interim_content(block.signature)))
                     continue
                 produced = previous is not None and isinstance(previous[2], Reasoning)
                 producer = previous[1] if previous is not None and produced else None
