@@ -34,7 +34,6 @@ from conformance.wires.base import (
     RuleViolation,
     ValidationContext,
 )
-from conformance.wires.openai_responses._minted import interim_content
 from conformance.wires.openai_responses import (
     CALL_FOR_OUTPUT,
     CHAT_TOOL_CALLS,
@@ -51,6 +50,7 @@ from conformance.wires.openai_responses import (
     WIRE,
     ResponsesRequestView,
 )
+from conformance.wires.openai_responses._minted import interim_content
 from conformance.wires.registry import get_wire
 from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
@@ -396,7 +396,8 @@ def test_added_encrypted_content_is_an_interim_token_without_signature_chunks() 
     stream = events(FINAL)
     added = stream[2][1]["item"]["encrypted_content"]
     assert added == interim_content("ENC-TWO-uvwxyz")
-    assert added.startswith("gAAAAAB") and added != "ENC-TWO-uvwxyz"
+    assert added.startswith("gAAAAAB")
+    assert added != "ENC-TWO-uvwxyz"
     assert stream[3][1]["item"]["encrypted_content"] == "ENC-TWO-uvwxyz"
 
 

@@ -183,7 +183,10 @@ class _Render:
             elif isinstance(block, Reasoning) and self.dialect == OPENROUTER:
                 details = episode_details(block, episodes, self.detail_format, streamed=True)
                 found.append(
-                    [{"reasoning": d.get("text") or None, "reasoning_details": [d]} for d in details]
+                    [
+                        {"reasoning": d.get("text") or None, "reasoning_details": [d]}
+                        for d in details
+                    ]
                 )
                 episodes += 1
         return [[self.dialect_delta(d) for d in deltas] for deltas in found]

@@ -27,9 +27,7 @@ WIRE = Wire(
     render_history=render.render_history,
     read=read.read,
     history_items=parse.history_items,
-    hints=LedgerHints(
-        companions={**DEFAULT_COMPANIONS, "reasoning": "id"}, announced=announced
-    ),
+    hints=LedgerHints(companions={**DEFAULT_COMPANIONS, "reasoning": "id"}, announced=announced),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
     models={"": "gpt-5"},
 )
