@@ -36,6 +36,7 @@ from conformance.wires.base import (
 )
 from conformance.wires.reading import call_arguments, read_json_body
 from conformance.wires.registry import columns, get_wire, split_column
+from conformance.wires.saved_history import STREAM_DIRECTIVES
 from conformance.wires.sse import DONE, format_comment, format_event, looks_streamed, read_events
 from tests.support import library
 from tests.wires.kit import scripted
@@ -115,8 +116,10 @@ def chunks(body: bytes) -> list[bytes]:
 
 
 def _without_directives(block: ContentBlock) -> ContentBlock:
-    directives = {"chunks", "signature_chunks"} & set(type(block).model_fields)
-    update: dict[str, Any] = dict.fromkeys(directives)
+    fields = type(block).model_fields
+    update: dict[str, Any] = {
+        name: fields[name].default for name in STREAM_DIRECTIVES if name in fields
+    }
     if isinstance(block, Reasoning):
         # A summary reads back in the neutral form every view uses: `summary: []` and no
         # summary are one value (`model.summary_parts`).
