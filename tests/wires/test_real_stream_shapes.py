@@ -82,7 +82,9 @@ def test_empty_thinking_fragment_comes_right_before_the_signature() -> None:
         {"type": "thinking_delta", "thinking": ""},
         {"type": "signature_delta", "signature": SIG},
     ]
-    without = [d["delta"] for n, d in _anthropic(scripted("end", THINK)) if n.endswith("delta")]
+    without = [
+        d["delta"] for n, d in _anthropic(scripted("end", THINK)) if n == "content_block_delta"
+    ]
     assert {"type": "thinking_delta", "thinking": ""} not in without
 
 
@@ -133,7 +135,7 @@ def test_responses_added_carries_a_different_whole_token_and_done_the_final_one(
     assert added != ENC
     assert added.startswith("gAAAAAB")
     assert not ENC.startswith(added)  # a whole token of its own, no prefix
-    completed = [d for n, d in _events(rendered) if n == "response.completed"][0]
+    completed = next(d for n, d in _events(rendered) if n == "response.completed")
     assert completed["response"]["output"][0]["encrypted_content"] == ENC
 
 
@@ -147,7 +149,11 @@ def test_responses_real_stream_added_differs_from_done_and_the_reader_takes_done
     done = json.loads(real.RESPONSES_DONE.split("data: ", 1)[1])["item"]["encrypted_content"]
     assert added != done
     # The excerpt's two real events, closed by a hand-written minimal terminal event.
-    terminal = 'event: response.completed\ndata: {"type":"response.completed","sequence_number":3,"response":{"status":"completed","output":[]}}\n\n'
+    terminal = (
+        "event: response.completed\ndata: "
+        '{"type":"response.completed","sequence_number":3,'
+        '"response":{"status":"completed","output":[]}}\n\n'
+    )
     body = (real.RESPONSES_ADDED + real.RESPONSES_DONE + terminal).encode()
     (item,) = RESPONSES.read(body, True, None).blocks
     assert isinstance(item, Reasoning)
