@@ -66,6 +66,12 @@ class Reasoning(StrictModel):
     signature_chunks: Chunks | None = Field(
         default=None, description="Stream directive: sizes of the signature fragments."
     )
+    empty_chunk_before_signature: bool = Field(
+        default=False,
+        description="Stream directive: an empty text fragment right before the signature "
+        '(Anthropic\'s `thinking_delta` with `"thinking": ""`, OpenRouter\'s empty '
+        "`reasoning.text` detail on a Claude route), as some real streams send it.",
+    )
 
 
 def summary_parts(parts: tuple[str, ...] | list[str] | None) -> tuple[str, ...] | None:

@@ -171,8 +171,12 @@ class _Book:
         turns = [t for t, turn in enumerate(case.given.turns) for _ in turn.responses]
         return cls(case, history, foreign, dict(calls), turns)
 
-    def minted(self, served: Sequence[int]) -> list[Mint]:
-        """Every payload minted once the responses ``served`` (in serve order) went out."""
+    def minted(self, served: Sequence[int], hints: LedgerHints) -> list[Mint]:
+        """Every payload minted once the responses ``served`` (in serve order) went out.
+
+        A response cut before its end also leaves the values its stream announced before
+        the final ones (``LedgerHints.announced``): where the final one never came, the
+        early one is all the client had, so it is known, and owed by neither."""
         mints = list(self.history)
         for rank, r in enumerate(served, start=1):
             response = self.case.given.responses[r]
@@ -184,9 +188,14 @@ class _Book:
                 ]
             owed = response.stop not in DROPPABLE_STOPS
             for b, block in enumerate(response.blocks):
+                group = _response_group(r)
                 for field_rank, (field, payload) in enumerate(opaque_fields(block).items()):
                     order = (rank, 0, b, -1, field_rank)
-                    mints.append(Mint(payload, field, block, order, _response_group(r), b, r, owed))
+                    mints.append(Mint(payload, field, block, order, group, b, r, owed))
+                early = hints.announced(block) if response.stop in TRUNCATING_STOPS else None
+                if early:
+                    order = (rank, 0, b, -1, 0)
+                    mints.append(Mint(early, "signature", block, order, group, b, r, False))
         return mints
 
     def turn_of(self, response: int) -> int:
@@ -245,7 +254,7 @@ def _judge(
     hints: LedgerHints,
 ) -> list[Violation]:
     served, at = position
-    mints = book.minted(served)
+    mints = book.minted(served, hints)
     by_payload: dict[str, list[Mint]] = defaultdict(list)
     for mint in mints:
         by_payload[mint.payload].append(mint)
@@ -256,7 +265,7 @@ def _judge(
     for item in sent:
         candidates = by_payload.get(item.payload)
         if candidates is None:
-            found.append(_unknown(number, item, book, by_payload))
+            found.append(_unknown(number, item, book, mints, hints))
             continue
         seen[item.payload] += 1
         if seen[item.payload] > len(candidates):
@@ -283,7 +292,9 @@ def _pairs(item: _Sent, mint: Mint, hints: LedgerHints) -> bool:
 # ---------------------------------------------------------------- violations
 
 
-def _unknown(number: int, item: _Sent, book: _Book, by_payload: dict[str, list[Mint]]) -> Violation:
+def _unknown(
+    number: int, item: _Sent, book: _Book, mints: Sequence[Mint], hints: LedgerHints
+) -> Violation:
     token = _token(item.placed.block, item.field, item.payload)
     origin = book.foreign.get(item.payload)
     if origin is not None:
@@ -293,9 +304,15 @@ def _unknown(number: int, item: _Sent, book: _Book, by_payload: dict[str, list[M
             request=number,
             at=item.placed.at,
         )
+    early = next((m for m in mints if hints.announced(m.block) == item.payload), None)
+    why = (
+        diagnose(item.payload, [m.payload for m in mints])
+        if early is None
+        else f"the value its stream announced first, not the final one of {early.source} "
+        f"({quote.payload(early.payload)}) that came later in the same stream"
+    )
     return KNOWN.violation(
-        f"{token} at {item.placed.place} was never minted before request {number}: "
-        f"{diagnose(item.payload, list(by_payload))}",
+        f"{token} at {item.placed.place} was never minted before request {number}: {why}",
         request=number,
         at=item.placed.at,
     )

@@ -39,15 +39,23 @@ def maybe_payload() -> st.SearchStrategy[str | None]:
 
 def reasoning_blocks() -> st.SearchStrategy[Reasoning]:
     """A reasoning episode: signed, text-less (signature only), unsigned, redacted, or a
-    summarised item (the Responses form), with optional text and signature chunkings."""
+    summarised item (the Responses form), with optional text and signature chunkings and,
+    on a signed one, Claude's empty fragment before the signature (a stream directive
+    the wires that do not stream Claude's thinking simplify away)."""
     signed = st.builds(
         Reasoning,
         text=sentences(),
         signature=payloads(),
         chunks=chunkings(),
         signature_chunks=chunkings(),
+        empty_chunk_before_signature=st.booleans(),
     )
-    text_less = st.builds(Reasoning, text=st.just(""), signature=payloads())
+    text_less = st.builds(
+        Reasoning,
+        text=st.just(""),
+        signature=payloads(),
+        empty_chunk_before_signature=st.booleans(),
+    )
     unsigned = st.builds(Reasoning, text=sentences(), chunks=chunkings())
     redacted = st.builds(Reasoning, redacted=st.just(True), data=payloads())
     summarised = st.builds(

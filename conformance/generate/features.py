@@ -30,7 +30,10 @@ def _response_features(response: ScriptedResponse) -> list[str]:
         found.append("redacted-reasoning")
     if any(r.signature and not r.text and not r.redacted for r in reasoning):
         found.append("signature-only-episode")
-    if any(r.signature_chunks and len(r.signature_chunks) > 1 for r in reasoning):
+    if any(
+        (r.signature_chunks and len(r.signature_chunks) > 1) or r.empty_chunk_before_signature
+        for r in reasoning
+    ):
         found.append("split-signatures")
     if len(calls) > 1:
         found.append("parallel-tool-calls")

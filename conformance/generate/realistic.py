@@ -2,7 +2,7 @@
 predicates: the very ones the case lint walks (``conformance.cases.realism``), never a
 second copy of them.
 
-A drawn block the wire never sends where it sits is first simplified (stream chunkings,
+A drawn block the wire never sends where it sits is first simplified (stream directives,
 Responses item fields, then its token dropped), and removed when no simpler form is
 realistic; the response's stop and noise are drawn only among those the wire sends.
 """
@@ -16,6 +16,7 @@ from conformance.wires.roles import BlockSpot, Realism
 
 #: Field resets tried in order on an unrealistic block, each on top of the previous.
 _SIMPLER: tuple[dict[str, object], ...] = (
+    {"empty_chunk_before_signature": False},
     {"signature_chunks": None},
     {"chunks": None},
     {"id": None, "summary": None},

@@ -8,7 +8,7 @@ paired with when it does.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
@@ -34,14 +34,17 @@ class LedgerHints:
     ``sentinels``: placeholder tokens the provider documents for when the real one is
     unavailable (Gemini's two dummy signatures, ``gemini._signatures.SENTINELS``): never
     minted, never a payload.  ``reasoning_between_calls``: whether a request can place
-    reasoning between tool calls (Chat Completions keeps it in a field of its own beside
-    ``tool_calls``, so the ledger does not ask where an episode sat).  ``strength`` and
-    ``strengths``: how strongly a minted payload must come back within its tool loop, by
-    block kind (a kind not listed has ``strength``).  ``companions``: what a payload stays
-    paired with, by block kind (a kind not listed has none).  Payloads are compared as the
-    wire's parse spells them: a wire whose field is not a string (Gemini's
-    ``thoughtSignature`` is protobuf ``bytes``) puts every spelling of the same bytes in one
-    form in its view.
+    reasoning between tool calls (Chat Completions keeps it in a field of its own beside ``tool_calls``, so
+    the ledger does not ask where an episode sat).  ``strength`` and ``strengths``: how
+    strongly a minted payload must come back within its tool loop, by block kind (a kind
+    not listed has ``strength``).  ``companions``: what a payload stays paired with, by
+    block kind (a kind not listed has none).  Payloads are compared as the wire's parse
+    spells them: a wire whose field is not a string (Gemini's ``thoughtSignature`` is
+    protobuf ``bytes``) puts every spelling of the same bytes in one form in its view.
+    ``announced``: the value a stream announces for a block's payload before its final one
+    (Responses' ``output_item.added`` encrypted_content), or ``None``: a request that
+    carries it kept the early value, and after a stream cut before the final one came it
+    is all the client had.
     """
 
     sentinels: frozenset[str] = frozenset()
@@ -49,6 +52,7 @@ class LedgerHints:
     strength: Severity = "must"
     strengths: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
     companions: Mapping[str, Companion] = field(default_factory=lambda: DEFAULT_COMPANIONS)
+    announced: Callable[[Block], str | None] = field(default=lambda block: None)
 
     def sentinel(self, payload: str) -> bool:
         """Whether ``payload`` is one of the wire's documented placeholders."""

@@ -22,7 +22,7 @@ from conformance.wires.base import RequestParseError, ValidationContext
 from conformance.wires.roles import Wire
 
 #: Fields of a block that steer how a response streams: never part of a request.
-STREAM_DIRECTIVES = frozenset({"chunks", "signature_chunks"})
+STREAM_DIRECTIVES = frozenset({"chunks", "signature_chunks", "empty_chunk_before_signature"})
 
 
 class HistoryLoadError(ValueError):
@@ -41,8 +41,9 @@ class HeldHistory:
 
 
 def _plain(block: Block) -> Block:
+    fields = type(block).model_fields
     drop: dict[str, Any] = {
-        name: None for name in STREAM_DIRECTIVES | {"origin"} if hasattr(block, name)
+        name: fields[name].default for name in STREAM_DIRECTIVES | {"origin"} if name in fields
     }
     if isinstance(block, Reasoning):
         drop["summary"] = summary_parts(block.summary)

@@ -1,10 +1,11 @@
 """Case-language shapes only one wire has: the OpenAI Responses terminal-event
-directives, Anthropic's server-tool blocks and Chat's interleaved call fragments.  Every
-other wire's realism lint refuses them with one reason each."""
+directives, Anthropic's server-tool blocks, Chat's interleaved call fragments and the
+empty thinking fragment Claude streams before a signature.  Every other wire's realism
+lint refuses them with one reason each."""
 
 from __future__ import annotations
 
-from conformance.model import Block, ScriptedResponse, ServerToolResult, ServerToolUse
+from conformance.model import Block, Reasoning, ScriptedResponse, ServerToolResult, ServerToolUse
 
 
 def responses_only_problems(response: ScriptedResponse) -> list[str]:
@@ -36,4 +37,27 @@ def chat_only_problems(response: ScriptedResponse) -> list[str]:
     """Why a wire other than Chat Completions never sends this response."""
     if response.interleaved_calls:
         return ["interleaved_calls; only Chat Completions streams calls by index"]
+    return []
+
+
+def claude_stream_problems(block: Block) -> list[str]:
+    """Why a wire that does not stream Claude's thinking never sends this block: the
+    empty thinking fragment before a signature is Anthropic's (and OpenRouter's, relaying
+    it from a Claude upstream)."""
+    if isinstance(block, Reasoning) and block.empty_chunk_before_signature:
+        return [
+            "empty_chunk_before_signature; only Claude's thinking stream (Anthropic Messages, "
+            "or OpenRouter relaying a Claude model) sends an empty fragment before the signature"
+        ]
+    return []
+
+
+def empty_chunk_problems(block: Reasoning) -> list[str]:
+    """Why a Claude thinking stream never sends this block's empty fragment: it comes
+    right before a signature, so an unsigned or redacted episode has none."""
+    if block.empty_chunk_before_signature and (block.signature is None or block.redacted):
+        return [
+            "empty_chunk_before_signature on an episode without a signature; the empty "
+            "fragment comes right before the signature"
+        ]
     return []

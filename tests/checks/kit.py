@@ -32,6 +32,7 @@ from conformance.verdict import Violation
 from conformance.wires.base import RequestParseError, RequestView, RuleViolation, ValidationContext
 from conformance.wires.hints import LedgerHints
 from conformance.wires.roles import Realism, Wire
+from conformance.wires.saved_history import STREAM_DIRECTIVES
 
 RESULT = "file contents"
 TRUNCATED_RESULT = "not run: the call was truncated"
@@ -179,8 +180,10 @@ def _raw(item: Message) -> dict[str, Any]:
 
 def replayed(block: ContentBlock) -> ContentBlock:
     """A scripted block as a request carries it: without stream directives."""
-    directives = {"chunks", "signature_chunks"} & set(type(block).model_fields)
-    return block.model_copy(update=dict.fromkeys(directives))
+    fields = type(block).model_fields
+    return block.model_copy(
+        update={name: fields[name].default for name in STREAM_DIRECTIVES if name in fields}
+    )
 
 
 def ideal_views(case: Case) -> list[RequestView]:

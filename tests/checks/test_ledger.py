@@ -5,16 +5,19 @@ from __future__ import annotations
 from conformance.cases.schema import Case
 from conformance.checks.ledger import diagnose, ledger_violations
 from conformance.checks.quote import digest
-from conformance.model import Block, Reasoning, ToolCall
+from conformance.model import Block, Reasoning, Stop, ToolCall
 from conformance.verdict import Violation
 from conformance.wires.base import RequestView
 from conformance.wires.hints import LedgerHints
+from conformance.wires.openai_responses._minted import interim_content
+from conformance.wires.registry import get_wire
 from conformance.wires.roles import Hinted
 from tests.checks.kit import (
     SOFT_TEXT,
     HintsOnly,
     call,
     ideal_views,
+    ids,
     make_case,
     message,
     replace_message,
@@ -408,3 +411,56 @@ def test_ledger_violations_come_grouped_in_check_order() -> None:
     )
     found = checks(judge(case, *views))
     assert found == ["invariant/ledger-known", "invariant/ledger-once"]
+
+
+# ------------------------------------------------- a value the stream announced first
+
+#: Final encrypted contents, as OpenAI mints them (Fernet tokens).
+ENC_A = "gAAAAABpCCSFF5vVKe0PoQPUex0BF00cZ8KfLx2XfTrMwRDthEXa-nkWw219CNALhyLaR5GQ"
+ENC_B = "gAAAAABpCCSIP_BA7ytInc9YPCtg9lRfZTxWV4_g_2BefICvMPxe33bYGGA8ME_mRlLKoXL2"
+RESPONSES = HintsOnly(get_wire("openai-responses").hints)
+
+
+def responses_turn(stop: Stop = "tool_calls") -> Case:
+    return make_case(
+        [
+            respond(stop, Reasoning(id="rs_1", signature=ENC_A), call("alpha")),
+            respond("end", Reasoning(id="rs_2", signature=ENC_B), text("Done.")),
+        ]
+    )
+
+
+def test_the_final_encrypted_content_passes() -> None:
+    assert judge(responses_turn(), wire=RESPONSES) == []
+
+
+def test_the_interim_encrypted_content_of_output_item_added_fails_named_as_such() -> None:
+    # Real streams announce a different whole token at output_item.added (pydantic/
+    # pydantic-ai tests/models/cassettes/test_openai_responses/
+    # test_openai_responses_streaming_usage.yaml): a client that keeps it loses the item.
+    case = responses_turn()
+    kept = Reasoning(id="rs_1", signature=interim_content(ENC_A))
+    found = judge(case, *second_request(case, kept, call("alpha")), wire=RESPONSES)
+    assert ids(found) == ["invariant/ledger-known", "invariant/ledger-current-loop"]
+    assert "the value its stream announced first" in found[0].message
+    assert "scripted response 1, block 0" in found[0].message
+
+
+def test_the_interim_value_is_unknown_to_a_wire_without_the_hint() -> None:
+    case = responses_turn()
+    kept = Reasoning(id="rs_1", signature=interim_content(ENC_A))
+    found = judge(case, *second_request(case, kept, call("alpha")))
+    assert "announced first" not in found[0].message
+
+
+def test_after_a_cut_stream_the_interim_value_is_all_the_client_had() -> None:
+    # A stream cut before output_item.done never sent the final value: the early one is
+    # known, and neither is owed (the response may be dropped).
+    case = make_case(
+        [respond("no_finish", Reasoning(id="rs_1", signature=ENC_A))],
+        [respond("end", text("Done."))],
+    )
+    kept = Reasoning(id="rs_1", signature=interim_content(ENC_A))
+    views = ideal_views(case)
+    views[1] = replace_message(views[1], 1, kept)
+    assert judge(case, *views, wire=RESPONSES) == []

@@ -7,10 +7,12 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 
 from conformance.cases.lint import lint_case
+from conformance.generate.blocks import reasoning_blocks
 from conformance.generate.conversations import cases
+from conformance.generate.features import _response_features
 from conformance.generate.payloads import chunkings
 from conformance.generate.realistic import realistic_blocks, realistic_stops
-from conformance.model import Reasoning, ScriptedResponse, ToolCall
+from conformance.model import Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.registry import columns, get_wire
 
 FEW = settings(
@@ -94,3 +96,25 @@ def test_other_wires_never_draw_the_gemini_directive(column: str) -> None:
         assert not _shows_call_ids(case)
 
     plain()
+
+
+def test_the_empty_fragment_directive_is_kept_on_claude_streams_and_dropped_elsewhere() -> None:
+    """Claude's empty thinking fragment before the signature (pydantic/pydantic-ai
+    tests/models/cassettes/test_anthropic/test_anthropic_model_thinking_part_stream.yaml)
+    is a stream directive the generator draws; a wire that never sends it simplifies it
+    away and keeps the episode."""
+    signed = Reasoning(text="hm", signature="c2ln", empty_chunk_before_signature=True)
+    call = ToolCall(id="toolu_01abc", name="read_file")
+    anthropic = get_wire("anthropic-messages").realism
+    assert realistic_blocks(anthropic, [signed, call], "tool_calls", None, "m") == (signed, call)
+    encrypted = Reasoning(id="rs_1", signature="gAAAAABc2ln", empty_chunk_before_signature=True)
+    responses = get_wire("openai-responses").realism
+    plain = encrypted.model_copy(update={"empty_chunk_before_signature": False})
+    assert realistic_blocks(responses, [encrypted, call], "tool_calls", None, "m") == (plain, call)
+
+
+def test_the_generator_draws_the_empty_fragment_directive() -> None:
+    drawn = find(reasoning_blocks(), lambda r: r.empty_chunk_before_signature)
+    assert drawn.signature is not None
+    response = ScriptedResponse(stop="end", blocks=(drawn, Text(text="ok")))
+    assert "split-signatures" in _response_features(response)

@@ -235,8 +235,8 @@ def test_thinking_with_signature_streams_thinking_deltas_then_one_signature_delt
     )
     assert stream[0][0] == "message_start"
     assert stream[1:-2] == [
-        PING,
         start(0, THINKING_START),
+        PING,
         delta(0, {"type": "thinking_delta", "thinking": "Let "}),
         delta(0, {"type": "thinking_delta", "thinking": "me th"}),
         delta(0, {"type": "thinking_delta", "thinking": "ink."}),
@@ -277,8 +277,9 @@ def test_signature_only_episode_has_no_thinking_delta() -> None:
             {"kind": "tool_call", "id": "toolu_a", "name": "read", "arguments": {}},
         )
     )
-    assert stream[2:5] == [
+    assert stream[1:5] == [
         start(0, THINKING_START),
+        PING,
         delta(0, {"type": "signature_delta", "signature": "ONLY-SIG"}),
         stop(0),
     ]
@@ -306,16 +307,18 @@ def test_redacted_thinking_starts_with_its_data_and_has_no_delta() -> None:
             {"kind": "text", "text": "ok"},
         )
     )
-    assert stream[2:4] == [
+    assert stream[1:4] == [
         start(0, {"type": "redacted_thinking", "data": "REDACTED-BLOB"}),
+        PING,
         stop(0),
     ]
 
 
 def test_chunked_text_streams_one_text_delta_per_chunk() -> None:
     stream = events(scripted("end", {"kind": "text", "text": "hello world", "chunks": [5]}))
-    assert stream[2:6] == [
+    assert stream[1:6] == [
         start(0, TEXT_START),
+        PING,
         delta(0, {"type": "text_delta", "text": "hello"}),
         delta(0, {"type": "text_delta", "text": " world"}),
         stop(0),
@@ -336,7 +339,7 @@ def test_tool_use_streams_partial_json_that_joins_back_to_the_arguments() -> Non
             },
         )
     )
-    assert stream[2] == start(0, {"type": "tool_use", "id": "toolu_x", "name": "read", "input": {}})
+    assert stream[1] == start(0, {"type": "tool_use", "id": "toolu_x", "name": "read", "input": {}})
     pieces = [d["delta"]["partial_json"] for n, d in stream if n == "content_block_delta"]
     assert len(pieces) == 4
     assert json.loads("".join(pieces)) == arguments
@@ -397,8 +400,9 @@ def test_cut_stream_ends_on_the_last_delta_of_the_last_block(stop_: str) -> None
 
 def test_cut_inside_an_unsigned_episode_has_no_signature_delta() -> None:
     stream = events(scripted("no_finish", {"kind": "reasoning", "text": "half a thou"}))
-    assert stream[2:] == [
+    assert stream[1:] == [
         start(0, THINKING_START),
+        PING,
         delta(0, {"type": "thinking_delta", "thinking": "half a thou"}),
     ]
 
@@ -419,8 +423,8 @@ def test_noise_goes_between_blocks_round_robin() -> None:
     )
     assert [n for n, _ in stream] == [
         "message_start",
-        "ping",
         "content_block_start",
+        "ping",
         "content_block_delta",
         "content_block_stop",
         "ping",
@@ -440,7 +444,7 @@ def test_noise_goes_between_blocks_round_robin() -> None:
 
 def test_noise_of_a_one_block_response_follows_the_opening_ping() -> None:
     stream = events(scripted("end", {"kind": "text", "text": "a"}, noise=["unknown-event"]))
-    assert stream[1:3] == [PING, FUTURE]
+    assert stream[1:4] == [start(0, TEXT_START), PING, FUTURE]
 
 
 def test_each_chunk_is_one_event_and_the_body_is_their_join() -> None:

@@ -258,7 +258,11 @@ def test_plain_golden_stream() -> None:
     response = scripted("end", {"kind": "text", "text": "Hello there", "chunks": [5]})
     stream = chunks(response)
     assert [c["choices"][0] for c in stream] == [
-        {"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None},
+        {
+            "index": 0,
+            "delta": {"role": "assistant", "content": "", "refusal": None},
+            "finish_reason": None,
+        },
         {"index": 0, "delta": {"content": "Hello"}, "finish_reason": None},
         {"index": 0, "delta": {"content": " there"}, "finish_reason": None},
         {"index": 0, "delta": {}, "finish_reason": "stop"},
@@ -267,7 +271,7 @@ def test_plain_golden_stream() -> None:
     assert first["id"].startswith("chatcmpl-")
     assert (first["object"], first["model"]) == ("chat.completion.chunk", MODEL)
     assert len({(c["id"], c["created"]) for c in stream}) == 1
-    assert set(stream[-1]["usage"]) == {"prompt_tokens", "completion_tokens", "total_tokens"}
+    assert not any("usage" in c for c in stream)  # OpenAI streams usage only when asked
     assert read_sse(render(response))[-1] == "[DONE]"
 
 
@@ -279,10 +283,10 @@ def test_deepseek_golden_stream_reasoning_content_before_content() -> None:
         {**READ, "chunks": [8]},
     )
     assert deltas(response, "deepseek") == [
-        {"role": "assistant", "content": ""},
-        {"reasoning_content": "Need "},
-        {"reasoning_content": "the file."},
-        {"content": "Reading."},
+        {"role": "assistant", "content": None, "reasoning_content": ""},
+        {"content": None, "reasoning_content": "Need "},
+        {"content": None, "reasoning_content": "the file."},
+        {"content": "Reading.", "reasoning_content": None},
         {
             "tool_calls": [
                 {
@@ -295,7 +299,7 @@ def test_deepseek_golden_stream_reasoning_content_before_content() -> None:
         },
         {"tool_calls": [{"index": 0, "function": {"arguments": '{"path":'}}]},
         {"tool_calls": [{"index": 0, "function": {"arguments": '"a.txt"}'}}]},
-        {},
+        {"content": "", "reasoning_content": None},
     ]
 
 
@@ -312,11 +316,16 @@ def test_openrouter_golden_stream_signature_in_a_final_signature_only_detail() -
             "format": "anthropic-claude-v1",
         }
 
+    role = {"role": "assistant", "content": ""}
+    opening = {**text_detail(""), "signature": ""}
     assert deltas(response, "openrouter") == [
-        {"role": "assistant", "content": ""},
-        {"reasoning": "a", "reasoning_details": [text_detail("a")]},
-        {"reasoning": "b", "reasoning_details": [text_detail("b")]},
+        role,
+        {**role, "reasoning": None, "reasoning_details": [opening]},
+        {**role, "reasoning": "a", "reasoning_details": [text_detail("a")]},
+        {**role, "reasoning": "b", "reasoning_details": [text_detail("b")]},
         {
+            **role,
+            "reasoning": None,
             "reasoning_details": [
                 {
                     "type": "reasoning.text",
@@ -324,10 +333,10 @@ def test_openrouter_golden_stream_signature_in_a_final_signature_only_detail() -
                     "index": 0,
                     "format": "anthropic-claude-v1",
                 }
-            ]
+            ],
         },
-        {"content": "Done."},
-        {},
+        {"role": "assistant", "content": "Done."},
+        role,
     ]
     assert chunks(response, "openrouter")[0]["id"].startswith("gen-")
 

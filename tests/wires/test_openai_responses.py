@@ -50,6 +50,7 @@ from conformance.wires.openai_responses import (
     WIRE,
     ResponsesRequestView,
 )
+from conformance.wires.openai_responses._minted import interim_content
 from conformance.wires.registry import get_wire
 from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
@@ -388,9 +389,15 @@ def test_added_carries_incomplete_encrypted_content_and_done_the_whole() -> None
     }
 
 
-def test_added_encrypted_content_is_null_without_signature_chunks() -> None:
+def test_added_encrypted_content_is_an_interim_token_without_signature_chunks() -> None:
+    # As every real stream sends it (pydantic/pydantic-ai tests/models/cassettes/
+    # test_openai_responses/test_openai_responses_streaming_usage.yaml): already set at
+    # .added, a whole token of its own, not the final one.
     stream = events(FINAL)
-    assert stream[2][1]["item"]["encrypted_content"] is None
+    added = stream[2][1]["item"]["encrypted_content"]
+    assert added == interim_content("ENC-TWO-uvwxyz")
+    assert added.startswith("gAAAAAB")
+    assert added != "ENC-TWO-uvwxyz"
     assert stream[3][1]["item"]["encrypted_content"] == "ENC-TWO-uvwxyz"
 
 

@@ -36,6 +36,7 @@ from conformance.wires.base import (
 )
 from conformance.wires.reading import call_arguments, read_json_body
 from conformance.wires.registry import columns, get_wire, split_column
+from conformance.wires.saved_history import STREAM_DIRECTIVES
 from conformance.wires.sse import DONE, format_comment, format_event, looks_streamed, read_events
 from tests.support import library
 from tests.wires.kit import scripted
@@ -116,9 +117,13 @@ def chunks(body: bytes) -> list[bytes]:
 # ---------------------------------------------------------------- the library round trip
 
 
-def _without_directives(block: ContentBlock) -> ContentBlock:
-    directives = {"chunks", "signature_chunks"} & set(type(block).model_fields)
-    update: dict[str, Any] = dict.fromkeys(directives)
+def _without_directives(block: ContentBlock, empty_chunk_read: bool = False) -> ContentBlock:
+    fields = type(block).model_fields
+    update: dict[str, Any] = {
+        name: fields[name].default
+        for name in STREAM_DIRECTIVES
+        if name in fields and not (empty_chunk_read and name == "empty_chunk_before_signature")
+    }
     if isinstance(block, Reasoning):
         # A summary reads back in the neutral form every view uses: `summary: []` and no
         # summary are one value (`model.summary_parts`).
@@ -165,10 +170,13 @@ def _gemini_parts(last: ContentBlock, block: ContentBlock) -> bool:
 
 def carried_back(column: str, response: ScriptedResponse, stream: bool) -> ScriptedResponse | None:
     """What reading the render of ``response`` gives back (None: the render is an error
-    answer).  Stream directives and noise are never read back.  Beyond that, each
-    difference from the script is something the wire cannot carry:"""
+    answer).  Stream directives and noise are never read back, but for Claude's empty
+    thinking fragment, which a Claude stream (Anthropic, OpenRouter) reads back as its
+    directive.  Beyond that, each difference from the script is something the wire
+    cannot carry:"""
     wire, dialect = split_column(column)
-    blocks = [_without_directives(b) for b in response.blocks]
+    kept = stream and column in ("anthropic-messages", "openai-chat:openrouter")
+    blocks = [_without_directives(b, kept) for b in response.blocks]
     stop = response.stop
     if response.fault is not None:
         return None  # a stream that ends on the wire's error event reads as that error

@@ -90,18 +90,26 @@ def _stop(reason: str, at: str) -> str:
 @dataclass
 class _Streamed:
     """A content block being read from a stream: its ``content_block_start`` object,
-    which the deltas extend, and the input JSON text of a call."""
+    which the deltas extend, the input JSON text of a call, and whether an empty
+    ``thinking_delta`` came right before the signature (kept as the block's
+    ``empty_chunk_before_signature`` directive, so a case made from the recording
+    streams it again)."""
 
     item: dict[str, Any]
     at: str
     json: str = ""
     stopped: bool = False
+    empty_last: bool = False
+    empty_before_signature: bool = False
 
     def block(self) -> ContentBlock | None:
         arguments = None
         if self.item.get("type") in _CALL_TYPES and (self.json or not self.stopped):
             arguments = call_arguments(self.json, complete=self.stopped)
-        return _read_block(self.item, self.at, arguments)
+        block = _read_block(self.item, self.at, arguments)
+        if isinstance(block, Reasoning) and block.signature and self.empty_before_signature:
+            return block.model_copy(update={"empty_chunk_before_signature": True})
+        return block
 
 
 def _read_stream(body: bytes) -> ScriptedResponse:
@@ -159,8 +167,11 @@ def _extend(streamed: _Streamed, delta: dict[str, Any], at: str) -> None:
     piece = required(delta, field, str, at)
     if field == "partial_json":
         streamed.json += piece
-    else:
-        streamed.item[field] = values.text(streamed.item.get(field)) + piece
+        return
+    if field == "signature":
+        streamed.empty_before_signature = streamed.empty_last
+    streamed.empty_last = field == "thinking" and not piece
+    streamed.item[field] = values.text(streamed.item.get(field)) + piece
 
 
 def _read_message(body: bytes) -> ScriptedResponse:

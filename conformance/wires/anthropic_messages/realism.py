@@ -20,7 +20,11 @@ from conformance.model import (
 )
 from conformance.wires.anthropic_messages._stops import TRUNCATED_STOPS
 from conformance.wires.roles import BlockSpot
-from conformance.wires.wire_only import chat_only_problems, responses_only_problems
+from conformance.wires.wire_only import (
+    chat_only_problems,
+    empty_chunk_problems,
+    responses_only_problems,
+)
 
 #: How Anthropic's tool_use ids begin: client tools, then server tools.
 _TOOL_USE_ID_PREFIXES = ("toolu_", "srvtoolu_")
@@ -100,6 +104,8 @@ def block_problems(block: Block, spot: BlockSpot) -> list[str]:
             "a signature over several signature_delta events; Anthropic documents one per "
             "thinking block"
         )
+    if scripted:
+        problems += empty_chunk_problems(block)
     if scripted and block.signature is None and not (truncated and last):
         problems.append(
             "an unsigned thinking block; Anthropic signs every one unless the response is cut "

@@ -10,6 +10,7 @@ from conformance.wires.roles import BlockSpot
 from conformance.wires.wire_only import (
     anthropic_only_problems,
     chat_only_problems,
+    claude_stream_problems,
     responses_only_problems,
 )
 
@@ -36,6 +37,8 @@ def block_problems(block: Block, spot: BlockSpot) -> list[str]:
             )
         if block.id is not None or block.summary is not None:
             problems.append("reasoning with an item id or a summary (OpenAI Responses shapes)")
+        if scripted:
+            problems += claude_stream_problems(block)
         if scripted and block.signature_chunks is not None:
             problems.append(
                 "signature_chunks; Gemini sends each thoughtSignature whole on one part"

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.base import ResponseReadError
-from conformance.wires.openai_chat._details import reasoning_episodes
+from conformance.wires.openai_chat._details import streamed_episodes
 from conformance.wires.openai_chat._dialects import GEMINI, OPENROUTER, REASONING_CONTENT
 from conformance.wires.openai_chat._messages import (
     call_signature,
@@ -82,7 +82,7 @@ class _Segment:
             call_id, name = self.call
             return [ToolCall(id=call_id, name=name, arguments=arguments, signature=self.signature)]
         if dialect == OPENROUTER:
-            return [episode for _, episode in reasoning_episodes(self.details)]
+            return list(streamed_episodes(self.details))
         return [Reasoning(text=self.text)]
 
 

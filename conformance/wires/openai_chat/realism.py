@@ -15,7 +15,12 @@ from conformance.wires.openai_chat._dialects import (
 )
 from conformance.wires.openai_chat._stops import RAW_ARGUMENT_STOPS, TRUNCATED_STOPS
 from conformance.wires.roles import BlockSpot
-from conformance.wires.wire_only import anthropic_only_problems, responses_only_problems
+from conformance.wires.wire_only import (
+    anthropic_only_problems,
+    claude_stream_problems,
+    empty_chunk_problems,
+    responses_only_problems,
+)
 
 
 def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
@@ -100,6 +105,10 @@ def _shape_problems(block: Block, spot: BlockSpot) -> list[str]:
         )
     if not isinstance(block, Reasoning):
         return problems
+    if scripted and (dialect != OPENROUTER or upstream(model) != "anthropic"):
+        problems += claude_stream_problems(block)
+    elif scripted:
+        problems += empty_chunk_problems(block)
     if block.id is not None:
         problems.append("reasoning with an item id (an OpenAI Responses shape)")
     if dialect in REASONING_CONTENT:

@@ -181,16 +181,38 @@ class _Render:
                 pieces = fragments(block.text, block.chunks)
                 found.append([{"reasoning_content": p} for p in pieces])
             elif isinstance(block, Reasoning) and self.dialect == OPENROUTER:
+                details = episode_details(block, episodes, self.detail_format, streamed=True)
                 found.append(
                     [
-                        {"reasoning": d["text"], "reasoning_details": [d]}
-                        if "text" in d
-                        else {"reasoning_details": [d]}
-                        for d in episode_details(block, episodes, self.detail_format, streamed=True)
+                        {"reasoning": d.get("text") or None, "reasoning_details": [d]}
+                        for d in details
                     ]
                 )
                 episodes += 1
-        return found
+        return [[self.dialect_delta(d) for d in deltas] for deltas in found]
+
+    @property
+    def explicit_nulls(self) -> bool:
+        """DeepSeek in thinking mode names both ``content`` and ``reasoning_content`` in
+        every chunk, ``null`` on the side that is not streaming (1 of 1 thinking stream:
+        pydantic/pydantic-ai tests/models/cassettes/test_deepseek/
+        test_deepseek_model_thinking_stream.yaml, all 212 chunks)."""
+        return self.dialect == DEEPSEEK and any(
+            isinstance(b, Reasoning) for b in self.response.blocks
+        )
+
+    def dialect_delta(self, delta: dict[str, Any]) -> dict[str, Any]:
+        """A delta in the dialect's own spelling.  OpenRouter repeats ``role`` in every
+        chunk, and ``content: ""`` in every reasoning chunk (7 of 7 streams of
+        pydantic/pydantic-ai tests/models/cassettes/test_openrouter/, e.g.
+        test_openrouter_streaming_reasoning.yaml); DeepSeek's thinking mode spells out its
+        nulls (``explicit_nulls``)."""
+        if self.dialect == OPENROUTER:
+            content = {"content": ""} if "reasoning_details" in delta else {}
+            return {"role": "assistant", **content, **delta}
+        if self.explicit_nulls and "tool_calls" not in delta:
+            return {"content": None, "reasoning_content": None, **delta}
+        return delta
 
     def call(self, call: ToolCall) -> dict[str, Any]:
         """A whole tool call as the message (or a whole-call delta) carries it; on Gemini's
@@ -227,26 +249,67 @@ class _Render:
             return format_comment(_KEEP_ALIVE.get(self.dialect, "keep-alive"))
         return format_event(None, {**self.chunk({}), "choices": []})
 
+    @property
+    def usage_chunk(self) -> bool:
+        """Whether plain OpenAI streams the usage in a last chunk of its own: the request
+        asked for ``stream_options.include_usage``, and then every other chunk says
+        ``"usage": null`` and the last one has ``choices: []`` (OpenAI's API reference;
+        3 of 3 streams of pydantic/pydantic-ai tests/models/cassettes/test_openai/, e.g.
+        test_run_stream_sync_streams_real_model.yaml).  Without it OpenAI sends no usage."""
+        request = self.context.request
+        options = request.raw.get("stream_options") if request is not None else None
+        return isinstance(options, dict) and options.get("include_usage") is True
+
+    def opening(self, blocks: list[list[dict[str, Any]]]) -> dict[str, Any]:
+        """The first chunk's delta: the role, with nothing yet (OpenAI also says
+        ``"refusal": null``).  On plain OpenAI a response that opens with a tool call
+        sends that call's first delta in it too, beside ``"content": null``
+        (pydantic/pydantic-ai tests/models/cassettes/test_openai/
+        test_run_stream_sync_streams_real_model.yaml); its text responses open with
+        ``"content": ""``.  DeepSeek's thinking mode opens with ``"content": null,
+        "reasoning_content": ""``."""
+        if self.dialect is None:
+            first = blocks[0][0] if blocks else {}
+            if "tool_calls" in first:
+                blocks[0] = blocks[0][1:]
+                return {"role": "assistant", "content": None, **first, "refusal": None}
+            return {"role": "assistant", "content": "", "refusal": None}
+        if self.explicit_nulls:
+            return {"role": "assistant", "content": None, "reasoning_content": ""}
+        return {"role": "assistant", "content": ""}
+
     def stream(self) -> list[bytes]:
         """Every flush of the stream: an opening chunk with the role, one chunk per
-        delta, the finish chunk (with usage), ``[DONE]``; a cut ends on the last delta.
-        Noise goes round-robin into the gaps between blocks."""
+        delta, the finish chunk (with usage, or before OpenAI's usage chunk), ``[DONE]``;
+        a cut ends on the last delta.  Noise goes round-robin into the gaps between
+        blocks."""
         blocks = [d for d in self.deltas() if d]
         if self.response.interleaved_calls:
             blocks = self.interleaved(blocks)
+        opening = self.opening(blocks)
         gaps = max(len(blocks) - 1, 0)
         noise_after: dict[int, list[bytes]] = {}
         for k, noise in enumerate(self.response.noise):
             noise_after.setdefault(k % gaps if gaps else -1, []).append(self.noise(noise))
-        flushes = [format_event(None, self.chunk({"role": "assistant", "content": ""}))]
+        per_chunk: dict[str, Any] = {"usage": None} if self.usage_chunk else {}
+        flushes = [format_event(None, self.chunk(opening, **per_chunk))]
         flushes += noise_after.get(-1, [])
         for b, deltas in enumerate(blocks):
-            flushes += [format_event(None, self.chunk(d)) for d in deltas]
+            flushes += [format_event(None, self.chunk(d, **per_chunk)) for d in deltas]
             flushes += noise_after.get(b, [])
         if self.response.stop in CUT_STOPS:
             return flushes
         finish = FINISH_REASONS[self.response.stop]
-        flushes.append(format_event(None, self.chunk({}, finish, usage=self.usage)))
+        if self.dialect is None:
+            closing = self.chunk({}, finish, **per_chunk)
+            flushes.append(format_event(None, closing))
+            if self.usage_chunk:
+                last = {**self.chunk({}), "choices": [], "usage": self.usage}
+                flushes.append(format_event(None, last))
+        else:
+            spelled = self.explicit_nulls or self.dialect == OPENROUTER
+            delta = self.dialect_delta({"content": ""}) if spelled else {}
+            flushes.append(format_event(None, self.chunk(delta, finish, usage=self.usage)))
         flushes.append(DONE)
         return flushes
 

@@ -15,7 +15,7 @@ from conformance.model import ContentBlock, Reasoning, Role
 from conformance.wires.base import ValidationContext
 from conformance.wires.openai_responses._ids import conversation_id, nonempty_id
 from conformance.wires.openai_responses._kinds import item_type, side
-from conformance.wires.openai_responses._minted import Minted, done_item
+from conformance.wires.openai_responses._minted import Minted, done_item, interim_content
 from conformance.wires.openai_responses._view import ResponsesRequestView
 
 
@@ -37,7 +37,8 @@ class _Output:
 @dataclass(frozen=True)
 class StoredResponses:
     """What the provider remembers before a request: every item it minted (by id), the
-    responses it stored, the encrypted contents it issued, and the last response of each
+    responses it stored, the encrypted contents it issued (each item's final one and
+    the interim one its stream announced first), and the last response of each
     conversation object (a conversation holds every item of its responses)."""
 
     outputs: dict[str, _Output]
@@ -63,11 +64,12 @@ class StoredResponses:
             if requested is not None and requested.conversation is not None:
                 conversations[requested.conversation] = (requested, minted)
             outputs.update(_outputs(minted, requested is not None and requested.encrypted, stored))
-            signatures.update(
-                b.signature
-                for b in response.blocks
-                if isinstance(b, Reasoning) and b.signature is not None
-            )
+            for b in response.blocks:
+                if isinstance(b, Reasoning) and b.signature is not None:
+                    # The interim token of output_item.added is OpenAI's own too, and no
+                    # report shows it refused: the provider takes it, and the ledger is
+                    # what asks for the final one (rule 22).
+                    signatures.update((b.signature, interim_content(b.signature)))
         history_stored = context.options.store is not False
         for message in context.history:
             if message.role != "assistant":

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires.roles import BlockSpot
-from conformance.wires.wire_only import anthropic_only_problems, chat_only_problems
+from conformance.wires.wire_only import (
+    anthropic_only_problems,
+    chat_only_problems,
+    claude_stream_problems,
+)
 
 #: Stops under which a response may end inside an item (an unfinished call, say).
 _TRUNCATED_STOPS = frozenset({"max_tokens", "no_finish"})
@@ -44,6 +48,7 @@ def block_problems(block: Block, spot: BlockSpot) -> list[str]:
         problems.append(f"a reasoning id {block.id!r}; OpenAI's reasoning item ids begin `rs_`")
     if not scripted:
         return problems
+    problems += claude_stream_problems(block)
     if block.signature_chunks is not None and len(block.signature_chunks) > 2:
         problems.append(
             "encrypted_content in more than 2 pieces; it arrives whole in output_item.done "

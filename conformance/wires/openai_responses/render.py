@@ -17,7 +17,7 @@ from conformance.wires import values
 from conformance.wires.base import RenderContext, RequestView, RuleViolation
 from conformance.wires.faults import OPENAI_FAULTS, render_fault
 from conformance.wires.openai_responses._history import history_input
-from conformance.wires.openai_responses._minted import Minted, content_part
+from conformance.wires.openai_responses._minted import Minted, added_content, content_part
 from conformance.wires.openai_responses._rule import ResponsesRule
 from conformance.wires.openai_responses._view import ResponsesRequestView
 from conformance.wires.openai_responses.rules import ENCRYPTED_CONTENT_VALID
@@ -108,10 +108,9 @@ def _render_json(
 
 def _added_item(block: ContentBlock, item_id: str, encrypted: bool) -> dict[str, Any]:
     """An item as ``output_item.added`` announces it: nothing streamed yet, and a
-    reasoning item's ``encrypted_content`` incomplete (its first signature chunk)."""
+    reasoning item's ``encrypted_content`` not yet the final one (``added_content``)."""
     if isinstance(block, Reasoning):
-        first = fragments(block.signature or "", block.signature_chunks)[:1]
-        content = first[0] if encrypted and first and block.signature_chunks else None
+        content = added_content(block) if encrypted else None
         return {"type": "reasoning", "id": item_id, "summary": [], "encrypted_content": content}
     if isinstance(block, Text):
         return {

@@ -122,8 +122,10 @@ ENCRYPTED_CONTENT_VALID = ResponsesRule(
     id="openai-responses/encrypted-content-valid",
     ref="rule B22, §B30",
     statement=(
-        "A reasoning item's `encrypted_content` is one this provider minted, byte for byte: "
-        "not the incomplete value of `output_item.added`, not joined, not foreign."
+        "A reasoning item's `encrypted_content` is one this provider issued, byte for byte: "
+        "not cut (a prefix of the final value), not joined, not foreign.  The whole interim "
+        "token `output_item.added` announces is OpenAI's own and no report shows it refused, "
+        "so it passes here; the opaque-payload ledger asks for the final one (rule 22)."
     ),
     source=(
         "rule 22 and 30: Wei-Shaw/sub2api#3138, #2863; pydantic/pydantic-ai#4608; "

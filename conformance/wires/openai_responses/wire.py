@@ -1,8 +1,9 @@
-"""The Responses wire, assembled from the job modules of this package.  One ledger hint
-differs from the defaults: a reasoning item's encrypted content comes back under its own
-``rs_`` id.  A script that leaves the id to the provider (derived at render) names none,
-and neither does a client that drops it (OpenAI tolerates that): any reasoning item then
-pairs."""
+"""The Responses wire, assembled from the job modules of this package.  Two ledger hints
+differ from the defaults: a reasoning item's encrypted content comes back under its own
+``rs_`` id (a script that leaves the id to the provider, derived at render, names none,
+and neither does a client that drops it, which OpenAI tolerates: any reasoning item then
+pairs); and its stream announces another encrypted content first, at
+``output_item.added`` (``_minted.announced``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from conformance.wires.openai_responses import (
     route,
     rules,
 )
+from conformance.wires.openai_responses._minted import announced
 from conformance.wires.openai_responses._view import NAME
 from conformance.wires.openai_responses.validate import validate
 from conformance.wires.roles import Realism, Wire
@@ -33,7 +35,7 @@ WIRE = Wire(
     render_history=render.render_history,
     read=read.read,
     history_items=parse.history_items,
-    hints=LedgerHints(companions={**DEFAULT_COMPANIONS, "reasoning": "id"}),
+    hints=LedgerHints(companions={**DEFAULT_COMPANIONS, "reasoning": "id"}, announced=announced),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
     unseen_state=_server_state.unseen_state,
     models={"": "gpt-5"},
