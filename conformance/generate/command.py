@@ -76,8 +76,9 @@ def add_generate_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
         "--database",
         type=Path,
         metavar="DIR",
-        help="the example database (default .wire-conformance/examples under the current "
-        "directory)",
+        help="the example database (default: .wire-conformance/examples under the current "
+        "directory for the dev profile, none for ci and nightly, which must not depend on "
+        "earlier runs)",
     )
     database.add_argument("--no-database", action="store_true", help="keep no example database")
     generate.add_argument(
@@ -108,7 +109,7 @@ def run_generate_command(args: argparse.Namespace) -> int:
 
 def _generate(args: argparse.Namespace) -> int:
     from conformance.generate.case_file import case_yaml, counterexample_case, save_case
-    from conformance.generate.profiles import DEFAULT_DATABASE, default_profile
+    from conformance.generate.profiles import default_database, default_profile
     from conformance.generate.properties import Search, failing_check, search
     from conformance.runner import RunOptions
     from conformance.targets.resolve import TargetError, resolve_target
@@ -137,7 +138,7 @@ def _generate(args: argparse.Namespace) -> int:
         print(f"wire-conformance: {target.name} speaks none of the selected wires", file=sys.stderr)
         return EXIT_USAGE
     profile = args.profile or default_profile()
-    database = None if args.no_database else (args.database or DEFAULT_DATABASE)
+    database = None if args.no_database else (args.database or default_database(profile))
     options = RunOptions(timeout=args.timeout, strict=args.strict, evidence=args.evidence)
     failed = False
     for column in chosen:

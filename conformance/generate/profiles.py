@@ -2,9 +2,11 @@
 parents, and the wall-clock budget a profile's search may use.
 
 ``dev`` (the parent of the others) explores with a fresh seed and keeps failures in an
-example database; ``ci`` is ``dev`` made reproducible (a fixed seed, no database
-writes), chosen when the ``CI`` environment variable is set, as hypothesis itself
-does; ``nightly`` is ``ci`` with many more examples, bounded by its budget.
+example database; ``ci`` is ``dev`` made reproducible (a fixed seed and, unless one is
+named, no example database: what a database holds depends on earlier runs on that
+machine, so replaying it would make the same command find different things), chosen
+when the ``CI`` environment variable is set, as hypothesis itself does; ``nightly`` is
+``ci`` with many more examples, bounded by its budget.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ class Profile:
     budget: float | None
     #: Whether the seed is fixed when none is given (reproducible runs).
     fixed_seed: bool
+    #: Whether failures are kept in, and replayed from, the example database when the
+    #: user names none (``default_database``).
+    keeps_database: bool = False
 
     @property
     def registered(self) -> str:
@@ -44,8 +49,10 @@ class Profile:
 
 
 PROFILES: dict[str, Profile] = {
-    "dev": Profile("dev", None, max_examples=50, budget=None, fixed_seed=False),
-    "ci": Profile("ci", "dev", max_examples=60, budget=120.0, fixed_seed=True),
+    "dev": Profile(
+        "dev", None, max_examples=50, budget=None, fixed_seed=False, keeps_database=True
+    ),
+    "ci": Profile("ci", "dev", max_examples=100, budget=120.0, fixed_seed=True),
     "nightly": Profile("nightly", "ci", max_examples=5000, budget=1800.0, fixed_seed=False),
 }
 
@@ -78,8 +85,17 @@ def default_profile() -> str:
     return "ci" if os.environ.get("CI") else "dev"
 
 
+def default_database(profile: str, root: Path | None = None) -> Path | None:
+    """The example database a search of ``profile`` uses when the user names none:
+    ``DEFAULT_DATABASE`` under ``root`` (the current directory) for a profile that keeps
+    one, else none."""
+    if not PROFILES[profile].keeps_database:
+        return None
+    return DEFAULT_DATABASE if root is None else root / DEFAULT_DATABASE
+
+
 def profile_settings(
-    name: str, examples: int | None = None, database: Path | None = DEFAULT_DATABASE
+    name: str, examples: int | None = None, database: Path | None = None
 ) -> settings:
     """The registered settings of profile ``name``, with ``examples`` and the example
     database (``None``: none) applied."""

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hypothesis import given
-from hypothesis import seed as seeded
 
 from conformance.cases.schema import Case
 from conformance.generate.conversations import cases
-from conformance.generate.profiles import DEFAULT_DATABASE, PROFILES, profile_settings
+from conformance.generate.profiles import PROFILES, profile_settings
 from conformance.runner import RunOptions, plan, run_job
 from conformance.targets.resolve import ResolvedTarget
 from conformance.verdict import Result
@@ -60,7 +61,8 @@ class Search:
     profile: str = "dev"
     seed: int | None = None
     examples: int | None = None
-    database: Path | None = DEFAULT_DATABASE
+    #: The example database to replay and keep failures in; ``None``: none.
+    database: Path | None = None
     options: RunOptions = field(default_factory=RunOptions)
 
     def chosen_seed(self) -> int:
@@ -97,7 +99,6 @@ def _batch(
     """One hypothesis run of ``examples`` conversations from ``seed``."""
     settings_ = profile_settings(search.profile, examples, search.database)
 
-    @seeded(seed)
     @settings_
     @given(cases(search.column))
     def conversation_passes(case: Case) -> None:
@@ -113,7 +114,39 @@ def _batch(
     # One example database entry per target and column, not one for every search.
     digest = f"{search.target.name}\0{search.column}".encode()
     conversation_passes.hypothesis.inner_test._hypothesis_internal_add_digest = digest  # type: ignore[attr-defined]
-    conversation_passes()
+    # What ``hypothesis.seed`` does, without its other effect: it also switches the
+    # example database off, and a profile that keeps one (dev) replays its failures
+    # first, then draws from the seed.
+    conversation_passes._hypothesis_internal_use_seed = seed  # type: ignore[attr-defined]
+    with _without_local_constants():
+        conversation_passes()
+
+
+@contextmanager
+def _without_local_constants() -> Iterator[None]:
+    """Draw as if no module of the current project were loaded.
+
+    Hypothesis mixes constants it finds in the project's loaded modules into what it
+    draws, so the same seed drew different conversations in a process that had imported
+    other modules (a pytest worker, a user's adapter, a new string anywhere in the
+    code): a seed printed by one run did not reproduce in another.  Its fixed constants
+    stay.  If hypothesis no longer has the hook, draws fall back to its default."""
+    from hypothesis.internal.conjecture import providers
+
+    original = getattr(providers, "_get_local_constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    if original is None or cache is None or not hasattr(providers, "Constants"):
+        yield
+        return
+    empty = providers.Constants()
+    # The pools already computed from the project's modules are cached per choice kind.
+    cache.clear()
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.clear()
 
 
 def search(spec: Search) -> Outcome:

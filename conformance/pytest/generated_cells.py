@@ -25,13 +25,13 @@ class Column:
     profile: str
     examples: int | None
     seed: int | None
-    database: Path
+    database: Path | None
 
 
 def parametrize_columns(metafunc: pytest.Metafunc) -> None:
     """One test per column the suite's target speaks (narrowed by its ``wires`` and
     ``--conformance-wire``)."""
-    from conformance.generate.profiles import DEFAULT_DATABASE, default_profile
+    from conformance.generate.profiles import default_database, default_profile
     from conformance.wires.registry import columns
 
     cls = metafunc.cls
@@ -58,7 +58,7 @@ def parametrize_columns(metafunc: pytest.Metafunc) -> None:
         if cls.generate_seed is not None
         else config.getoption("--conformance-seed")
     )
-    database = Path(str(config.rootpath)) / DEFAULT_DATABASE
+    database = default_database(profile, Path(str(config.rootpath)))
     values = [
         Column(c, target, options, profile, cls.generate_examples, seed, database) for c in chosen
     ]

@@ -34,11 +34,11 @@ class LedgerHints:
     ``sentinels``: placeholder tokens the provider documents for when the real one is
     unavailable (Gemini's two dummy signatures, ``gemini._signatures.SENTINELS``): never
     minted, never a payload.  ``reasoning_between_calls``: whether a request can place
-    reasoning between tool calls (Chat Completions keeps it in a field of its own beside ``tool_calls``, so
-    the ledger does not ask where an episode sat).  ``strength`` and ``strengths``: how
-    strongly a minted payload must come back within its tool loop, by block kind (a kind
-    not listed has ``strength``).  ``companions``: what a payload stays paired with, by
-    block kind (a kind not listed has none).  Payloads are compared as the wire's parse
+    reasoning between tool calls (Chat Completions keeps it in a field of its own beside
+    ``tool_calls``, so the ledger does not ask where an episode sat).  ``strength`` and
+    ``strengths``: how strongly a minted payload must come back within its tool loop, by
+    block kind (a kind not listed has ``strength``).  ``companions``: what a payload stays
+    paired with, by block kind (a kind not listed has none).  Payloads are compared as the wire's parse
     spells them: a wire whose field is not a string (Gemini's ``thoughtSignature`` is
     protobuf ``bytes``) puts every spelling of the same bytes in one form in its view.
     ``announced``: the value a stream announces for a block's payload before its final one

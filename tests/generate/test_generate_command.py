@@ -74,3 +74,27 @@ def test_bad_option_values_are_usage_errors() -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["generate", "--examples", "0"])
     assert exit_.value.code == 2
+
+
+def test_a_reproducible_profile_replays_no_database_unless_one_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ci`` finds the same thing on every machine: a failure a dev run kept under the
+    project is not replayed (it would change what the fixed seed draws), and nothing is
+    written there; ``dev`` keeps it; a named ``--database`` is used by any profile."""
+    from conformance.generate.profiles import DEFAULT_DATABASE, default_database
+
+    monkeypatch.chdir(tmp_path)
+    assert default_database("ci") is None
+    assert default_database("nightly") is None
+    assert default_database("dev") == DEFAULT_DATABASE
+    assert default_database("dev", tmp_path) == tmp_path / DEFAULT_DATABASE
+    argv = ["generate", "--target", "harness.broken:HoistThinkingAdapter", "--wire", "gemini"]
+    assert main([*argv, "--profile", "ci", "--examples", "5"]) == 1
+    assert not (tmp_path / DEFAULT_DATABASE).exists()
+    named = tmp_path / "named"
+    assert main([*argv, "--profile", "ci", "--examples", "5", "--database", str(named)]) == 1
+    assert any(named.rglob("*"))
+    assert main([*argv, "--profile", "dev", "--seed", "0", "--examples", "5"]) == 1
+    assert any((tmp_path / DEFAULT_DATABASE).rglob("*"))
+    capsys.readouterr()

@@ -1,5 +1,5 @@
 """The reference adapter passes every generated conversation on every column (the
-``ci`` profile's seed, fewer examples here than the profile's 60 to keep the suite
+``ci`` profile's seed, fewer examples here than the profile's 100 to keep the suite
 fast; ``wire-conformance generate --profile ci`` runs them all)."""
 
 from __future__ import annotations
