@@ -37,14 +37,14 @@ class LedgerHints:
     reasoning between tool calls (Chat Completions keeps it in a field of its own beside
     ``tool_calls``, so the ledger does not ask where an episode sat).  ``strength`` and
     ``strengths``: how strongly a minted payload must come back within its tool loop, by
-    block kind (a kind not listed has ``strength``).  ``companions``: what a payload stays
-    paired with, by block kind (a kind not listed has none).  Payloads are compared as the wire's parse
-    spells them: a wire whose field is not a string (Gemini's ``thoughtSignature`` is
-    protobuf ``bytes``) puts every spelling of the same bytes in one form in its view.
-    ``announced``: the value a stream announces for a block's payload before its final one
-    (Responses' ``output_item.added`` encrypted_content), or ``None``: a request that
-    carries it kept the early value, and after a stream cut before the final one came it
-    is all the client had.
+    block kind (a kind not listed has ``strength``).  ``companions``: what a payload
+    stays paired with, by block kind (a kind not listed has none).  Payloads are compared
+    as the wire's parse spells them: a wire whose field is not a string (Gemini's
+    ``thoughtSignature`` is protobuf ``bytes``) puts every spelling of the same bytes in
+    one form in its view. ``announced``: the value a stream announces for a block's
+    payload before its final one (Responses' ``output_item.added`` encrypted_content),
+    or ``None``: a request that carries it kept the early value, and after a stream cut
+    before the final one came it is all the client had.
     """
 
     sentinels: frozenset[str] = frozenset()
