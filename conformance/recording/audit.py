@@ -36,7 +36,7 @@ from conformance.model import Block, Media, Message, Options, ScriptedResponse
 from conformance.provider.scripted import MALFORMED_REQUEST
 from conformance.recording.load import RecordingError, load_recording
 from conformance.recording.model import RecordedExchange, Recording
-from conformance.recording.to_case import ToCaseError, options_of, scripted_answer
+from conformance.recording.to_case import ToCaseError, options_of, scripted_answer, settled
 from conformance.version import __version__
 from conformance.wires.base import (
     RequestParseError,
@@ -156,6 +156,8 @@ class _Memory:
     served: tuple[ScriptedResponse, ...] = ()
     answered: tuple[tuple[RequestView, int], ...] = ()
     bodies: tuple[bytes, ...] = ()
+    #: The recording judged: a turn's answer may be settled by a later exchange.
+    recording: Recording | None = None
 
     def context(self, number: int, view: RequestView | None = None) -> ValidationContext:
         """What the provider knows when it judges request ``number``; with ``view``,
@@ -288,8 +290,11 @@ def _remember(exchange: RecordedExchange, view: RequestView, memory: _Memory, co
     requests that rest on it may then be too strict: its reason says so)."""
     body = exchange.response.body
     memory.bodies = (*memory.bodies, body)
+    index = exchange.number - 1
     try:
-        answer = scripted_answer(exchange, column, f"exchanges.{exchange.number - 1}")
+        if memory.recording is not None:
+            exchange = settled(memory.recording, index)
+        answer = scripted_answer(exchange, column, f"exchanges.{index}")
     except ToCaseError:
         return
     if answer is None:
@@ -302,7 +307,7 @@ def audit_recording(recording: Recording, shown: str) -> AuditedRecording:
     """Every exchange of one recording, judged in order."""
     meta = recording.metadata
     wire_name, dialect = split_column(meta.column)
-    memory = _Memory(get_wire(wire_name), dialect)
+    memory = _Memory(get_wire(wire_name), dialect, recording=recording)
     exchanges = tuple(_judge(e, memory, shown, meta.column) for e in recording.exchanges)
     return AuditedRecording(
         recording=shown, wire=meta.column, synthetic=meta.synthetic, exchanges=exchanges

@@ -11,7 +11,7 @@ cell, and the drift from the recorded requests is reported beside the verdict.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Literal
@@ -19,11 +19,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from conformance.cases.schema import Case
-from conformance.http import HttpResponse
+from conformance.http import HttpRequest, HttpResponse
 from conformance.provider.scripted import ScriptedProvider
 from conformance.recording.drift import Drift, compare
 from conformance.recording.load import RecordingError, load_recording
+from conformance.recording.model import Recording
 from conformance.recording.to_case import (
+    Played,
     ToCaseError,
     Unscriptable,
     conversation_exchanges,
@@ -35,6 +37,7 @@ from conformance.targets.resolve import ResolvedTarget
 from conformance.verdict import Verdict, Violation
 from conformance.version import __version__
 from conformance.wires.base import RenderContext
+from conformance.wires.registry import get_wire, split_column
 from conformance.wires.roles import Wire
 
 REPLAY_REPORT_VERSION = 1
@@ -42,17 +45,75 @@ REPLAY_REPORT_VERSION = 1
 Status = Literal["pass", "drift", "fail", "error", "n/a"]
 
 
+@dataclass(frozen=True)
+class RecordedAnswer:
+    """What the recording answered one turn: the answer that holds its outcome, and,
+    for a turn answered later (a Responses background response), the pending answer
+    the provider sent first and the polls' answers, in order."""
+
+    outcome: HttpResponse
+    pending: HttpResponse | None = None
+    polls: tuple[HttpResponse, ...] = ()
+    polled_id: str | None = None
+
+
 class ReplayProvider(ScriptedProvider):
-    """The scripted provider answering with recorded responses."""
+    """The scripted provider answering with recorded responses.
+
+    A turn the recording answered later is answered the way the target asks: with its
+    outcome at once, as the provider answers a request that does not ask to wait; or,
+    to a request that does (``Wire.defers``), with the recorded pending answer, and each
+    poll of it (``Wire.poll_of``) with the next recorded poll (the last one again once
+    they run out).  Polls are transport, not turns: they are served, not judged."""
 
     def __init__(
-        self, answers: Sequence[HttpResponse], case: Case, wire: Wire, dialect: str | None
+        self, answers: Sequence[RecordedAnswer], case: Case, wire: Wire, dialect: str | None
     ) -> None:
         super().__init__(case, wire, dialect)
+        self.recorded_wire = wire
         self.answers = tuple(answers)
+        self._polls: dict[str, list[HttpResponse]] = {}
 
     def respond(self, index: int, context: RenderContext) -> HttpResponse:
-        return self.answers[index]
+        answer = self.answers[index]
+        if answer.pending is None or answer.polled_id is None or context.request is None:
+            return answer.outcome
+        if not self.recorded_wire.defers(context.request):
+            return answer.outcome
+        self._polls[answer.polled_id] = list(answer.polls)
+        return answer.pending
+
+    def handle(self, request: HttpRequest) -> HttpResponse:
+        polled = self.recorded_wire.poll_of(request)
+        with self.lock:
+            left = self._polls.get(polled) if polled is not None else None
+            if left:
+                return left.pop(0) if len(left) > 1 else left[0]
+        return super().handle(request)
+
+
+def recorded_answers(recording: Recording, plays: Sequence[Played]) -> list[RecordedAnswer]:
+    """Each answered turn's recorded answers (``RecordedAnswer``)."""
+    wire = get_wire(split_column(recording.metadata.column)[0])
+    out: list[RecordedAnswer] = []
+    for play in plays:
+        if play.response is None:
+            continue
+        outcome = play.exchange.response.http()
+        original = recording.exchanges[play.exchange.number - 1]
+        if original.response == play.exchange.response:
+            out.append(RecordedAnswer(outcome))
+            continue
+        later = recording.exchanges[play.exchange.number :]
+        final = next(e for e in later if e.response == play.exchange.response)
+        polled_id = wire.poll_of(final.request.http())
+        polls = tuple(
+            e.response.http()
+            for e in later[: later.index(final) + 1]
+            if polled_id is not None and wire.poll_of(e.request.http()) == polled_id
+        )
+        out.append(RecordedAnswer(outcome, original.response.http(), polls, polled_id))
+    return out
 
 
 class RecordingResult(BaseModel):
@@ -129,7 +190,7 @@ def replay_file(
     except ToCaseError as error:
         return RecordingResult(file=shown, status="error", reason=str(error))
     meta = recording.metadata
-    answers = [p.exchange.response.http() for p in plays if p.response is not None]
+    answers = recorded_answers(recording, plays)
     job = plan([case], target)[0]
     factory = partial(ReplayProvider, answers)
     result, transcript = run_job(target, job, replace(options, provider=factory))

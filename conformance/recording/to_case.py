@@ -160,8 +160,30 @@ def conversation_exchanges(recording: Recording) -> list[tuple[int, RecordedExch
     return [(i, e) for i, e in enumerate(recording.exchanges) if wire.serves(e.request.http())]
 
 
+def settled(recording: Recording, index: int) -> RecordedExchange:
+    """Exchange ``index`` with the answer that holds its turn's outcome: its own, or
+    the later one the wire says settles it (a Responses background response, polled
+    until it ends).  An answer that never settled within the recording is no turn."""
+    exchange = recording.exchanges[index]
+    if not 200 <= exchange.response.status < 300:
+        return exchange
+    wire = get_wire(split_column(recording.metadata.column)[0])
+    later = recording.exchanges[index + 1 :]
+    at = wire.settle(exchange.response.body, [(e.request.http(), e.response.body) for e in later])
+    if at is None:
+        return exchange
+    if at < 0:
+        raise Unscriptable(
+            f"exchanges.{index}.response",
+            "the answer is a background response still running when the recording ended: "
+            "no poll shows its outcome, so the provider answered no turn",
+        )
+    return exchange.model_copy(update={"response": later[at].response})
+
+
 def played(recording: Recording) -> list[Played]:
-    """Every conversation exchange with its parsed request and its scripted answer."""
+    """Every conversation exchange with its parsed request and its scripted answer
+    (a polled answer's outcome, ``settled``)."""
     column = recording.metadata.column
     out: list[Played] = []
     turns = conversation_exchanges(recording)
@@ -171,7 +193,8 @@ def played(recording: Recording) -> list[Played]:
             "no request to a conversation endpoint of the wire: nothing to replay",
         )
     served: list[ScriptedResponse] = []
-    for index, exchange in turns:
+    for index, _ in turns:
+        exchange = settled(recording, index)
         at = f"exchanges.{index}"
         view = _view(exchange, column, at, tuple(served))
         answer = scripted_answer(exchange, column, at)

@@ -185,6 +185,18 @@ class Wire:
     unseen_state: Callable[[RequestView, Sequence[bytes]], str | None] = field(
         default=lambda view, bodies: None
     )
+    #: Where the outcome of a turn is when its answer does not hold it: ``None`` when
+    #: the answer body holds it, else the index among the later exchanges (request,
+    #: answer body) of the one that does, or ``-1`` when none does (a Responses
+    #: background response, polled until it ends; the recording ended while it ran).
+    settle: Callable[[bytes, Sequence[tuple[HttpRequest, bytes]]], int | None] = field(
+        default=lambda body, later: None
+    )
+    #: Whether a request asks to be answered later, by polls (Responses ``background``).
+    defers: Callable[[RequestView], bool] = field(default=lambda view: False)
+    #: The id of the pending answer a request polls (``GET /v1/responses/{id}``), or
+    #: ``None``: a request that is no poll, on every wire without one.
+    poll_of: Callable[[HttpRequest], str | None] = field(default=lambda request: None)
     #: A realistic model name per dialect (``""``: the wire itself), used when a case
     #: sets none: libraries key behaviour on the model name.  Chosen so no verdict
     #: depends on it (a DeepSeek model that is not a ``reasoner``; an ``anthropic/``

@@ -15,7 +15,7 @@ from conformance.cases.lint import lint
 from conformance.cli import main
 from conformance.recording.diff import changed
 from conformance.recording.load import bundled_recordings_dir, load_recording, recording_files
-from conformance.recording.replay import ReplayProvider, replay_paths
+from conformance.recording.replay import ReplayProvider, recorded_answers, replay_paths
 from conformance.recording.to_case import case_yaml, played, recording_case
 from conformance.runner import RunOptions, plan, run_job
 from conformance.targets.resolve import resolve_target
@@ -72,13 +72,13 @@ def test_recorded_chunks_are_served_byte_for_byte() -> None:
     path = bundled_recordings_dir() / "gemini" / "gemini-thought-runs-between-parallel-calls.json"
     recording = load_recording(path)
     case = recording_case(recording, path)
-    answers = [p.exchange.response.http() for p in played(recording) if p.response is not None]
+    answers = recorded_answers(recording, played(recording))
     target = resolve_target("reference", None)
     options = replace(RunOptions(), provider=partial(ReplayProvider, answers))
     _, transcript = run_job(target, plan([case], target)[0], options)
     assert transcript is not None
     served = [e.response.chunks for e in transcript.exchanges]
-    assert served == [a.chunks for a in answers]
+    assert served == [a.outcome.chunks for a in answers]
     assert any(len(chunks) > 1 for chunks in served)  # streamed, event by event
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.http import HttpRequest
-from conformance.recording.replay import ReplayProvider, replay_file
+from conformance.recording.replay import ReplayProvider, recorded_answers, replay_file
 from conformance.recording.to_case import played, recording_case
 from conformance.runner import RunOptions
 from conformance.targets.resolve import resolve_target
@@ -32,7 +32,7 @@ def written(tmp_path: Path, exchanges: Any, source: str) -> Path:
 def chain_provider(tmp_path: Path) -> ReplayProvider:
     path = written(tmp_path, CHAIN, CHAIN_CASSETTE)
     rec = recording(CHAIN, CHAIN_CASSETTE)
-    answers = [p.exchange.response.http() for p in played(rec) if p.response is not None]
+    answers = recorded_answers(rec, played(rec))
     return ReplayProvider(answers, recording_case(rec, path), WIRE, None)
 
 

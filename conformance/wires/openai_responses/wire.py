@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from conformance.wires.hints import DEFAULT_COMPANIONS, LedgerHints
 from conformance.wires.openai_responses import (
+    _background,
     _server_state,
     parse,
     read,
@@ -38,5 +39,8 @@ WIRE = Wire(
     hints=LedgerHints(companions={**DEFAULT_COMPANIONS, "reasoning": "id"}, announced=announced),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
     unseen_state=_server_state.unseen_state,
+    settle=_background.settle,
+    defers=_background.defers,
+    poll_of=_background.poll_of,
     models={"": "gpt-5"},
 )
