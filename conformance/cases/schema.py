@@ -21,7 +21,7 @@ from pydantic import (
     model_validator,
 )
 
-from conformance.catalogue import resolve
+from conformance.catalogue import catalogue, resolve
 from conformance.catalogue.model import Seed
 from conformance.model import (
     CONTINUING_STOPS,
@@ -76,8 +76,8 @@ class RuleRef(StrictModel):
         entry = resolve(value)
         if entry is None or isinstance(entry, Seed):
             raise ValueError(
-                f"rule {value} is not in the catalogue: a rule is a wire rule 1–53, a bug "
-                "report E1–E54 or a drift note F1–F7 (docs/rules.md)"
+                f"rule {value} is not in the catalogue: a rule is {catalogue().citable()} "
+                "(docs/rules.md)"
             )
         return value
 

@@ -113,6 +113,13 @@ class Catalogue(_Strict):
             found[f"seed {seed.id}"] = seed
         return found
 
+    def citable(self) -> str:
+        """What a ``rule:`` citation may name, in words (for error messages)."""
+        return (
+            f"a wire rule 1–{self.rules[-1].id}, a bug report E1–E{len(self.reports)} or a "
+            f"drift note F1–F{len(self.drift)}"
+        )
+
 
 @cache
 def catalogue() -> Catalogue:

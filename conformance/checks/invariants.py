@@ -30,8 +30,10 @@ TOOL_PAIRING = Check(
 )
 NO_EMPTY_MESSAGE = Check(
     id="invariant/no-empty-message",
-    statement="No message is empty, except an optional final assistant message.",
-    source="rule 15; seed §165; docs/architecture.md (no empty messages)",
+    statement="No message is empty, except an optional final assistant message (a must "
+    "where the provider refuses empty messages, a design should where it takes them).",
+    source="rule 15; seed §165; docs/architecture.md (no empty messages); "
+    'vllm-project/vllm#21089 (Chat Completions takes an assistant content "")',
 )
 NO_REASONING_IN_USER_INPUT = Check(
     id="invariant/no-reasoning-in-user-input",
@@ -137,14 +139,27 @@ def _unanswered(number: int, view: RequestView, turn: _Turn | None) -> list[Viol
 # ---------------------------------------------------------------- empty messages
 
 
+#: What an empty message costs where the provider takes it.
+_EMPTY_ACCEPTED = (
+    "; the provider accepts it, so this only costs a turn that says nothing (a design "
+    "rule on this wire)"
+)
+
+
 @CHECKLIST.judge(NO_EMPTY_MESSAGE)
 def no_empty_message(transcript: Transcript, wire: object) -> list[Violation]:
-    """Only a final assistant message may be empty."""
+    """Only a final assistant message may be empty: a ``must`` where the provider
+    refuses empty messages (Anthropic, Gemini), a design ``should`` where it takes them
+    (``LedgerHints.empty_messages_taken``, by column)."""
+    hints = getattr(wire, "hints", None)
+    refused = transcript.dialect not in getattr(hints, "empty_messages_taken", frozenset())
     return [
         NO_EMPTY_MESSAGE.violation(
-            f"{message.role} message {m} has no content",
+            f"{message.role} message {m} has no content" + ("" if refused else _EMPTY_ACCEPTED),
             request=number,
             at=view.where(m),
+            severity=None if refused else "should",
+            evidence=None if refused else "design",
         )
         for number, view in transcript.views
         for m, message in enumerate(view.messages)

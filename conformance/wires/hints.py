@@ -44,7 +44,8 @@ class LedgerHints:
     one form in its view. ``announced``: the value a stream announces for a block's
     payload before its final one (Responses' ``output_item.added`` encrypted_content),
     or ``None``: a request that carries it kept the early value, and after a stream cut
-    before the final one came it is all the client had.
+    before the final one came it is all the client had.  ``empty_messages_taken``:
+    the columns whose provider takes a message with no content.
     """
 
     sentinels: frozenset[str] = frozenset()
@@ -53,6 +54,10 @@ class LedgerHints:
     strengths: Mapping[str, Severity] = field(default_factory=lambda: MappingProxyType({}))
     companions: Mapping[str, Companion] = field(default_factory=lambda: DEFAULT_COMPANIONS)
     announced: Callable[[Block], str | None] = field(default=lambda block: None)
+    #: The columns (a dialect, ``None`` for the wire itself) whose provider takes a
+    #: message with no content: ``invariant/no-empty-message`` is a design ``should``
+    #: there and a ``must`` everywhere else.
+    empty_messages_taken: frozenset[str | None] = frozenset()
 
     def sentinel(self, payload: str) -> bool:
         """Whether ``payload`` is one of the wire's documented placeholders."""

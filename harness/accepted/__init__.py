@@ -12,6 +12,7 @@ from harness.accepted.anthropic import (
     MovingBreakpointAdapter,
     VerbatimOrderAdapter,
 )
+from harness.accepted.chat_empty import EmptyAssistantKeptAdapter
 from harness.accepted.cut_calls import AnswerCutCallsAdapter
 from harness.accepted.deepseek import EmptyReasoningContentAdapter
 from harness.accepted.gemini import ReturnValueAdapter, UrlSafeSignatureAdapter
@@ -26,12 +27,14 @@ ACCEPTED_ADAPTERS = (
     NoErrorFlagAdapter,
     AnswerCutCallsAdapter,
     BlankTextKeptAdapter,
+    EmptyAssistantKeptAdapter,
 )
 
 __all__ = [
     "ACCEPTED_ADAPTERS",
     "AnswerCutCallsAdapter",
     "BlankTextKeptAdapter",
+    "EmptyAssistantKeptAdapter",
     "EmptyReasoningContentAdapter",
     "MovingBreakpointAdapter",
     "NoErrorFlagAdapter",

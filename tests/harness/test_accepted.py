@@ -20,6 +20,7 @@ from harness.accepted import (
     ACCEPTED_ADAPTERS,
     AnswerCutCallsAdapter,
     BlankTextKeptAdapter,
+    EmptyAssistantKeptAdapter,
     EmptyReasoningContentAdapter,
     MovingBreakpointAdapter,
     NoErrorFlagAdapter,
@@ -41,6 +42,7 @@ STRICT: dict[type[Adapter], bool] = {
     NoErrorFlagAdapter: False,
     AnswerCutCallsAdapter: True,
     BlankTextKeptAdapter: True,
+    EmptyAssistantKeptAdapter: True,
 }
 
 

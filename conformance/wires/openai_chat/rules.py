@@ -234,6 +234,20 @@ GEMINI_COMPAT_SIGNATURE_MINTED = Rule(
     error=GEMINI_SIGNATURE_MINTED.error,
     error_type="INVALID_ARGUMENT",
 )
+ASSISTANT_CONTENT_PRESENT = Rule(
+    id="openai-chat/assistant-content-present",
+    ref="rule C54",
+    statement=(
+        'An assistant message without tool_calls carries `content`: "" is taken, null or '
+        "no content is refused."
+    ),
+    source=(
+        'rule 54: vercel/ai#14950 (verified live: content "" answered, null refused), '
+        "vercel/ai#13744; the text and param `messages.[N].content` from "
+        "songquanpeng/one-api#784"
+    ),
+    error="Invalid value for 'content': expected a string, got null.",
+)
 
 
 BOOK: RuleBook[CheckedRequest] = RuleBook(NAME)
@@ -278,6 +292,21 @@ def _tool_pairing(check: CheckedRequest) -> Iterator[RuleViolation]:
             yield DEEPSEEK_TOOL_CALLS_ANSWERED.violated(where)
         else:
             yield TOOL_CALLS_ANSWERED.violated(where, ids=", ".join(missing))
+
+
+@BOOK.checks(ASSISTANT_CONTENT_PRESENT)
+def _assistant_content_present(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 54, on OpenAI's own endpoint (no dialect): the other endpoints' answer to a
+    null content is not known, so nothing is asked of them.  A message that carries a
+    legacy ``function_call`` or a ``refusal`` instead is not asked either (the former is
+    documented, the latter's answer is not known)."""
+    if check.dialect is not None:
+        return
+    for entry in check.entries:
+        if entry.role != "assistant" or entry.calls or entry.body.get("content") is not None:
+            continue
+        if entry.body.get("function_call") is None and entry.body.get("refusal") is None:
+            yield ASSISTANT_CONTENT_PRESENT.violated(f"messages.{entry.index}.content")
 
 
 @BOOK.checks(DEEPSEEK_REASONING_CONTENT)

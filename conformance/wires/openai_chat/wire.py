@@ -27,7 +27,12 @@ WIRE = Wire(
     render_history=render.render_history,
     read=read.read,
     history_items=parse.history_items,
-    hints=LedgerHints(reasoning_between_calls=False, sentinels=SENTINELS),
+    # OpenAI answers an assistant message with ``content: ""`` 200 (vercel/ai#14950,
+    # verified live; vllm-project/vllm#21089); the 400s quoted for it are for ``null``
+    # (rule 54).  What the other endpoints do with it is not known.
+    hints=LedgerHints(
+        reasoning_between_calls=False, sentinels=SENTINELS, empty_messages_taken=frozenset({None})
+    ),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
     dialects=(DEEPSEEK, OPENROUTER, GEMINI, KIMI, OLLAMA),
     models={
