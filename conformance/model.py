@@ -158,6 +158,11 @@ class ToolResult(StrictModel):
     call_id: str
     content: str | tuple[ContentBlock, ...] = ""
     is_error: bool = False
+    #: Other texts a wire whose results are free-form JSON reads the same result as:
+    #: each string value of the output object, and the object's JSON (Gemini's
+    #: ``functionResponse.response`` takes any keys).  A result carries a text that is
+    #: its content or one of these (``conformance.checks.walk.carries``).
+    readings: tuple[str, ...] = ()
 
 
 Block: TypeAlias = Annotated[

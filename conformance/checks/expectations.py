@@ -34,7 +34,7 @@ from conformance.cases.schema import (
 )
 from conformance.checks import quote
 from conformance.checks.check import Check, Checklist
-from conformance.checks.walk import placed, result_text
+from conformance.checks.walk import carries, placed, result_text
 from conformance.model import Block, ToolResult
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
@@ -105,6 +105,9 @@ def matches(pattern: BlockPattern, block: Block) -> bool:
         if name in _CONTAINS:
             actual = _actual(_CONTAINS[name], block)
             if wanted is not None and not (isinstance(actual, str) and wanted in actual):
+                return False
+        elif name == "content" and isinstance(block, ToolResult) and isinstance(wanted, str):
+            if not carries(block, wanted):
                 return False
         elif _actual(name, block) != wanted:
             return False

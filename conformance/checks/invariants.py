@@ -12,7 +12,7 @@ from typing import Any
 
 from conformance.checks import quote
 from conformance.checks.check import Check, Checklist
-from conformance.checks.walk import placed, result_text
+from conformance.checks.walk import carries, placed
 from conformance.model import REPAIRED_FAULTS, TRUNCATING_STOPS, ToolCall, ToolResult
 from conformance.transcript import Transcript
 from conformance.verdict import Severity, Violation
@@ -335,7 +335,7 @@ def truncated_call_not_run(transcript: Transcript, wire: object) -> list[Violati
                 if not isinstance(block, ToolResult) or item.nested >= 0 or block.is_error:
                     continue
                 suspect = suspects.get(block.call_id)
-                if suspect is None or result_text(block).strip() != suspect.result.strip():
+                if suspect is None or not carries(block, suspect.result):
                     continue
                 del suspects[block.call_id]
                 found.append(

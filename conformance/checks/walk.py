@@ -7,6 +7,7 @@ say where each one is.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -56,3 +57,25 @@ def result_text(result: ToolResult) -> str:
     if isinstance(result.content, str):
         return result.content
     return "".join(item.text for item in result.content if isinstance(item, Text))
+
+
+def carries(result: ToolResult, text: str) -> bool:
+    """Whether ``result`` passes ``text`` on unaltered: as its content, or as one of the
+    readings a free-form result has (a string value of Gemini's response object, or the
+    object itself when ``text`` is the same JSON).  Surrounding whitespace is no change."""
+    wanted = text.strip()
+    for reading in (result_text(result), *result.readings):
+        if reading.strip() == wanted or _same_json(reading, wanted):
+            return True
+    return False
+
+
+def _same_json(one: str, other: str) -> bool:
+    """Whether two texts are the same JSON object or array (a client may parse a tool's
+    JSON text and send the value)."""
+    if not (one[:1] in "{[" and other[:1] in "{["):
+        return False
+    try:
+        return bool(json.loads(one) == json.loads(other))
+    except ValueError:
+        return False

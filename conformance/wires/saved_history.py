@@ -43,7 +43,9 @@ class HeldHistory:
 def _plain(block: Block) -> Block:
     fields = type(block).model_fields
     drop: dict[str, Any] = {
-        name: fields[name].default for name in STREAM_DIRECTIVES | {"origin"} if name in fields
+        name: fields[name].default
+        for name in STREAM_DIRECTIVES | {"origin", "readings"}
+        if name in fields
     }
     if isinstance(block, Reasoning):
         drop["summary"] = summary_parts(block.summary)
@@ -51,9 +53,10 @@ def _plain(block: Block) -> Block:
 
 
 def as_stored(messages: Sequence[Message]) -> tuple[Message, ...]:
-    """The history without what no request body carries: stream directives and origins;
-    a reasoning summary in the neutral form every wire's view reads (``summary: []`` and
-    no summary are one value, ``model.summary_parts``)."""
+    """The history without what no request body carries: stream directives, origins and
+    the readings a wire adds to a result it reads; a reasoning summary in the neutral form
+    every wire's view reads (``summary: []`` and no summary are one value,
+    ``model.summary_parts``)."""
     return tuple(Message(role=m.role, blocks=tuple(_plain(b) for b in m.blocks)) for m in messages)
 
 
@@ -86,8 +89,9 @@ def hold(wire: Wire, messages: Sequence[Message], dialect: str | None) -> HeldHi
     fields = wire.render_history(messages, dialect)
     view = wire.parse(_request(wire, fields, dialect), _context(dialect))
     want = as_stored(messages)
-    if view.messages != want:
-        return HeldHistory(None, lost=_first_difference(want, view.messages))
+    got = as_stored(view.messages)
+    if got != want:
+        return HeldHistory(None, lost=_first_difference(want, got))
     origins = {
         view.locations[i][1][j]: origin
         for i, message in enumerate(messages)

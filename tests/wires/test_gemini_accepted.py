@@ -98,7 +98,9 @@ def test_a_function_response_under_any_single_key_is_its_result(response: object
             user("go"), model(call("read", {}, "c1")), user(answer(response=response, call_id="c1"))
         )
     )
-    assert view.messages[2].blocks == (ToolResult(call_id="c1", content="42 rows"),)
+    (block,) = view.messages[2].blocks
+    assert isinstance(block, ToolResult)
+    assert (block.call_id, block.content, block.is_error) == ("c1", "42 rows", False)
 
 
 def test_a_function_response_with_several_keys_is_its_json() -> None:
@@ -108,7 +110,10 @@ def test_a_function_response_with_several_keys_is_its_json() -> None:
             user("go"), model(call("read", {}, "c1")), user(answer(response=response, call_id="c1"))
         )
     )
-    assert view.messages[2].blocks == (ToolResult(call_id="c1", content='{"rows":42,"table":"t"}'),)
+    (block,) = view.messages[2].blocks
+    assert isinstance(block, ToolResult)
+    assert (block.call_id, block.content) == ("c1", '{"rows":42,"table":"t"}')
+    assert block.readings == ("t", '{"rows":42,"table":"t"}')
 
 
 def test_an_error_alone_is_still_an_error_result() -> None:

@@ -62,21 +62,41 @@ def _refuse_constant(name: str) -> Any:
 
 
 def _tool_result(response: Mapping[str, Any], call_id: str) -> ToolResult:
-    """A functionResponse, whose ``response`` is a free-form object: its ``result`` or
-    ``output`` string, else the string under its single key (``return_value``,
-    ``content``, ...), else its JSON text; a response that only reports an ``error`` is an
-    error result, whose content is the error's text when it is one string (the docs'
-    ``{"error": "..."}`` form), else the response's JSON text."""
+    """A functionResponse, whose ``response`` is a free-form object: callers may use any
+    keys; ``output`` holds the output and ``error`` the error, and without either the
+    whole object is the output (Gemini's API reference, ``FunctionResponse.response``).
+
+    Its content is the ``result`` or ``output`` string, else the string under its single
+    key (``return_value``, ``content``, ...), else its JSON text; a response that only
+    reports an ``error`` is an error result, whose content is the error's text when it is
+    one string (the docs' ``{"error": "..."}`` form), else the response's JSON text.
+    Whatever the envelope, the output's (or the error's) string values and JSON are its
+    ``readings``: the information a client passed on, under whatever keys it chose."""
     payload = as_object(get(response, "response"))
+    failed = "error" in payload and not {"result", "output"} & payload.keys()
+    held = payload["error"] if failed else payload.get("output", payload)
+    readings = tuple(dict.fromkeys([*_strings(held), values.compact(held)]))
     for key in ("result", "output"):
         if isinstance(payload.get(key), str):
-            return ToolResult(call_id=call_id, content=payload[key])
-    failed = "error" in payload and not {"result", "output"} & payload.keys()
+            return ToolResult(call_id=call_id, content=payload[key], readings=readings)
     if len(payload) == 1:
         (only,) = payload.values()
         if isinstance(only, str):
-            return ToolResult(call_id=call_id, content=only, is_error=failed)
-    return ToolResult(call_id=call_id, content=values.compact(payload), is_error=failed)
+            return ToolResult(call_id=call_id, content=only, is_error=failed, readings=readings)
+    content = values.compact(payload)
+    return ToolResult(call_id=call_id, content=content, is_error=failed, readings=readings)
+
+
+def _strings(value: object) -> list[str]:
+    """Every string value inside ``value`` (object values and list items, at any depth,
+    in document order; object keys are names, not values)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, Mapping):
+        return [s for item in value.values() for s in _strings(item)]
+    if isinstance(value, list):
+        return [s for item in value for s in _strings(item)]
+    return []
 
 
 def _neutral_messages(
