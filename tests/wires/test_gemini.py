@@ -1095,12 +1095,20 @@ def test_function_call_turn_comes_after_a_user_or_response_turn() -> None:
     assert errors(after_answers) == []
 
 
+def test_an_extra_response_content_after_the_answers_is_counted_not_placed() -> None:
+    """Consecutive response contents answer one call turn together (crewAI's parallel
+    calls, a real 200): one too many is the count rule's refusal."""
+    extra = loop(model(call(call_id="c1")), user(answer()), user(answer(call_id="c9")))
+    assert [v.rule for v in violations(extra)] == [RESPONSE_COUNT]
+
+
 @pytest.mark.parametrize(
     "payload",
     [
         body(user(answer(call_id="c1")), model(text("x"))),  # orphan at the start
         body(user("go"), user(answer(call_id="c1"))),  # after a user text
-        loop(model(call(call_id="c1")), user(answer()), user(answer(call_id="c9"))),  # consecutive
+        # a response content after a prompt that follows the answered call turn
+        loop(model(call(call_id="c1")), user(answer()), user("and?"), user(answer())),
         loop(model(text("no calls")), user(answer())),  # after a model content without calls
     ],
 )

@@ -110,6 +110,7 @@ def _neutral_messages(
     messages: list[Message] = []
     locations: list[tuple[str, tuple[str, ...]]] = []
     calls: list[str] = []  # the call ids of the latest model content
+    answered = 0  # its calls answered so far, over consecutive response contents too
     for i, content in enumerate(contents):
         if not isinstance(content, dict):
             continue
@@ -117,7 +118,6 @@ def _neutral_messages(
         at = f"contents[{i}]"
         runs: list[tuple[Role, list[Block], list[str]]] = []
         made: list[str] = []
-        answered = 0
         parts = get(content, "parts")
         for j, part in enumerate(parts if isinstance(parts, list) else ()):
             if not isinstance(part, dict):
@@ -144,6 +144,7 @@ def _neutral_messages(
             runs[-1][2].append(where)
         if role == "assistant":
             calls = made
+            answered = 0
         for run_role, blocks, where_blocks in runs or [(role, [], [])]:
             messages.append(Message(role=run_role, blocks=tuple(blocks)))
             locations.append((at, tuple(where_blocks)))

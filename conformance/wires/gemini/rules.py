@@ -103,12 +103,13 @@ RESPONSE_TURN_PLACED = Rule(
     ref="rule D42",
     statement=(
         "A content with function responses comes right after a model content with function "
-        "calls (no orphan or consecutive responses)."
+        "calls, or after such a content answering the same calls (no orphan responses)."
     ),
     source=(
-        "rule 42 (orphan and consecutive responses); the text, which the catalogue "
-        "does not quote, from google-gemini/gemini-cli#14183, BerriAI/litellm#26755 and "
-        "lobehub/lobehub#7298"
+        "rule 42 (orphan responses); the text, which the catalogue does not quote, from "
+        "google-gemini/gemini-cli#14183, BerriAI/litellm#26755 and lobehub/lobehub#7298; "
+        "parallel calls answered in consecutive contents, one response each, answered 200 "
+        "(crewAIInc/crewAI's test_gemini_parallel_native_tool_calling cassettes)"
     ),
     error="Please ensure that function response turn comes immediately after a function call turn.",
     error_type="INVALID_ARGUMENT",
@@ -117,12 +118,15 @@ RESPONSE_COUNT = Rule(
     id="gemini/response-count",
     ref="rule D41, §D42",
     statement=(
-        "The content after a function-call turn has as many functionResponse parts as the "
-        "turn has functionCall parts (a cancelled call still gets one)."
+        "The contents after a function-call turn that hold function responses (one, or a "
+        "run of them) have as many functionResponse parts as the turn has functionCall "
+        "parts (a cancelled call still gets one)."
     ),
     source=(
         "rule 42: google-gemini/gemini-cli#2347, #4217, #5443, #16543, #17208; "
-        "microsoft/vscode#299295 (calls left unanswered)"
+        "microsoft/vscode#299295 (calls left unanswered); the run of consecutive response "
+        "contents counted as one, answered 200 (crewAIInc/crewAI's "
+        "test_gemini_parallel_native_tool_calling cassettes)"
     ),
     error=(
         "Please ensure that the number of function response parts is equal to the number of "
@@ -238,20 +242,33 @@ def _call_turn_placed(check: CheckedRequest) -> Iterator[RuleViolation]:
 
 @BOOK.checks(RESPONSE_TURN_PLACED)
 def _response_turn_placed(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """A response content follows a call turn, or a response content that does (the run
+    of contents answering one call turn: Gemini joins consecutive contents of a role)."""
+    placed = False
     for position, content in enumerate(check.contents):
         before = check.at(position - 1)
-        if content.response_turn and (before is None or not before.call_turn):
+        if not content.response_turn:
+            placed = False
+            continue
+        placed = before is not None and (before.call_turn or (before.response_turn and placed))
+        if not placed:
             yield RESPONSE_TURN_PLACED.violated(f"contents[{content.index}]")
 
 
 @BOOK.checks(RESPONSE_COUNT)
 def _response_count(check: CheckedRequest) -> Iterator[RuleViolation]:
-    """A call turn that ends the request has no answer yet, so nothing is asked of it."""
+    """The responses of the run of response contents after a call turn, counted
+    together.  A call turn that ends the request has no answer yet, so nothing is asked
+    of it."""
     for position, content in enumerate(check.contents):
         after = check.at(position + 1)
         if not content.call_turn or after is None:
             continue
-        answered = len(after.responses) if after.response_turn else 0
+        answered = 0
+        following = position + 1
+        while (run := check.at(following)) is not None and run.response_turn:
+            answered += len(run.responses)
+            following += 1
         if answered != len(content.calls):
             yield RESPONSE_COUNT.violated(f"contents[{after.index}]")
 

@@ -18,12 +18,15 @@ FIELD_REQUIRED = ResponsesRule(
     id="openai-responses/field-required",
     ref="rules §B (request shape)",
     statement=(
-        "A request names its `model`, and each input item carries the keys its type needs "
-        "(a reasoning item an `id` when it has no `encrypted_content`)."
+        "A request names its `model` unless it uses a stored `prompt` (which names one), "
+        "and each input item carries the keys its type needs (a reasoning item an `id` when "
+        "it has no `encrypted_content`)."
     ),
     source=(
         "Responses API reference (required parameters); text and code as OpenAI answers them "
-        "in openai/codex#6926 and #6725 (`Missing required parameter: 'input[42].id'.`)"
+        "in openai/codex#6926 and #6725 (`Missing required parameter: 'input[42].id'.`); "
+        "a body of `prompt` alone answered 200 (DataDog/dd-trace-py's "
+        "tests/contrib/openai/cassettes/v1/response_with_prompt.yaml)"
     ),
     error="Missing required parameter: '{at}'.",
     code="missing_required_parameter",
@@ -214,7 +217,7 @@ def _abbreviated(content: str) -> str:
 
 @BOOK.checks(FIELD_REQUIRED)
 def _required(check: ExpandedInput) -> Iterator[RuleViolation]:
-    if "model" not in check.body:
+    if "model" not in check.body and not isinstance(check.body.get("prompt"), dict):
         yield FIELD_REQUIRED.violated("model", at="model")
     for entry in check.sent:
         item, kind = entry.item, entry.kind
