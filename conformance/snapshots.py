@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 from syrupy.data import Snapshot, SnapshotCollection, SnapshotCollections
 from syrupy.extensions.json import JSONSnapshotExtension
 
+from conformance.paths import inside, segment
+
 if TYPE_CHECKING:
     from syrupy.location import PyTestLocation
 
@@ -138,19 +140,23 @@ def emitted_bodies(transcript: Transcript) -> list[Any]:
 def stale_snapshots(root: Path, target: str, planned: Iterable[tuple[str, str]]) -> list[Path]:
     """The snapshot files under ``<root>/<target>/`` that no planned ``(column, case)``
     owns, sorted: one directory walk and one set difference."""
+    segment(target, "the target name")
     owned = {SnapshotSlot(root, target, column, case).path for column, case in planned}
     found = (root / target).rglob(f"*.{RequestBodies.file_extension}")
     return sorted(path for path in found if path not in owned and path.is_file())
 
 
 def remove_snapshots(root: Path, target: str, paths: Iterable[Path]) -> None:
-    """Delete the files, then the column directories they leave empty."""
+    """Delete the files, then the column directories they leave empty; each path must
+    lie under ``<root>/<target>/`` (``paths.inside``), or nothing is deleted."""
+    home = root / segment(target, "the target name")
+    chosen = [inside(home, path) for path in paths]
     emptied: set[Path] = set()
-    for path in paths:
+    for path in chosen:
         path.unlink(missing_ok=True)
         emptied.add(path.parent)
     for directory in sorted(emptied, reverse=True):
-        if directory != root / target and not any(directory.iterdir()):
+        if directory != home and not any(directory.iterdir()):
             directory.rmdir()
 
 

@@ -601,3 +601,67 @@ def test_an_unwritable_report_or_snapshot_path_is_refused_before_the_run(
     code = main(["run", "-q", flag, str(blocker / "sub" / "out")])
     assert code == 2
     assert str(blocker) in capsys.readouterr().out
+
+
+# ------------------------------------------- names that become paths (reliability, item 1)
+
+_ESCAPING_NAMES = ["/tmp/x/victim", "..", "../x", "a/b", ".", "..\\x"]
+
+
+@pytest.mark.parametrize("name", _ESCAPING_NAMES)
+def test_a_target_name_that_would_leave_the_snapshot_root_is_refused_and_deletes_nothing(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: ``--target-name /tmp/x/victim --update-snapshots`` treated the victim's
+    files as stale snapshots and deleted them, then crashed."""
+    victim = tmp_path / "x" / "victim" / "openai-chat"
+    victim.mkdir(parents=True)
+    (victim / "keep.json").write_text("{}", encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "x")
+    shown = str(tmp_path / "x" / "victim") if name == "/tmp/x/victim" else name
+    argv = ["run", "--target-name", shown, "--snapshots", "snaps", "--update-snapshots", "-q"]
+    assert main([*argv, "--save-exchanges", "saved", "--case", "interleaved-two-*"]) == 2
+    printed = capsys.readouterr()
+    assert "is not a name the suite can use as a directory" in printed.out + printed.err
+    assert (victim / "keep.json").read_text(encoding="utf-8") == "{}"
+    written = [p for p in (tmp_path / "x").rglob("*") if p.is_file()]
+    assert written == [victim / "keep.json"]
+
+
+def test_every_target_kind_and_the_manifest_check_their_name() -> None:
+    from conformance.reference.adapter import ReferenceAdapter
+
+    class Escaping(ReferenceAdapter):
+        name: ClassVar[str] = "../outside"
+
+    with pytest.raises(TargetError, match="not a name the suite can use"):
+        target_from_object(Escaping())
+    with pytest.raises(TargetError, match="not a name the suite can use"):
+        resolve_target("reference", "..")
+    # A plain name still resolves (the negative example).
+    assert resolve_target("reference", "my-adapter_2.1").name == "my-adapter_2.1"
+
+
+def test_a_delete_or_write_outside_its_root_is_refused(tmp_path: Path) -> None:
+    """Even with a good name, a path that resolves outside (a link placed under the
+    root) is refused before anything is deleted or written."""
+    from conformance.exchanges import exchanges_path
+    from conformance.paths import UnsafePath
+    from conformance.snapshots import remove_snapshots
+
+    outside = tmp_path / "outside.json"
+    outside.write_text("{}", encoding="utf-8")
+    root = tmp_path / "snaps"
+    (root / "t" / "openai-chat").mkdir(parents=True)
+    link = root / "t" / "openai-chat" / "case.json"
+    link.symlink_to(outside)
+    inner = root / "t" / "openai-chat" / "own.json"
+    inner.write_text("{}", encoding="utf-8")
+    with pytest.raises(UnsafePath, match="outside"):
+        remove_snapshots(root, "t", [inner, link.parent / ".." / ".." / ".." / "outside.json"])
+    assert inner.exists() and outside.exists()  # nothing deleted when one path escapes
+    remove_snapshots(root, "t", [inner])
+    assert not inner.exists()
+    with pytest.raises(UnsafePath):
+        exchanges_path(root, "t", "openai-chat", "../../../outside")
+    assert exchanges_path(root, "t", "openai-chat:deepseek", "a-case").name == "a-case.json"

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from conformance.errors import ConformanceError
 from conformance.interrupt import Interrupted
+from conformance.paths import UnsafePath, segment
 from conformance.targets.adapter import AdapterKind
 from conformance.targets.base import Adapter, Client, TargetBase
 from conformance.targets.client import ClientKind
@@ -61,6 +62,13 @@ class ResolvedTarget:
     timeout: float | None = None
     #: The target's own names for the case's tools (a manifest's ``tool_names``).
     tool_names: ToolNames | None = None
+
+    def __post_init__(self) -> None:
+        # The name is a directory under the snapshot and saved-exchange roots.
+        try:
+            segment(self.name, "the target name")
+        except UnsafePath as error:
+            raise TargetError(str(error)) from None
 
     def speaks(self, column: str) -> bool:
         """Whether the target runs ``column`` (a wire, or ``wire:dialect``); declaring a
