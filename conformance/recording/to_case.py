@@ -425,8 +425,13 @@ def case_data(recording: Recording, path: Path) -> dict[str, Any]:
             {
                 "in": {"request": "each"},
                 "no_message": "empty",
+                "severity": "should",
+                "evidence": "design",
                 "why": "the recording's verdict rests on the invariants, the ledger and the "
-                "wire's rules; this names the one message-level promise every turn keeps",
+                "wire's rules; this names the one message-level promise every turn keeps "
+                "(a design one: the wire's rules and invariant/no-empty-message say where the "
+                "provider refuses an empty message, and a real conversation may hold one "
+                "the provider took)",
             }
         ],
     }

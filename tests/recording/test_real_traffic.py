@@ -52,6 +52,7 @@ SOURCES = {
     "pydantic/pydantic-ai@": "MIT",
     "crewAIInc/crewAI@": "MIT",
     "DataDog/dd-trace-py@": "Apache-2.0 OR BSD-3-Clause",
+    "Mirascope/mirascope@": "MIT",
 }
 
 

@@ -81,7 +81,7 @@ def test_a_stored_prompt_stands_for_the_model() -> None:
 
 def test_the_vendored_bytes_are_no_false_refusal() -> None:
     files = sorted(OTHER.glob("*.json"))
-    assert {p.name.split("-")[0] for p in files} == {"crewai", "dd"}
+    assert {p.name.split("-")[0] for p in files} == {"crewai", "dd", "mirascope"}
     report = audit_paths([(p, p.name) for p in files], {})
     assert report.false_refusals == ()
     assert report.counts()["agrees"] >= 8
