@@ -68,6 +68,8 @@ _EDIT_TEXTS = {
     "headers": "request headers other than content-type, anthropic-version, anthropic-beta "
     "and openai-beta dropped, and response headers other than content-type and the retry "
     "headers",
+    "sse_type": "content-type: text/event-stream added to stream bodies the cassette kept "
+    "without a content-type",
 }
 
 
@@ -235,7 +237,12 @@ def _exchange(
 ) -> RecordedExchange:
     headers = tuple(_kept(interaction.response_headers, KEPT_RESPONSE_HEADERS).items())
     body = interaction.response_body
-    chunks = event_pieces(body) if _is_event_stream(headers, body) else ((body,) if body else ())
+    streamed = _is_event_stream(headers, body)
+    if streamed and not any(k.lower() == "content-type" for k, _ in headers):
+        # A cassette that filtered every header out: a client reads the body by its type.
+        headers = (*headers, ("content-type", "text/event-stream"))
+        edits.add("sse_type")
+    chunks = event_pieces(body) if streamed else ((body,) if body else ())
     if len(chunks) > 1:
         edits.add("sse")
     edits.update(interaction.changed)

@@ -120,7 +120,9 @@ def place(
 
 def conversation_key(request: HttpRequest) -> str:
     """What ties the requests of one conversation together: path, system prompt and the
-    first message (or input item, or content)."""
+    opening of the conversation: its first message (or input item, or content) after the
+    system and developer messages a Chat or Responses request puts first.  Keyed on those
+    alone, every conversation of a client with one system prompt became one recording."""
     try:
         body = json.loads(request.body)
     except ValueError:
@@ -130,7 +132,7 @@ def conversation_key(request: HttpRequest) -> str:
         for key in ("messages", "input", "contents"):
             items = body.get(key)
             if isinstance(items, list) and items:
-                opening = items[0]
+                opening = _opening(items)
                 break
             if isinstance(items, str):
                 opening = items
@@ -138,6 +140,17 @@ def conversation_key(request: HttpRequest) -> str:
         opening = [body.get("system"), body.get("instructions"), opening]
     text = json.dumps([request.path.split(":")[0], opening], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+_INSTRUCTING = frozenset({"system", "developer"})
+
+
+def _opening(items: list[Any]) -> list[Any]:
+    """The leading system and developer items and the first item after them."""
+    for index, item in enumerate(items):
+        if not (isinstance(item, dict) and item.get("role") in _INSTRUCTING):
+            return items[: index + 1]
+    return items
 
 
 def model_of(request: HttpRequest) -> str | None:

@@ -274,6 +274,16 @@ def _ends_where_a_case_can(last: ScriptedResponse, at: str) -> None:
     except ValidationError as error:
         said = error.errors()[0]["msg"].removeprefix("Value error, ")
         raise Unscriptable(at, f"the client ended its run there, and {said}") from None
+    complete_call = any(isinstance(b, ToolCall) and b.complete for b in last.blocks)
+    if last.fault is None and last.stop == "end" and complete_call:
+        # A forced tool choice is answered with the call and finish_reason "stop": the
+        # client reads the call as its output, where a case's target runs it.
+        raise Unscriptable(
+            at,
+            "the client ended its run on a complete tool call that finished as a final answer "
+            "(a forced tool choice's, or an output tool's), where a case's target runs the "
+            "call and asks again",
+        )
 
 
 def _blocks(messages: Iterable[Message]) -> Iterator[Any]:

@@ -549,3 +549,61 @@ def test_an_exchange_whose_request_body_was_not_kept_is_skipped(tmp_path: Path) 
     summary = import_cassettes([source], tmp_path / "out")
     assert summary.skipped["the cassette kept no request body: POST api.anthropic.com/v1/messages"]
     assert not summary.written
+
+
+def test_chat_conversations_sharing_a_system_prompt_are_told_apart() -> None:
+    """The importer and the recorder grouped every Chat request of a client with one
+    system prompt into one recording (crewAIInc/crewAI's cassettes: 55 merged): the key
+    is the system prompt and the first message after it."""
+    from conformance.http import HttpRequest
+    from conformance.recording.routing import conversation_key
+
+    def chat(*messages: dict[str, str]) -> HttpRequest:
+        body = {"model": "gpt-4o", "messages": list(messages)}
+        return HttpRequest("POST", "/v1/chat/completions", json.dumps(body).encode())
+
+    system = {"role": "system", "content": "You are a researcher."}
+    first = chat(system, {"role": "user", "content": "Find A"})
+    later = chat(
+        system,
+        {"role": "user", "content": "Find A"},
+        {"role": "assistant", "content": "A is here."},
+        {"role": "user", "content": "And B?"},
+    )
+    other = chat(system, {"role": "user", "content": "Find C"})
+    assert conversation_key(first) == conversation_key(later)
+    assert conversation_key(first) != conversation_key(other)
+    # Negative: the system prompt still tells conversations apart too.
+    assert conversation_key(first) != conversation_key(chat({"role": "user", "content": "Find A"}))
+
+
+def test_a_stream_kept_without_headers_gets_its_type_and_replays(tmp_path: Path) -> None:
+    """Cassettes that filter every header out (Arize-ai/openinference's, 60 recordings)
+    kept SSE bodies with no content-type: the reference read them as JSON and the replay
+    blamed the target.  The import adds the type and says so."""
+    cassette = {
+        "interactions": [
+            vcr_interaction("https://api.anthropic.com/v1/messages", json.dumps(ASK), STREAM)
+        ],
+        "version": 1,
+    }
+    source = write_yaml(tmp_path / "test_bare.yaml", cassette)
+    import_cassettes([source], tmp_path / "out")
+    path = only_file(tmp_path / "out")
+    recording = load_recording(path)
+    assert recording.exchanges[0].response.headers == (("content-type", "text/event-stream"),)
+    assert "content-type: text/event-stream added" in (recording.metadata.edits or "")
+    report = replay_paths([(path, path.name)], resolve_target("reference", None), RunOptions())
+    assert report.recordings[0].status == "pass", report.recordings[0]
+    # Negative: a JSON body without headers gets no type of the suite's invention.
+    cassette["interactions"] = [
+        vcr_interaction(
+            "https://api.anthropic.com/v1/messages",
+            json.dumps({**ASK, "stream": False}),
+            json.dumps({"type": "message", "role": "assistant", "content": []}),
+        )
+    ]
+    source = write_yaml(tmp_path / "json" / "test_bare_json.yaml", cassette)
+    import_cassettes([source], tmp_path / "out-json")
+    recording = load_recording(only_file(tmp_path / "out-json"))
+    assert recording.exchanges[0].response.headers == ()
