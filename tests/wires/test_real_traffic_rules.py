@@ -15,6 +15,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conformance.http import HttpRequest
 from conformance.model import Options, ToolCall, ToolResult
 from conformance.recording.audit import audit_paths
@@ -85,3 +87,26 @@ def test_the_vendored_bytes_are_no_false_refusal() -> None:
     report = audit_paths([(p, p.name) for p in files], {})
     assert report.false_refusals == ()
     assert report.counts()["agrees"] >= 8
+
+
+def test_gemini_finish_reasons_spelled_as_enum_numbers_read_back() -> None:
+    """Google's Python clients ask for ``$alt=json;enum-encoding=int`` and get
+    ``"finishReason": 1`` (open-telemetry/opentelemetry-python-contrib's vertexai
+    cassettes, Arize-ai/openinference's); only the numbers both APIs share are read."""
+    from conformance.wires.base import ResponseReadError
+
+    read = get_wire("gemini").read
+
+    def answer_with(reason: object) -> bytes:
+        candidate = {
+            "content": {"role": "model", "parts": [{"text": "Hi."}]},
+            "finishReason": reason,
+        }
+        return json.dumps({"candidates": [candidate]}).encode()
+
+    assert read(answer_with(1), False).stop == "end"
+    assert read(answer_with(2), False).stop == "max_tokens"
+    assert read(answer_with("STOP"), False).stop == "end"
+    for unknown in (9, 0, True, 1.0):
+        with pytest.raises(ResponseReadError, match="has no neutral stop"):
+            read(answer_with(unknown), False)
