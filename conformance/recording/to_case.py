@@ -452,13 +452,30 @@ def _asked_again_after_a_final_answer(turns: list[dict[str, Any]]) -> bool:
     it with no structured call (and no fault to retry): it recovered a tool call written
     in the text (rule 50), so only a target that declares ``xml-recovery`` can hold the
     conversation, and one that ends its turn there fails (the lint's same signal)."""
-    for turn in turns:
+    for number, turn in enumerate(turns, 1):
         responses = turn.get("responses") or []
         for response, after in pairwise(responses):
             retried = "fault" in response or after.get("if_retried") or after.get("if_continued")
-            if not retried and response.get("stop") not in CONTINUING_STOPS:
-                return True
+            if retried or response.get("stop") in CONTINUING_STOPS:
+                continue
+            if not any(_MARKUP.search(_text_of(block)) for block in response.get("blocks") or ()):
+                raise Unscriptable(
+                    f"turn {number}",
+                    "the client asked again after a final answer that holds no tool-call "
+                    "markup the suite recovers: it read a text protocol of its own (a ReAct "
+                    "'Action:' line, say) or re-asked with its own text, which no case scripts",
+                )
+            return True
     return False
+
+
+#: The tool-call markup of rule 50's dialects, as a model writes it in its text.
+_MARKUP = re.compile(r"<(?:invoke|function_calls|tool_call|function[=\s>])")
+
+
+def _text_of(block: object) -> str:
+    text = block.get("text") if isinstance(block, dict) else None
+    return text if isinstance(text, str) else ""
 
 
 #: The answer scripted for a target that goes on where the recorded client ended a turn.

@@ -35,6 +35,9 @@ UNANSWERED = {
 #: Real conversations the client ended on a forced tool choice's call, answered with
 #: finish_reason "stop": replay is ``n/a`` (a case's target would run the call).
 ENDED_ON_A_CALL = {"mirascope-openai-chat-structured-output-forced-tool.json"}
+#: A client that reads a text protocol of its own (ReAct's "Action:" lines) and asks
+#: again: replay is ``n/a`` (no case scripts it), never an xml-recovery failure.
+TEXT_PROTOCOL = {"crewai-openai-chat-react-text-protocol.json"}
 
 
 def _shown(path: Path) -> str:
@@ -42,7 +45,7 @@ def _shown(path: Path) -> str:
 
 
 def test_the_corpus_is_there_and_every_exclusion_names_a_file() -> None:
-    assert len(FILES) >= 356
+    assert len(FILES) >= 357
     names = {p.name for p in FILES}
     assert set(EXCLUDED) <= names, set(EXCLUDED) - names
     columns = {load_recording(p).metadata.column for p in FILES}
@@ -107,6 +110,9 @@ def test_every_real_recording_replays_on_the_reference(path: Path) -> None:
     elif path.name in ENDED_ON_A_CALL:
         assert result.status == "n/a"
         assert "finished as a final answer" in (result.reason or "")
+    elif path.name in TEXT_PROTOCOL:
+        assert result.status == "n/a"
+        assert "holds no tool-call markup" in (result.reason or "")
     elif result.status == "n/a":
         assert result.reason, "an n/a replay says why"
     if path.name.startswith("test_background_mode"):
