@@ -24,6 +24,7 @@ from conformance.model import (
     CONTINUING_STOPS,
     Fault,
     FaultKind,
+    Media,
     Message,
     Options,
     ScriptedResponse,
@@ -38,6 +39,7 @@ from conformance.wires.base import (
     RequestParseError,
     RequestView,
     ResponseReadError,
+    Unmodelled,
     ValidationContext,
 )
 from conformance.wires.registry import get_wire, split_column
@@ -138,6 +140,8 @@ def scripted_answer(exchange: RecordedExchange, column: str, at: str) -> Scripte
     reader = get_wire(wire)
     try:
         read = reader.read(body, streaming, dialect)
+    except Unmodelled as error:
+        raise Unscriptable(f"{at}.response ({error.at})", error.message) from None
     except ResponseReadError as error:
         if not (streaming and error.message.startswith("provider error")):
             raise ToCaseError(f"{at}.response ({error.at})", error.message) from None
@@ -208,7 +212,12 @@ def _prompt(view: RequestView, at: str) -> str:
         raise Unscriptable(
             at, "a conversation starts with a request whose last message is the user's"
         )
-    texts = [b.text for b in view.messages[-1].blocks if isinstance(b, Text)]
+    blocks = view.messages[-1].blocks
+    texts = [b.text for b in blocks if isinstance(b, Text)]
+    if not "".join(texts).strip() and any(isinstance(b, Media) for b in blocks):
+        raise Unscriptable(
+            at, "the prompt is media with no text, and a case's prompt is text: no case scripts it"
+        )
     return "\n".join(texts)
 
 

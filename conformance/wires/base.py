@@ -39,6 +39,12 @@ class ResponseReadError(ConformanceError, ValueError):
         self.at = at
 
 
+class Unmodelled(ResponseReadError):
+    """A real response in a form the suite does not model (the legacy functions API's
+    ``function_call``, a custom tool's call): nothing in it is broken, and no case can
+    script it."""
+
+
 class RequestView(BaseModel):
     """A captured request body in neutral form.
 

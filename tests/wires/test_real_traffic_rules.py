@@ -83,7 +83,13 @@ def test_a_stored_prompt_stands_for_the_model() -> None:
 
 def test_the_vendored_bytes_are_no_false_refusal() -> None:
     files = sorted(OTHER.glob("*.json"))
-    assert {p.name.split("-")[0] for p in files} == {"crewai", "dd", "mirascope"}
+    assert {p.name.split("-")[0] for p in files} == {
+        "crewai",
+        "dd",
+        "llm",
+        "mirascope",
+        "openllmetry",
+    }
     report = audit_paths([(p, p.name) for p in files], {})
     assert report.false_refusals == ()
     assert report.counts()["agrees"] >= 8

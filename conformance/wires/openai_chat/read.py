@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
-from conformance.wires.base import ResponseReadError
+from conformance.wires.base import ResponseReadError, Unmodelled
 from conformance.wires.openai_chat._details import streamed_episodes
 from conformance.wires.openai_chat._dialects import GEMINI, OPENROUTER, REASONING_CONTENT
 from conformance.wires.openai_chat._messages import (
@@ -48,6 +48,8 @@ def _read_call(item: object, at: str, dialect: str | None) -> ToolCall:
     thought signature of its ``extra_content``)."""
     if not isinstance(item, dict):
         raise ResponseReadError("the tool call is not an object", at)
+    if item.get("type") not in (None, "function"):
+        raise Unmodelled(f"a {item.get('type')!r} tool call, which the suite does not model", at)
     function = required(item, "function", dict, at)
     raw = function.get("arguments", "")
     arguments = raw if isinstance(raw, dict) else call_arguments(values.text(raw), complete=True)
@@ -115,6 +117,10 @@ class _Stream:
         content = delta.get("content")
         if isinstance(content, str) and content:
             self.run("text").text += content
+        if delta.get("function_call") is not None:
+            raise Unmodelled(
+                "the legacy functions API's `function_call`, which the suite does not model", at
+            )
         calls = delta.get("tool_calls")
         for entry in calls if isinstance(calls, list) else ():
             self.call(entry, at)
@@ -188,6 +194,11 @@ def _read_completion(body: bytes, dialect: str | None) -> ScriptedResponse:
     if choice is None:
         raise ResponseReadError("no choice 0", "choices")
     message = required(choice, "message", dict, "choices.0")
+    if message.get("function_call") is not None and not message.get("tool_calls"):
+        raise Unmodelled(
+            "the legacy functions API's `function_call`, which the suite does not model",
+            "choices.0.message",
+        )
     stop = _finish(required(choice, "finish_reason", str, "choices.0"), "choices.0")
     at = "choices.0.message"
     reasoning = [b for b, _ in message_reasoning(message, at, dialect) if isinstance(b, Reasoning)]
