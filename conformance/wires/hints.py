@@ -55,8 +55,9 @@ class LedgerHints:
     companions: Mapping[str, Companion] = field(default_factory=lambda: DEFAULT_COMPANIONS)
     announced: Callable[[Block], str | None] = field(default=lambda block: None)
     #: The columns (a dialect, ``None`` for the wire itself) whose provider takes a
-    #: message with no content: ``invariant/no-empty-message`` is a design ``should``
-    #: there and a ``must`` everywhere else.
+    #: message with no content, or is not known to refuse one: there
+    #: ``invariant/no-empty-message`` rests on the design alone (a ``should``), and it is
+    #: a ``must`` where the provider (or the upstream a router relays to) refuses it.
     empty_messages_taken: frozenset[str | None] = frozenset()
 
     def sentinel(self, payload: str) -> bool:

@@ -54,3 +54,7 @@ def test_the_invariant_is_a_design_should_where_the_provider_takes_the_message()
     routed: Any = SimpleNamespace(views=views, dialect="openrouter")
     (relayed,) = no_empty_message(routed, get_wire("openai-chat"))
     assert (relayed.severity, relayed.evidence) == ("must", "observed")
+    # An endpoint not known to refuse one: the design alone.
+    deepseek: Any = SimpleNamespace(views=views, dialect="deepseek")
+    (taken,) = no_empty_message(deepseek, get_wire("openai-chat"))
+    assert (taken.severity, taken.evidence) == ("should", "design")

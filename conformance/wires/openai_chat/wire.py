@@ -29,9 +29,12 @@ WIRE = Wire(
     history_items=parse.history_items,
     # OpenAI answers an assistant message with ``content: ""`` 200 (vercel/ai#14950,
     # verified live; vllm-project/vllm#21089); the 400s quoted for it are for ``null``
-    # (rule 54).  What the other endpoints do with it is not known.
+    # (rule 54).  DeepSeek, Kimi and Ollama are not known to refuse one; OpenRouter's and
+    # Gemini's endpoints relay to upstreams that do (rule 15, gemini/parts-required).
     hints=LedgerHints(
-        reasoning_between_calls=False, sentinels=SENTINELS, empty_messages_taken=frozenset({None})
+        reasoning_between_calls=False,
+        sentinels=SENTINELS,
+        empty_messages_taken=frozenset({None, DEEPSEEK, KIMI, OLLAMA}),
     ),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
     dialects=(DEEPSEEK, OPENROUTER, GEMINI, KIMI, OLLAMA),
