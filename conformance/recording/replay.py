@@ -31,6 +31,7 @@ from conformance.recording.to_case import (
     conversation_exchanges,
     played,
     recording_case,
+    settled_at,
 )
 from conformance.runner import RunOptions, plan, run_job
 from conformance.targets.resolve import ResolvedTarget
@@ -100,19 +101,19 @@ def recorded_answers(recording: Recording, plays: Sequence[Played]) -> list[Reco
         if play.response is None:
             continue
         outcome = play.exchange.response.http()
-        original = recording.exchanges[play.exchange.number - 1]
-        if original.response == play.exchange.response:
+        index = play.exchange.number - 1
+        at = settled_at(recording, index)
+        if at == index:
             out.append(RecordedAnswer(outcome))
             continue
-        later = recording.exchanges[play.exchange.number :]
-        final = next(e for e in later if e.response == play.exchange.response)
-        polled_id = wire.poll_of(final.request.http())
+        polled_id = wire.poll_of(recording.exchanges[at].request.http())
         polls = tuple(
             e.response.http()
-            for e in later[: later.index(final) + 1]
+            for e in recording.exchanges[index + 1 : at + 1]
             if polled_id is not None and wire.poll_of(e.request.http()) == polled_id
         )
-        out.append(RecordedAnswer(outcome, original.response.http(), polls, polled_id))
+        pending = recording.exchanges[index].response.http()
+        out.append(RecordedAnswer(outcome, pending, polls, polled_id))
     return out
 
 

@@ -164,25 +164,35 @@ def conversation_exchanges(recording: Recording) -> list[tuple[int, RecordedExch
     return [(i, e) for i, e in enumerate(recording.exchanges) if wire.serves(e.request.http())]
 
 
-def settled(recording: Recording, index: int) -> RecordedExchange:
-    """Exchange ``index`` with the answer that holds its turn's outcome: its own, or
-    the later one the wire says settles it (a Responses background response, polled
-    until it ends).  An answer that never settled within the recording is no turn."""
+def settled_at(recording: Recording, index: int) -> int:
+    """The index of the exchange whose answer holds the outcome of exchange ``index``'s
+    turn: ``index`` itself, or the later one the wire says settles it (a Responses
+    background response, polled until it ends).  An answer that never settled within
+    the recording is no turn."""
     exchange = recording.exchanges[index]
     if not 200 <= exchange.response.status < 300:
-        return exchange
+        return index
     wire = get_wire(split_column(recording.metadata.column)[0])
     later = recording.exchanges[index + 1 :]
     at = wire.settle(exchange.response.body, [(e.request.http(), e.response.body) for e in later])
     if at is None:
-        return exchange
+        return index
     if at < 0:
         raise Unscriptable(
             f"exchanges.{index}.response",
             "the answer is a background response still running when the recording ended: "
             "no poll shows its outcome, so the provider answered no turn",
         )
-    return exchange.model_copy(update={"response": later[at].response})
+    return index + 1 + at
+
+
+def settled(recording: Recording, index: int) -> RecordedExchange:
+    """Exchange ``index`` with the answer that holds its turn's outcome (``settled_at``)."""
+    exchange = recording.exchanges[index]
+    at = settled_at(recording, index)
+    if at == index:
+        return exchange
+    return exchange.model_copy(update={"response": recording.exchanges[at].response})
 
 
 def played(recording: Recording) -> list[Played]:
