@@ -17,6 +17,12 @@
   does not speak the wire.
 * a target whose library refused a response the provider sends (a command's reserved
   exit code) ``fail``s: the provider really sends it, so the refusal is the target's.
+* a target whose library stopped the conversation on purpose (``ConversationStopped``,
+  a command's exit 93) is judged on what it sent; the stop itself passes where the
+  response before it lets the turn end (``cases.schema.halt_accepted``: a cut or
+  truncated turn, a refusal, a transient fault) and fails elsewhere, as a lost turn.
+  Expectations about what the stopped conversation never reached are not judged
+  (``checks.expectations``).
 
 A violation whose evidence is weaker than the run's threshold (default ``observed``) is
 a warning, never a failure, even when strict: a rule or a shape that rests only on a
@@ -27,7 +33,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.cases.schema import Case, ExpectAnyOf, Expectation, ExpectRequests
+from conformance.cases.schema import (
+    Case,
+    ExpectAnyOf,
+    Expectation,
+    ExpectRequests,
+    halt_accepted,
+)
+from conformance.model import ScriptedResponse
 from conformance.transcript import Transcript
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
@@ -120,6 +133,8 @@ def _judged(
             # expectations it already broke; it is reported beside them.
             return "fail", f"also: {found.unexpected[0].message}"
         return "error", found.unexpected[0].message
+    if transcript.halted is not None:
+        return _halt_verdict(case, transcript, counted, transcript.halted)
     # A stop right after a dropped stream is explained: the response was truncated; so
     # is a stop before the first request where the case accepts sending none.
     unexplained = (
@@ -136,6 +151,46 @@ def _judged(
             f"the target stopped after {served} of {scripted} scripted responses"
         )
     return ("fail" if counted else "pass"), None
+
+
+def _halt_verdict(
+    case: Case, transcript: Transcript, counted: list[Violation], message: str
+) -> tuple[Verdict, str | None]:
+    """The verdict of a conversation the target's library stopped on purpose: what it
+    sent is judged first; the stop passes where the response before it lets the turn end
+    and fails, as a lost turn, where the provider sent one a client can go on from."""
+    if counted:
+        return "fail", f"then the library stopped the conversation: {message}"
+    if not transcript.exchanges:
+        if _accepts_none_sent(case.expect):
+            return "pass", f"the library stopped before sending, as the case accepts: {message}"
+        return "fail", f"the library stopped before its first request, losing the turn: {message}"
+    served = transcript.exchanges[-1].served
+    responses = case.given.responses
+    if served is None or served >= len(responses):
+        return "error", f"the library stopped after an unscripted answer: {message}"
+    where = f"scripted response {served + 1}"
+    response = responses[served]
+    if halt_accepted(response):
+        return "pass", (
+            f"the library stopped the conversation after {where}, where the turn may end "
+            f"({_halt_why(response)}), and sent nothing wrong: {message}"
+        )
+    return "fail", (
+        f"the library stopped the conversation after {where}, a response the provider "
+        f"really sends and a client goes on from: the user's turn is lost: {message}"
+    )
+
+
+def _halt_why(response: ScriptedResponse) -> str:
+    """Why the turn may end after ``response``, in the words a report prints."""
+    if response.halt == "accepted":
+        return "the case accepts a stop there"
+    if response.fault is not None:
+        return f"the provider answered with an error, {response.fault.kind}"
+    if response.stop == "refusal":
+        return "a refusal"
+    return "a cut call, a truncated stop or an empty response"
 
 
 def _accepts_none_sent(expectations: tuple[Expectation, ...]) -> bool:

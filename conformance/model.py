@@ -415,6 +415,13 @@ class ScriptedResponse(StrictModel):
         "a dropped stream (the previous response, `no_finish`); a target that goes on or "
         "ends there skips it.",
     )
+    halt: Literal["accepted", "lost"] | None = Field(
+        default=None,
+        description="Whether a target whose library stops the conversation right after "
+        "this response (it raises instead of going on: a command's exit 93) loses nothing "
+        "the provider would keep (`accepted`) or loses the user's turn (`lost`); unset, "
+        "the turn's own end decides (`cases.schema.halt_accepted`).",
+    )
     ids: ServedIds | None = Field(
         default=None,
         description="OpenAI Responses: the ids a recorded response was served under (its "

@@ -136,7 +136,7 @@ def _record(transcript: Transcript, outcome: Outcome, provider: ScriptedProvider
     """Copy what the kind saw, and what the provider recorded, into the transcript."""
     transcript.output, transcript.output_error = outcome.output, outcome.output_error
     transcript.stopped, transcript.error = outcome.stopped, outcome.error_report
-    transcript.refused = outcome.refused
+    transcript.refused, transcript.halted = outcome.refused, outcome.halted
     transcript.stdout_tail, transcript.stderr_tail = outcome.stdout_tail, outcome.stderr_tail
     with provider.lock:
         transcript.exchanges = list(provider.exchanges)

@@ -47,6 +47,8 @@ class Transcript:
     stopped: str | None = None
     #: The target's library refused a response (a command's reserved exit, with its message).
     refused: str | None = None
+    #: The target's library stopped the conversation on purpose, with its message.
+    halted: str | None = None
     stdout_tail: str | None = None
     stderr_tail: str | None = None
 

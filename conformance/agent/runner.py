@@ -30,12 +30,14 @@ from conformance.targets.base import (
     CONTRACT_VERSIONS,
     Adapter,
     AdapterSession,
+    ConversationStopped,
     Session,
     ToolDef,
     WireRequest,
     WireResponse,
 )
 from conformance.targets.contract import (
+    EXIT_CONVERSATION_STOPPED,
     EXIT_HISTORY_UNLOADABLE,
     EXIT_WIRE_UNSUPPORTED,
     OUTPUT_VARIABLE,
@@ -281,6 +283,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AgentError as error:
         print(error, file=sys.stderr)
         return error.code
+    except ConversationStopped as stop:  # the adapter's own stop: the contract's 93
+        print(str(stop) or type(stop).__name__, file=sys.stderr)
+        return EXIT_CONVERSATION_STOPPED
     return 0
 
 

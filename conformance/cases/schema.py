@@ -25,6 +25,7 @@ from conformance.catalogue import catalogue, resolve
 from conformance.catalogue.model import Seed
 from conformance.model import (
     CONTINUING_STOPS,
+    REPAIRED_FAULTS,
     TRUNCATING_STOPS,
     BlockKind,
     Capability,
@@ -145,6 +146,21 @@ def may_continue(response: ScriptedResponse) -> bool:
     calls = [b for b in response.blocks if isinstance(b, ToolCall)]
     cut = any(not c.complete for c in calls)
     return cut or _blank(response) or response.stop in TRUNCATING_STOPS
+
+
+def halt_accepted(response: ScriptedResponse) -> bool:
+    """Whether a library may stop the whole conversation right after ``response`` (raise
+    instead of going on) and lose nothing the provider would keep: where the turn may end
+    anyway (``may_continue``: a cut call, a truncated stop, an empty response), after a
+    refusal, and after a scripted fault other than one that asks for a repaired retry
+    (a 400 naming the history leaves the session wedged until it is repaired, rule 30).
+    Anywhere else the provider sent a response a client can use, so stopping loses the
+    user's turn.  A response's own ``halt`` overrides this."""
+    if response.halt is not None:
+        return response.halt == "accepted"
+    if response.fault is not None:
+        return response.fault.kind not in REPAIRED_FAULTS
+    return may_continue(response) or response.stop == "refusal"
 
 
 def _blank(response: ScriptedResponse) -> bool:

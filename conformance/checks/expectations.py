@@ -6,6 +6,12 @@ match ``Violation.request`` everywhere).  Selecting a request whose body did not
 a violation (the expectation cannot hold on bytes that are not a request); ``each``
 skips such requests, which already carry a ``provider/malformed-request`` violation.
 
+A conversation the target's library stopped on purpose (``Transcript.halted``) never
+reached its later requests: a request count, an output, an ``any_of`` with such an
+alternative and a positive expectation on a request it did not send or on the last
+request (``-1``, meant as the conversation's last) are not judged there (``decide``
+judges the stop itself); what it did send is judged as usual.
+
 Positive expectations (``blocks``, ``contains``) fail when the selected message does not
 exist; negative ones (``none``, ``no_message``) hold vacuously on no message.  ``none``
 also looks inside tool-result content, so "no reasoning in tool input" catches reasoning
@@ -84,6 +90,8 @@ def expectation_violations(transcript: Transcript) -> list[Violation]:
     for i, expectation in enumerate(transcript.case.expect):
         if not expectation.applies(transcript.wire):
             continue  # written for other columns of the case
+        if transcript.halted is not None and unreached(expectation, len(transcript.exchanges)):
+            continue  # about the part of the conversation its library never held
         for finding in _evaluate(expectation, transcript):
             found.append(
                 EXPECT.violation(
@@ -96,6 +104,19 @@ def expectation_violations(transcript: Transcript) -> list[Violation]:
                 )
             )
     return found
+
+
+def unreached(expectation: Expectation, sent: int) -> bool:
+    """Whether ``expectation`` is about what a conversation stopped after ``sent``
+    requests never reached (see the module docstring)."""
+    if isinstance(expectation, ExpectRequests | ExpectOutput):
+        return True
+    if isinstance(expectation, ExpectAnyOf):
+        return any(unreached(alternative, sent) for alternative in expectation.any_of)
+    if isinstance(expectation, ExpectBlocks | ExpectContains | ExpectSent | ExpectSame):
+        request = expectation.where.request
+        return isinstance(request, int) and (request < 0 or request > sent)
+    return False
 
 
 def matches(pattern: BlockPattern, block: Block) -> bool:

@@ -267,6 +267,17 @@ class AdapterSession(ABC):
         raise NotImplementedError
 
 
+class ConversationStopped(Exception):
+    """Raise from an adapter or a client to say that its library stopped the
+    conversation on purpose (it raised instead of going on), with the library's message.
+
+    It is not a crash: the cell is judged on what was sent, and the stop passes where the
+    response before it lets the turn end (a truncated or cut turn, a refusal, a transient
+    fault: ``cases.schema.halt_accepted``) and fails elsewhere, as a lost turn.  A command
+    says the same with exit status 93 (``targets.contract.EXIT_CONVERSATION_STOPPED``).
+    """
+
+
 class TargetBase:
     """Configuration every target kind shares (capability properties)."""
 

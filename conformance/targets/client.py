@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from conformance.provider.intercept import intercept
 from conformance.provider.loopback import Handler, LoopbackServer
-from conformance.targets.base import Client, Conversation, Session
+from conformance.targets.base import Client, Conversation, ConversationStopped, Session
 from conformance.targets.kind import Crash, Outcome, Stage, TargetKind, hold_in_process
 
 #: The host respx-intercepted clients are pointed at; ``.invalid`` never resolves.
@@ -30,9 +30,11 @@ TRANSPORTS = ("respx", "loopback")
 
 @dataclass(frozen=True)
 class ClientRunResult:
-    """How the client's ``run`` ended: ``error`` is what it raised, if anything."""
+    """How the client's ``run`` ended: ``error`` is what it raised, if anything;
+    ``halted`` the message of a ``ConversationStopped`` it raised."""
 
     error: Crash | None = None
+    halted: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -70,6 +72,8 @@ def run_client(
             outcome = client.run(Conversation(session=session, base_url=base_url))
             if inspect.isawaitable(outcome):
                 asyncio.run(_complete(outcome))
+    except ConversationStopped as stop:  # the library's own deliberate stop, not a crash
+        return ClientRunResult(halted=str(stop) or type(stop).__name__)
     except Exception as error:
         return ClientRunResult(error=Crash.of(error))
     return ClientRunResult()
@@ -100,7 +104,9 @@ class ClientKind(TargetKind):
                 result = run_client(self.client, stage.session, stage.provider.handle, host)
             finally:
                 finished.set()
-            return Outcome() if result.error is None else Outcome.crashed(result.error)
+            if result.error is not None:
+                return Outcome.crashed(result.error)
+            return Outcome(halted=result.halted)
 
         outcome = hold_in_process(run, stage.timeout)
         if not finished.is_set():

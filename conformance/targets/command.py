@@ -26,6 +26,7 @@ from typing import ClassVar
 from conformance.provider.loopback import Handler, LoopbackServer
 from conformance.targets.base import CONTRACT_VERSION, Session
 from conformance.targets.contract import (
+    EXIT_CONVERSATION_STOPPED,
     EXIT_HISTORY_UNLOADABLE,
     EXIT_RESPONSE_REFUSED,
     EXIT_WIRE_UNSUPPORTED,
@@ -271,8 +272,9 @@ class CommandKind(TargetKind):
 def command_outcome(ran: CommandResult, timeout: float) -> Outcome:
     """What a command's exit means: a hang is an ``error``; the reserved exit codes of
     contract v2 (``conformance.targets.contract``) say ``n/a``, a refusal, or an
-    unloadable history; any other non-zero exit is an early stop."""
-    error = stopped = declined = refused = None
+    unloadable history, or a stop of the library's own; any other non-zero exit is an
+    early stop."""
+    error = stopped = declined = refused = halted = None
     message = last_line(ran.stderr_tail)
     if ran.timed_out:
         error = f"the command did not finish within {timeout:g} s"
@@ -282,6 +284,8 @@ def command_outcome(ran: CommandResult, timeout: float) -> Outcome:
         refused = message
     elif ran.exit_code == EXIT_HISTORY_UNLOADABLE:
         error = f"the command could not load the saved history: {message}"
+    elif ran.exit_code == EXIT_CONVERSATION_STOPPED:
+        halted = message
     elif ran.exit_code != 0:
         stopped = f"the command exited with status {ran.exit_code}"
     output = ran.output
@@ -292,6 +296,7 @@ def command_outcome(ran: CommandResult, timeout: float) -> Outcome:
         error=error,
         declined=declined,
         refused=refused,
+        halted=halted,
         stdout_tail=ran.stdout_tail,
         stderr_tail=ran.stderr_tail,
     )

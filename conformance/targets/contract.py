@@ -21,6 +21,9 @@ EXIT_WIRE_UNSUPPORTED = 90
 EXIT_RESPONSE_REFUSED = 91
 #: The command could not load the saved history the case document carries.
 EXIT_HISTORY_UNLOADABLE = 92
+#: The command's library stopped the conversation on purpose (it raised instead of going
+#: on), with its message: judged on what was sent, accepted only where the turn may end.
+EXIT_CONVERSATION_STOPPED = 93
 
 #: The most bytes of an output file the suite reads.
 OUTPUT_LIMIT = 1 << 20

@@ -29,7 +29,7 @@ from typing import ClassVar
 
 from conformance.model import FinalOutput
 from conformance.provider.scripted import ScriptedProvider
-from conformance.targets.base import Session
+from conformance.targets.base import ConversationStopped, Session
 
 #: The most traceback lines (and characters), and message characters, an error keeps:
 #: enough to find the fault, never enough to drown a report.
@@ -103,6 +103,9 @@ class Outcome:
     declined: str | None = None
     #: The target's library refused a response the provider sent (never a ``pass``).
     refused: str | None = None
+    #: The target's library stopped the conversation on purpose, with its message
+    #: (``ConversationStopped``, a command's exit 93); ``decide`` judges where.
+    halted: str | None = None
     stdout_tail: str | None = None
     stderr_tail: str | None = None
 
@@ -177,6 +180,8 @@ def hold_in_process(task: Callable[[], Outcome], timeout: float) -> Outcome:
     def run() -> None:
         try:
             finished.append(task())
+        except ConversationStopped as stop:  # the library's own deliberate stop
+            finished.append(Outcome(halted=_bounded(str(stop)) or type(stop).__name__))
         except BaseException as error:  # the target's failure is an outcome, not ours
             finished.append(Outcome.crashed(error))
 
