@@ -33,6 +33,16 @@ def meets(evidence: Evidence, threshold: EvidenceThreshold) -> bool:
     return _STRENGTH[evidence] >= _STRENGTH[threshold]
 
 
+def weakest(*levels: Evidence) -> Evidence:
+    """The weakest of ``levels``: what a claim resting on all of them can stand on."""
+    return min(levels, key=lambda level: _STRENGTH[level])
+
+
+def strongest(*levels: Evidence) -> Evidence:
+    """The strongest of ``levels``: what a claim holding on any of them can stand on."""
+    return max(levels, key=lambda level: _STRENGTH[level])
+
+
 class Violation(BaseModel):
     """One thing a run got wrong.
 

@@ -43,7 +43,7 @@ from conformance.checks.check import Check, Checklist
 from conformance.checks.walk import carries, placed, result_text
 from conformance.model import Block, ToolResult
 from conformance.transcript import Transcript
-from conformance.verdict import Violation
+from conformance.verdict import Evidence, Violation, strongest, weakest
 from conformance.wires.base import RequestView
 from conformance.wires.roles import Wire
 
@@ -53,7 +53,9 @@ EXPECT = Check(
     id="expect",
     statement="Every expectation the case writes holds for the captured requests and output "
     "(each with its own evidence: `evidence:`, else `design` for a case citing only seed "
-    "behaviours, else `observed`).",
+    "behaviours, else `observed`; an output that differs only in its completeness, its "
+    "stop, or an absent text told from an empty one rests on `design`: no provider sees "
+    "the output, and only its text is backed by public reports).",
     source="docs/architecture.md, Case files (expect is normative); conformance/cases/schema.py",
 )
 
@@ -70,6 +72,9 @@ class _Finding:
     message: str
     request: int | None = None
     at: str | None = None
+    #: The most this finding can rest on, when less than its expectation's evidence:
+    #: an output that differs only in what the design documents add (``_output``).
+    evidence: Evidence | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,7 @@ def expectation_violations(transcript: Transcript) -> list[Violation]:
             continue  # written for other columns of the case
         if transcript.halted is not None and unreached(expectation, len(transcript.exchanges)):
             continue  # about the part of the conversation its library never held
+        evidence = expectation.evidence or transcript.case.evidence
         for finding in _evaluate(expectation, transcript):
             found.append(
                 EXPECT.violation(
@@ -99,7 +105,7 @@ def expectation_violations(transcript: Transcript) -> list[Violation]:
                     request=finding.request,
                     at=finding.at,
                     severity=expectation.severity,
-                    evidence=expectation.evidence or transcript.case.evidence,
+                    evidence=weakest(evidence, finding.evidence or evidence),
                     why=getattr(expectation, "why", None),
                 )
             )
@@ -369,10 +375,26 @@ def _output(expectation: ExpectOutput, transcript: Transcript) -> list[_Finding]
     output = transcript.output
     if output is None:
         return [_Finding(f"expected {expected}; {transcript.output_error or 'no output selected'}")]
-    if all(getattr(output, n) == getattr(wanted, n) for n in names):
+    differ = [n for n in names if getattr(output, n) != getattr(wanted, n)]
+    if not differ:
         return []
     found = quote.call("output", ((n, getattr(output, n)) for n in OutputPattern.model_fields))
-    return [_Finding(f"expected {expected}, found {found}")]
+    return [
+        _Finding(
+            f"expected {expected}, found {found}",
+            evidence=_output_evidence(differ, output.text, wanted.text),
+        )
+    ]
+
+
+def _output_evidence(differ: list[str], text: str | None, wanted: str | None) -> Evidence | None:
+    """What an output mismatch rests on.  No provider sees the selected output; the
+    public reports behind rule 49 are about its text (the last non-empty assistant text,
+    never a tool result).  How completeness and the stop are reported, and an absent
+    text told from an empty one, come from the design documents only: a mismatch in
+    nothing else is ``design`` (a warning by default), whatever the case cites."""
+    text_differs = "text" in differ and not (not text and not wanted)
+    return None if text_differs else "design"
 
 
 def _any_of(expectation: ExpectAnyOf, transcript: Transcript) -> list[_Finding]:
@@ -380,19 +402,27 @@ def _any_of(expectation: ExpectAnyOf, transcript: Transcript) -> list[_Finding]:
     alternatives = [a for a in expectation.any_of if a.applies(transcript.wire)]
     if not alternatives:
         return []  # every alternative was written for other columns
+    bounds: list[Evidence] = []
     for alternative in alternatives:
         found = _evaluate(alternative, transcript)
         if not found:
             return []
         failures.append(found)
+        # An alternative fails at a threshold when any of its findings reaches it; the
+        # whole fails only when every alternative does: an alternative broken only by
+        # design holds at the default threshold, so the whole rests on design.
+        cap = alternative.evidence or "documented"
+        bounds.append(strongest(*(weakest(f.evidence or "documented", cap) for f in found)))
     reasons = "; ".join(
         f"({i}) {', '.join(f.message for f in found)}" for i, found in enumerate(failures, 1)
     )
     requests = {f.request for found in failures for f in found}
+    bound = weakest(*bounds)
     return [
         _Finding(
             f"none of {len(failures)} alternatives holds: {reasons}",
             request=requests.pop() if len(requests) == 1 else None,
+            evidence=None if bound == "documented" else bound,
         )
     ]
 

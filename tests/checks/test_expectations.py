@@ -273,3 +273,49 @@ def test_a_summary_pattern_written_empty_matches_the_view_of_an_empty_summary() 
     assert not matches(BlockPattern.model_validate({"summary": ["a part"]}), block)
     with_part = Reasoning(id="rs_1", summary=("a part",))
     assert not matches(written_empty, with_part)
+
+
+# ---------------------------------------------------------------- what an output rests on
+
+
+@pytest.mark.parametrize(
+    ("selected", "evidence"),
+    [
+        # the text is the claim the public reports (rule 49) back
+        (FinalOutput(text="Tool output.", complete=True, stop="end"), "observed"),
+        # completeness, the stop, and absent told from empty come from the design only
+        (FinalOutput(text="Both files read.", complete=True, stop="max_tokens"), "design"),
+        (FinalOutput(text="Both files read.", complete=False, stop="end"), "design"),
+    ],
+)
+def test_an_output_mismatch_rests_on_what_its_differing_fields_rest_on(
+    selected: FinalOutput, evidence: str
+) -> None:
+    wanted = {
+        "output": {"text": "Both files read.", "complete": True, "stop": "end"},
+        "evidence": "observed",
+    }
+    [found] = evaluate(wanted, output=selected)
+    assert found.evidence == evidence
+
+
+def test_absent_and_empty_output_text_differ_by_design_only() -> None:
+    wanted = {"output": {"text": None}, "evidence": "observed"}
+    [found] = evaluate(wanted, output=FinalOutput(text="", complete=False, stop="end"))
+    assert found.evidence == "design"
+
+
+def test_any_of_fails_on_observed_evidence_only_when_every_alternative_does() -> None:
+    both = {
+        "any_of": [
+            {"output": {"text": "Both files read.", "stop": "end"}},
+            {"output": {"text": "Asked again."}},
+        ],
+        "evidence": "observed",
+    }
+    # the first alternative is broken by its stop alone: the whole rests on design
+    [found] = evaluate(both, output=FinalOutput(text="Both files read.", complete=True, stop=None))
+    assert found.evidence == "design"
+    # a wrong text breaks both alternatives on what the reports back
+    [found] = evaluate(both, output=FinalOutput(text="Tool output.", complete=True, stop="end"))
+    assert found.evidence == "observed"
