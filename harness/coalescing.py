@@ -5,8 +5,10 @@ asks again with a nudge of its own, and once the continuation arrives it merges 
 turn and the continuation into one assistant message, its nudge gone. Before the merge it
 drops the cut turn's trailing unsigned reasoning episode, but only when the continuation
 calls a tool (site 3 of the dangling-episode guard): a truncated signing-provider episode
-paired with a call wedges the session. The provider accepts the merged message as well as
-the pieces kept apart, so this is one accepted way to go on; the broken variants in
+paired with a call wedges the session. A model without preserved thinking accepts the
+merged message as well as the pieces kept apart, so there this is one accepted way to go
+on; a model that binds each thinking block to its prefix (rule 55) refuses the merge, and
+takes only the pieces kept apart (``KeptApartAdapter``). The broken variants in
 ``harness.broken.coalescing`` put back the behaviours the seed's review probes removed.
 """
 
@@ -98,3 +100,16 @@ def _calls(blocks: Sequence[Block]) -> bool:
 class CoalescingAdapter(ReferenceAdapter):
     name: ClassVar[str] = "accepted-coalescing-recovery"
     session_class: ClassVar[type[ReferenceSession]] = CoalescingSession
+
+
+class KeptApartSession(CoalescingSession):
+    """Goes on from the cut with a nudge, and keeps the cut turn, the nudge and the
+    continuation as they were sent: every thinking block stays after its own prefix."""
+
+    def _coalesce(self) -> None:
+        return
+
+
+class KeptApartAdapter(ReferenceAdapter):
+    name: ClassVar[str] = "accepted-kept-apart-recovery"
+    session_class: ClassVar[type[ReferenceSession]] = KeptApartSession

@@ -17,7 +17,7 @@ from harness.broken.coalescing import (
     CoalesceOverPopAdapter,
     CoalesceSwappedAdapter,
 )
-from harness.coalescing import CoalescingAdapter
+from harness.coalescing import CoalescingAdapter, KeptApartAdapter
 from tests.support import library_case, run_cell
 
 A, OR, G = "anthropic-messages", "openai-chat:openrouter", "gemini"
@@ -128,3 +128,28 @@ def test_the_next_prompt_skips_the_continuation_and_its_tool_loop() -> None:
     result, transcript = run_cell(ReferenceAdapter(), case, A)
     assert result.verdict == "pass", (result.reason, result.violations)
     assert [e.served for e in transcript.exchanges] == [0, 3]
+
+
+# ---------------------------------------------------------------- preserved thinking
+
+#: The twin of SIGNED on a model that binds each thinking block to its prefix (rule 55).
+BOUND = "preserved-thinking-max-tokens-recovery-keeps-each-block-after-its-own-prefix"
+
+
+@pytest.mark.parametrize(
+    "adapter", [CoalescingAdapter, CoalesceOverPopAdapter, CoalesceSwappedAdapter]
+)
+def test_a_model_that_binds_thinking_refuses_every_merge(adapter: type[Adapter]) -> None:
+    """Suite fix 17 revisited: on such a model the provider tells the over-pop (and the
+    merge it comes from) apart from a resend of the cut request, since the continuation's
+    thinking was produced after the cut turn and the nudge."""
+    result, _ = run_cell(adapter(), library_case(BOUND), A)
+    assert result.verdict == "fail"
+    assert [v.check for v in result.violations] == ["anthropic-messages/thinking-prefix-bound"]
+
+
+@pytest.mark.parametrize("adapter", [KeptApartAdapter, ReferenceAdapter])
+def test_the_pieces_kept_apart_or_the_turn_ended_pass_there(adapter: type[Adapter]) -> None:
+    for case_id in (BOUND, SIGNED):
+        result, _ = run_cell(adapter(), library_case(case_id), A)
+        assert result.verdict == "pass", (case_id, result.reason, result.violations)

@@ -11,6 +11,7 @@ from typing import Any
 from conformance.model import Block, Reasoning
 from conformance.verdict import Evidence
 from conformance.wires import values
+from conformance.wires.anthropic_messages._binding import first_unbound
 from conformance.wires.anthropic_messages._blocks import (
     FOREIGN_BLOCK_TYPES,
     KNOWN_BLOCK_TYPES,
@@ -326,6 +327,26 @@ LATEST_IMMUTABLE = Rule(
     ),
 )
 
+PREFIX_BOUND = Rule(
+    id="anthropic-messages/thinking-prefix-bound",
+    ref="rule 55",
+    statement=(
+        "On a model with preserved thinking, every thinking block comes back after exactly "
+        "the system, tools and earlier messages and thinking blocks it was produced after."
+    ),
+    source=(
+        "rule 55: platform.claude.com preserved-thinking and prefix-checks pages (enforced "
+        "by default for accounts created on or after 2026-08-31); the Bedrock preserved "
+        "thinking page; anomalyco/opencode#48637"
+    ),
+    error=(
+        "messages.{i}.content.{j}: Invalid `{field}` in `{kind}` block. The block is bound "
+        "to a different conversation. Remove the block, or set "
+        '`thinking.block_binding.prefix_mismatch_behavior` to "drop_block".'
+    ),
+    evidence="documented",
+)
+
 
 BOOK: RuleBook[CheckedRequest] = RuleBook(NAME)
 
@@ -612,6 +633,16 @@ def _signature_valid(check: CheckedRequest) -> Iterator[RuleViolation]:
             if not isinstance(signature, str) or signature not in minted:
                 at = f"messages.{message.index}.content.{j}"
                 yield SIGNATURE_VALID.violated(at, i=message.index, j=j)
+
+
+@BOOK.checks(PREFIX_BOUND)
+def _prefix_bound(check: CheckedRequest) -> Iterator[RuleViolation]:
+    """Rule 55, where the model binds thinking to its prefix (``_binding``)."""
+    found = first_unbound(check)
+    if found is not None:
+        i, j, kind = found
+        field = "data" if kind == "redacted_thinking" else "signature"
+        yield PREFIX_BOUND.violated(f"messages.{i}.content.{j}", i=i, j=j, field=field, kind=kind)
 
 
 @BOOK.checks(LATEST_IMMUTABLE)
