@@ -22,7 +22,8 @@ class _MergeAdjacentSession(ReferenceSession):
         for block in super().consolidate(decoded):
             last = merged[-1] if merged else None
             if _signed(block) and last is not None and _signed(last):
-                assert isinstance(last, Reasoning) and isinstance(block, Reasoning)
+                assert isinstance(last, Reasoning)
+                assert isinstance(block, Reasoning)
                 merged[-1] = Reasoning(text=last.text + block.text, signature=last.signature)
             else:
                 merged.append(block)
