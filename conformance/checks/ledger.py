@@ -48,30 +48,34 @@ CHECKLIST = Checklist()
 KNOWN = Check(
     id="invariant/ledger-known",
     statement="Every opaque payload in a request is byte-identical to one the provider "
-    "minted before it (none truncated, concatenated, re-encoded or fabricated).",
+    "minted before it (none truncated, concatenated, re-encoded or fabricated); a must "
+    "where the provider checks that payload, a should elsewhere (Gemini checks only "
+    "functionCall signatures).",
     source="docs/architecture.md (opaque-payload ledger); rule 3, 7, 22, 43; seed §26, §28, §35, "
     "§108; seed B12",
 )
 FOREIGN = Check(
     id="invariant/ledger-foreign",
-    statement="No request carries a payload minted by another provider, model or session.",
+    statement="No request carries a payload minted by another provider, model or session "
+    "(severity: the wire's token strength).",
     source="rule 8, 38, 46, 51; docs/architecture.md (opaque-payload ledger)",
 )
 PAIRED = Check(
     id="invariant/ledger-paired",
     statement="A payload comes back in the field and on the kind of block it was minted on, "
-    "with the same companion (episode text, call id).",
+    "with the same companion (episode text, call id) (severity: the wire's token strength).",
     source="rule 5, 7, 26, 40, 44; seed §26",
 )
 ONCE = Check(
     id="invariant/ledger-once",
-    statement="No payload appears in one request more often than it was minted.",
+    statement="No payload appears in one request more often than it was minted (severity: "
+    "the wire's token strength).",
     source="docs/architecture.md (every token comes back exactly once); rule 5, 7",
 )
 ORDER = Check(
     id="invariant/ledger-order",
     statement="Payloads keep their minted order among themselves and relative to the tool "
-    "calls of the response that minted them.",
+    "calls of the response that minted them (severity: the wire's token strength).",
     source="docs/architecture.md (in order relative to the tool calls); rule 7, 26, 41; seed §25, "
     "§29, §108; seed B13",
 )
@@ -269,7 +273,7 @@ def _judge(
             continue
         seen[item.payload] += 1
         if seen[item.payload] > len(candidates):
-            found.append(_repeated(number, item, candidates, seen[item.payload]))
+            found.append(_repeated(number, item, candidates, seen[item.payload], hints))
             continue
         paired = next((m for m in candidates if _pairs(item, m, hints)), None)
         mint = paired or candidates[0]
@@ -300,9 +304,10 @@ def _unknown(
     if origin is not None:
         return FOREIGN.violation(
             f"{token} at {item.placed.place} was minted by {origin}, not by the provider "
-            "and model of this conversation",
+            "and model of this conversation" + _unchecked(hints, item.placed.block),
             request=number,
             at=item.placed.at,
+            severity=hints.severity(item.placed.block),
         )
     early = next((m for m in mints if hints.announced(m.block) == item.payload), None)
     why = (
@@ -312,19 +317,25 @@ def _unknown(
         f"({quote.payload(early.payload)}) that came later in the same stream"
     )
     return KNOWN.violation(
-        f"{token} at {item.placed.place} was never minted before request {number}: {why}",
+        f"{token} at {item.placed.place} was never minted before request {number}: {why}"
+        + _unchecked(hints, item.placed.block),
         request=number,
         at=item.placed.at,
+        severity=hints.severity(item.placed.block),
     )
 
 
-def _repeated(number: int, item: _Sent, candidates: list[Mint], count: int) -> Violation:
+def _repeated(
+    number: int, item: _Sent, candidates: list[Mint], count: int, hints: LedgerHints
+) -> Violation:
     token = _token(item.placed.block, item.field, item.payload)
     return ONCE.violation(
         f"{token} at {item.placed.place} is occurrence {count} in this request; it was "
-        f"minted {len(candidates)} time(s) ({candidates[0].source})",
+        f"minted {len(candidates)} time(s) ({candidates[0].source})"
+        + _unchecked(hints, candidates[0].block),
         request=number,
         at=item.placed.at,
+        severity=hints.severity(candidates[0].block),
     )
 
 
@@ -344,7 +355,20 @@ def _mispaired(number: int, item: _Sent, mint: Mint, hints: LedgerHints) -> Viol
             f"paired with {quote.value(sent)}"
         )
     return PAIRED.violation(
-        f"{token} at {item.placed.place} {why}", request=number, at=item.placed.at
+        f"{token} at {item.placed.place} {why}" + _unchecked(hints, mint.block),
+        request=number,
+        at=item.placed.at,
+        severity=hints.severity(mint.block),
+    )
+
+
+def _unchecked(hints: LedgerHints, block: Block) -> str:
+    """What a payload the provider does not check on ``block`` costs: a ``should``."""
+    if hints.severity(block) == "must":
+        return ""
+    return (
+        f" (the provider does not check the payload of a {block.kind} block: the cost is "
+        "reasoning continuity, not a rejection)"
     )
 
 
@@ -368,9 +392,10 @@ def _order(
             found.append(
                 ORDER.violation(
                     f"{token} from {mint.source} is sent after {other} from "
-                    f"{latest[1].source}, which was minted later",
+                    f"{latest[1].source}, which was minted later" + _unchecked(hints, mint.block),
                     request=number,
                     at=item.placed.at,
+                    severity=hints.severity(mint.block),
                 )
             )
             continue
@@ -379,7 +404,14 @@ def _order(
             continue  # the wire keeps reasoning in a field of its own, apart from the calls
         problem = _call_side(item, mint, book.calls.get(mint.group, []), calls)
         if problem is not None:
-            found.append(ORDER.violation(f"{token} {problem}", request=number, at=item.placed.at))
+            found.append(
+                ORDER.violation(
+                    f"{token} {problem}" + _unchecked(hints, mint.block),
+                    request=number,
+                    at=item.placed.at,
+                    severity=hints.severity(mint.block),
+                )
+            )
     return found
 
 

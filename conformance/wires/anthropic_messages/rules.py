@@ -329,7 +329,7 @@ LATEST_IMMUTABLE = Rule(
 
 PREFIX_BOUND = Rule(
     id="anthropic-messages/thinking-prefix-bound",
-    ref="rule 55",
+    ref="rule A55",
     statement=(
         "On a model with preserved thinking, every thinking block comes back after exactly "
         "the system, tools and earlier messages and thinking blocks it was produced after."
