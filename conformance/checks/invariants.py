@@ -26,7 +26,8 @@ TOOL_PAIRING = Check(
     statement="Each tool call of an assistant message is answered by exactly one tool result "
     "before the next assistant message, and each tool result answers a call of the "
     "assistant message before it.",
-    source="rule 13, 28, 32, 42",
+    source="rule 13, 28, 32, 42; a should where the provider does not pair them (Ollama's "
+    "templated chat: langchain4j/langchain4j#2210 sends a tool message with no call id)",
 )
 NO_EMPTY_MESSAGE = Check(
     id="invariant/no-empty-message",
@@ -89,7 +90,20 @@ def tool_pairing(transcript: Transcript, wire: object) -> list[Violation]:
                     found += _answer(number, view, turn, m, b, block)
         if turn is not None and turn.message != len(view.messages) - 1:
             found += _unanswered(number, view, turn)
+    if transcript.dialect in getattr(getattr(wire, "hints", None), "unpaired_tools_taken", ()):
+        return [
+            v.model_copy(update={"severity": "should", "message": v.message + _UNPAIRED_TAKEN})
+            for v in found
+        ]
     return found
+
+
+#: Where the provider renders the conversation into a prompt without pairing calls and
+#: results (Ollama), an unpaired one is taken: what it costs is named, as a ``should``.
+_UNPAIRED_TAKEN = (
+    " (this provider does not pair calls with results and takes the request; the model "
+    "reads a call without its answer, or an answer to no call)"
+)
 
 
 def _answer(
@@ -342,7 +356,8 @@ def truncated_call_not_run(transcript: Transcript, wire: object) -> list[Violati
                     TRUNCATED_CALL_NOT_RUN.violation(
                         f"tool call {suspect.call.id} ({suspect.call.name}) {suspect.why} in "
                         f"scripted response {suspect.response + 1}, yet {item.place} answers "
-                        f"it with the tool's real result, as if it ran",
+                        f"it with the tool's real result, as if it ran (the provider takes "
+                        "it: the cost is a tool run the model never finished asking for)",
                         request=exchange.number,
                         at=item.at,
                         severity=suspect.severity,

@@ -59,6 +59,10 @@ class LedgerHints:
     #: ``invariant/no-empty-message`` rests on the design alone (a ``should``), and it is
     #: a ``must`` where the provider (or the upstream a router relays to) refuses it.
     empty_messages_taken: frozenset[str | None] = frozenset()
+    #: The columns whose provider does not pair tool calls with tool results (it renders
+    #: the messages into a prompt as they come): there ``invariant/tool-pairing`` is a
+    #: ``should`` that names its cost.
+    unpaired_tools_taken: frozenset[str | None] = frozenset()
 
     def sentinel(self, payload: str) -> bool:
         """Whether ``payload`` is one of the wire's documented placeholders."""

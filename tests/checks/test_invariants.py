@@ -19,6 +19,7 @@ from conformance.checks.invariants import (
 from conformance.model import Reasoning, Text
 from conformance.verdict import Violation
 from conformance.wires.base import RequestView
+from conformance.wires.hints import LedgerHints
 from tests.checks.kit import (
     RESULT,
     call,
@@ -89,6 +90,18 @@ def test_duplicate_and_orphan_results_fail_pairing() -> None:
     assert [v.at for v in found] == ["messages.2.content.2", "messages.2.content.3"]
     assert "a second time" in found[0].message
     assert "made no such call" in found[1].message
+
+
+def test_pairing_is_a_should_naming_its_cost_where_the_provider_does_not_pair() -> None:
+    """Ollama renders messages into a prompt without pairing calls and results."""
+    run = transcript(loop(), broken(loop(), 2, 2, result("alpha")))
+    run.dialect = "ollama"
+    [found] = tool_pairing(run, fake_wire(LedgerHints(unpaired_tools_taken=frozenset({"ollama"}))))
+    assert found.severity == "should"
+    assert "does not pair calls with results" in found.message
+    run.dialect = None  # the provider itself pairs them: the must stays
+    [found] = tool_pairing(run, fake_wire(LedgerHints(unpaired_tools_taken=frozenset({"ollama"}))))
+    assert found.severity == "must"
 
 
 def test_result_without_any_assistant_before_fails_pairing() -> None:

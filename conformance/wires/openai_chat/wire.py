@@ -35,6 +35,7 @@ WIRE = Wire(
         reasoning_between_calls=False,
         sentinels=SENTINELS,
         empty_messages_taken=frozenset({None, DEEPSEEK, KIMI, OLLAMA}),
+        unpaired_tools_taken=frozenset({OLLAMA}),
     ),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
     dialects=(DEEPSEEK, OPENROUTER, GEMINI, KIMI, OLLAMA),
