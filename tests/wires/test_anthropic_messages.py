@@ -826,14 +826,17 @@ def test_violations_come_in_the_order_the_rules_are_declared() -> None:
         assistant(text(""), {"type": "hologram"}, {"type": "thinking", "thinking": "t"}),
         user("next"),
         assistant(
-            {"type": "thinking", "signature": "FAKE"}, {**tool_use("t"), "input": "x"}, text("ok")
+            {"type": "thinking", "signature": "FAKE"},
+            {**tool_use("t"), "input": "x"},
+            text("ok"),
+            {"type": "thinking", "thinking": "t", "signature": "FAKE"},
         ),
         max_tokens=1000,
         tool_choice={"type": "any"},
         thinking={"type": "enabled", "budget_tokens": 2000},
     )
     del payload["model"]
-    found = [v.rule for v in violations(payload)]
+    found = list(dict.fromkeys(v.rule for v in violations(payload)))
     assert found == [
         FIELD_REQUIRED,
         UNKNOWN_BLOCK_TYPE,
@@ -1229,15 +1232,14 @@ def test_final_block_of_an_assistant_message_is_not_thinking() -> None:
         )
         == []
     )
-    found = violations(
-        body(user("a"), assistant(text("x"), thinking("r", "S")), user("b")), served=[answered]
-    )
-    assert [(v.rule, v.message) for v in found] == [
-        (
-            FINAL_BLOCK_THINKING,
-            "messages.1: The final block in an assistant message cannot be `thinking`.",
-        )
-    ]
+    # an earlier assistant message may end with thinking (router-for-me/CLIProxyAPI#5321)
+    earlier = body(user("a"), assistant(text("x"), thinking("r", "S")), user("b"))
+    assert FINAL_BLOCK_THINKING not in {v.rule for v in violations(earlier, served=[answered])}
+    found = violations(body(user("a"), assistant(text("x"), thinking("r", "S"))), served=[answered])
+    assert (
+        FINAL_BLOCK_THINKING,
+        "messages.1: The final block in an assistant message cannot be `thinking`.",
+    ) in [(v.rule, v.message) for v in found]
 
 
 def test_thinking_off_final_assistant_holds_no_thinking() -> None:

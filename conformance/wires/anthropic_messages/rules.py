@@ -266,8 +266,12 @@ TOOL_RESULTS_FIRST = Rule(
 FINAL_BLOCK_THINKING = Rule(
     id="anthropic-messages/final-block-not-thinking",
     ref="rule A9",
-    statement="No assistant message ends with a thinking block.",
-    source="rule 9: tailcallhq/forgecode#2107",
+    statement=(
+        "The assistant message in the final position (a prefill, a continued turn) does "
+        "not end with a thinking block; an earlier one may (router-for-me/CLIProxyAPI#5321 "
+        "measured user, thinking-only assistant, user answered 200)."
+    ),
+    source="rule 9: tailcallhq/forgecode#2107; router-for-me/CLIProxyAPI#5321",
     error="messages.{i}: The final block in an assistant message cannot be `thinking`.",
 )
 THINKING_OFF_FINAL_ASSISTANT = Rule(
@@ -546,10 +550,9 @@ def _unpaired(call_id: object, used: set[str]) -> bool:
 
 @BOOK.checks(FINAL_BLOCK_THINKING, THINKING_OFF_FINAL_ASSISTANT)
 def _trailing_thinking(check: CheckedRequest) -> Iterator[RuleViolation]:
-    for message in check.messages:
-        if message.role == "assistant" and message.last_kind == "thinking":
-            yield FINAL_BLOCK_THINKING.violated(f"messages.{message.index}", i=message.index)
     final = check.at(len(check.messages) - 1)
+    if final is not None and final.role == "assistant" and final.last_kind == "thinking":
+        yield FINAL_BLOCK_THINKING.violated(f"messages.{final.index}", i=final.index)
     if check.view.thinking.mode == "off" and final is not None and final.role == "assistant":
         for j, _ in final.of_type("thinking")[:1]:
             at = f"messages.{final.index}.content.{j}"
