@@ -25,6 +25,11 @@ EXIT_WIRE_UNSUPPORTED = 90
 EXIT_RESPONSE_REFUSED = 91
 #: The library is missing or broken in this environment: an ``error`` saying which.
 EXIT_LIBRARY_MISSING = 3
+#: The library stopped the conversation on purpose: it raised its own error instead of
+#: going on (openai-agents' ModelBehaviorError on ``response.incomplete``, pydantic-ai's
+#: OutputTokenLimitExceeded).  Not a crash: the suite judges what was sent, and the stop
+#: passes only where the turn may end (the last stderr line is the library's message).
+EXIT_CONVERSATION_STOPPED = 93
 #: The conversation stopped on an exception (an HTTP error the provider answered, or a
 #: library fault): the suite judges it, a rule violation makes it a ``fail``.
 EXIT_STOPPED = 1
@@ -138,10 +143,21 @@ def import_library(load: Callable[[], Any], package: str) -> Any:
         stop(EXIT_LIBRARY_MISSING, f"{package} failed at import: {type(error).__name__}: {error}")
 
 
-def run_guarded(main: Callable[[], None], refused: Callable[[BaseException], bool]) -> NoReturn:
-    """Run ``main``; exit 0 when it ends, 91 when ``refused(exception)`` says the library
-    rejected a response the provider sent, else 1 with the exception on stderr (the suite
-    makes that a ``fail`` when a broken rule explains it, an ``error`` otherwise)."""
+def never(_error: BaseException) -> bool:
+    """For a library with no exception of the kind asked about."""
+    return False
+
+
+def run_guarded(
+    main: Callable[[], None],
+    refused: Callable[[BaseException], bool],
+    stopped: Callable[[BaseException], bool] = never,
+) -> NoReturn:
+    """Run ``main``; exit 0 when it ends, 93 when ``stopped(exception)`` says the library
+    stopped the conversation on purpose (its own documented stop, never a wrapper crash),
+    91 when ``refused(exception)`` says it rejected a response the provider sent, else 1
+    with the exception on stderr (the suite makes that a ``fail`` when a broken rule
+    explains it, an ``error`` otherwise).  The last stderr line is the library's message."""
     try:
         main()
     except SystemExit:
@@ -150,6 +166,8 @@ def run_guarded(main: Callable[[], None], refused: Callable[[BaseException], boo
         tail = "".join(traceback.format_exception(error)[-6:])
         sys.stderr.write(tail)
         message = f"{type(error).__name__}: {str(error)[:600]}".replace("\n", " ")
+        if stopped(error):
+            stop(EXIT_CONVERSATION_STOPPED, message)
         stop(EXIT_RESPONSE_REFUSED if refused(error) else EXIT_STOPPED, message)
     sys.stdout.flush()
     raise SystemExit(0)

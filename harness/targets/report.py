@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -36,6 +37,15 @@ KINDS = {
     "not-real": "the library's reaction is accepted; nothing to fix",
     "open": "open: not settled yet (preliminary note)",
 }
+#: What a pinned defect costs, the ``severity`` every ``kind = "defect"`` entry states;
+#: it matches the entry's ``provider`` text (what the provider does with the bytes).
+SEVERITIES = {
+    "rejected": "the provider answers 4xx: the session breaks",
+    "degraded": "accepted, but continuity, a signature or the prompt cache is lost",
+    "unsafe": "accepted, but the agent does something wrong (runs a cut call, loses the "
+    "user's turn, duplicates an action)",
+    "cosmetic": "accepted, nothing the model or user would notice",
+}
 
 
 def _load_json(path: Path) -> Any:
@@ -51,6 +61,45 @@ def _notes(path: Path) -> dict[str, dict[str, str]]:
 def triage_for(library: str) -> dict[str, dict[str, str]]:
     """The library's notes over the ones every library shares (``triage-common.toml``)."""
     return _notes(HERE / "triage-common.toml") | _notes(HERE / library / "triage.toml")
+
+
+def note_for(notes: dict[str, dict[str, str]], key: str) -> dict[str, str] | None:
+    """A cell's triage entry: its own (``case[column]``), else its case's (``case[*]``)."""
+    return notes.get(key) or notes.get(f"{key.partition('[')[0]}[*]")
+
+
+def triage_problems(library: str) -> list[str]:
+    """What keeps the library's triage from standing behind its pins: a pin without a
+    ``defect`` entry, a defect without a valid ``severity``, a ``rejected`` one whose
+    ``provider`` names no 4xx, a provider text that says ``accepted`` beside ``rejected``."""
+    notes = triage_for(library)
+    problems = [
+        f"{library}: pin {key} has no `defect` triage entry"
+        for key in sorted(manifest_pins(library))
+        if (note_for(notes, key) or {}).get("kind") != "defect"
+    ]
+    for key, note in sorted(notes.items()):
+        if note.get("kind") != "defect":
+            continue
+        severity, provider = note.get("severity", ""), note.get("provider", "")
+        if severity not in SEVERITIES:
+            problems.append(f"{library}: {key}: severity {severity!r} is not one of "
+                            f"{', '.join(SEVERITIES)}")  # fmt: skip
+        elif severity == "rejected" and not re.search(r"\b4(\d\d|xx)\b", provider):
+            problems.append(f"{library}: {key}: `rejected`, but its provider text names no 4xx")
+        elif severity != "rejected" and provider.lower().startswith(("400", "4xx")):
+            problems.append(f"{library}: {key}: its provider text says 4xx, severity {severity}")
+        if severity == "rejected" and provider.lower().startswith("accepted"):
+            problems.append(f"{library}: {key}: `rejected`, but its provider text says accepted")
+    return problems
+
+
+def severity_counts(library: str) -> Counter[str]:
+    """The library's pinned cells by the severity of their triage entries."""
+    notes = triage_for(library)
+    return Counter(
+        (note_for(notes, key) or {}).get("severity", "none") for key in manifest_pins(library)
+    )
 
 
 def _cell_key(result: dict[str, Any]) -> str:
@@ -88,7 +137,7 @@ def triage_section(report: dict[str, Any], notes: dict[str, dict[str, str]]) -> 
         if result["verdict"] in ("pass", "n/a"):
             continue
         key = _cell_key(result)
-        note = notes.get(key) or notes.get(f"{result['case']}[*]")
+        note = note_for(notes, key)
         lines.append(f"#### `{key}`: {result['verdict']}")
         lines.append("")
         if result.get("reason"):
@@ -102,6 +151,9 @@ def triage_section(report: dict[str, Any], notes: dict[str, dict[str, str]]) -> 
             continue
         lines += ["", f"**{KINDS.get(note.get('kind', ''), note.get('kind', '?'))}.** "
                   f"{note.get('summary', '')}"]  # fmt: skip
+        if note.get("severity"):
+            meaning = SEVERITIES.get(note["severity"], "not a known severity")
+            lines.append(f"- severity: **{note['severity']}** ({meaning})")
         for field in ("bytes", "rule", "provider", "issue", "fix"):
             if note.get(field):
                 lines.append(f"- {field}: {note[field]}")
@@ -183,6 +235,11 @@ def library_section(runs: list[Run], library_cases: set[str]) -> list[str]:
     lines = [f"## {library}-{version}", ""]
     counts = _counts(cells)
     lines.append("Verdicts: " + ", ".join(f"{counts[v]} {v}" for v in SHORT if counts[v]) + ".")
+    severities = severity_counts(library)
+    if severities:
+        named = [*SEVERITIES, *sorted(set(severities) - set(SEVERITIES))]
+        counted = ", ".join(f"{severities[s]} {s}" for s in named if severities[s])
+        lines += ["", f"Pins by severity ({sum(severities.values())} pinned cells): {counted}."]
     lines += ["", "| run | cells | wall s | s per cell | -j |", "|---|---|---|---|---|"]
     for run in sorted(runs, key=run_order):
         t = run.timing
@@ -301,6 +358,10 @@ def main(argv: list[str] | None = None) -> int:
     if options.run:
         for name in options.only or list(LIBRARIES):
             subprocess.run([sys.executable, "-m", "tox", "-e", name], check=False)
+    problems = [p for name in LIBRARIES for p in triage_problems(name)]
+    if problems:
+        print("the triage does not stand behind the pins:", *problems, sep="\n  ", file=sys.stderr)
+        return 1
     REPORT.write_text(render(), encoding="utf-8")
     print(f"wrote {REPORT}")
     return 0

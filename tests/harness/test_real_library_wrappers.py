@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from conformance.targets import contract
 from harness.targets import command_io
 from harness.targets.command_io import (
+    EXIT_CONVERSATION_STOPPED,
     EXIT_LIBRARY_MISSING,
     EXIT_RESPONSE_REFUSED,
     EXIT_STOPPED,
@@ -136,6 +138,26 @@ def test_an_exception_is_91_when_refused_else_1(refused: bool, code: int) -> Non
     with pytest.raises(SystemExit) as stopped:
         run_guarded(main, lambda _error: refused)
     assert stopped.value.code == code
+
+
+def test_a_deliberate_stop_of_the_library_is_93_with_its_message(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A library that raises its own stop (openai-agents' ModelBehaviorError on
+    response.incomplete) exits 93 before any refusal is asked; the last stderr line is
+    the library's message, which the suite reports."""
+
+    class ModelBehaviorError(Exception):
+        pass
+
+    def main() -> None:
+        raise ModelBehaviorError("Responses stream ended with terminal event incomplete")
+
+    with pytest.raises(SystemExit) as stopped:
+        run_guarded(main, lambda _error: True, lambda e: isinstance(e, ModelBehaviorError))
+    assert stopped.value.code == EXIT_CONVERSATION_STOPPED == contract.EXIT_CONVERSATION_STOPPED
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last == "ModelBehaviorError: Responses stream ended with terminal event incomplete"
 
 
 def test_a_clean_run_exits_0() -> None:

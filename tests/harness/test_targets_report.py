@@ -7,6 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from harness.targets import report
 from harness.targets.report import (
     combined,
     grouped,
@@ -109,3 +112,74 @@ def test_runs_that_say_when_they_finished_overlay_in_that_order(tmp_path: Path) 
                  finished="2026-12-02T10:00:00Z")  # fmt: skip
     cells = combined([load_run(late), load_run(early)])
     assert cells["a[openai-chat]"]["verdict"] == "pass"
+
+
+def triage_folder(tmp_path: Path, pins: dict[str, str], triage: str) -> Path:
+    """A targets folder holding one library, ``lib``: its pins and its triage."""
+    (tmp_path / "lib").mkdir()
+    lines = ["[pins]", *(f'"{key}" = "{why}"' for key, why in pins.items())]
+    (tmp_path / "lib" / "target.toml").write_text("\n".join(lines) + "\n", "utf-8")
+    (tmp_path / "lib" / "triage.toml").write_text(triage, "utf-8")
+    return tmp_path
+
+
+def test_every_pin_needs_a_defect_entry_with_a_severity_its_provider_text_bears_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    triage = """
+["a[openai-chat]"]
+kind = "defect"
+provider = "400 invalid_request_error"
+severity = "rejected"
+
+["b[openai-chat]"]
+kind = "defect"
+provider = "accepted, but the signature is lost"
+
+["c[*]"]
+kind = "defect"
+provider = "accepted, but the signature is lost"
+severity = "rejected"
+
+["d[openai-chat]"]
+kind = "defect"
+provider = "400 when the upstream is Anthropic"
+severity = "degraded"
+
+["e[openai-chat]"]
+kind = "false-positive"
+"""
+    pins = {f"{case}[openai-chat]": "why" for case in "abcdf"}  # e is not pinned
+    monkeypatch.setattr(report, "HERE", triage_folder(tmp_path, pins, triage))
+    assert report.triage_problems("lib") == [
+        "lib: pin f[openai-chat] has no `defect` triage entry",
+        "lib: b[openai-chat]: severity '' is not one of rejected, degraded, unsafe, cosmetic",
+        "lib: c[*]: `rejected`, but its provider text names no 4xx",
+        "lib: c[*]: `rejected`, but its provider text says accepted",
+        "lib: d[openai-chat]: its provider text says 4xx, severity degraded",
+    ]
+    assert report.severity_counts("lib") == {
+        "rejected": 2,  # a, and c through its case-wide entry
+        "none": 2,  # b states none; f has no entry
+        "degraded": 1,
+    }
+
+
+def test_the_triage_shows_a_severity_and_the_library_counts_its_pins_by_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    triage = """
+["a[openai-chat]"]
+kind = "defect"
+summary = "Drops the signature."
+provider = "accepted, but the signature is lost"
+severity = "degraded"
+"""
+    folder = triage_folder(tmp_path, {"a[openai-chat]": "drops the signature"}, triage)
+    monkeypatch.setattr(report, "HERE", folder)
+    results = folder / "lib-1.0.json"
+    cells = [result("a", "xfail"), result("b", "pass")]
+    results.write_text(json.dumps({"target": "lib", "results": cells}), "utf-8")
+    text = "\n".join(report.library_section([load_run(results)], {"a", "b"}))
+    assert "Pins by severity (1 pinned cells): 1 degraded." in text
+    assert "- severity: **degraded** (accepted, but continuity, a signature" in text

@@ -40,6 +40,7 @@ from harness.targets.command_io import (
     base_url,
     import_library,
     load_case,
+    never,
     run_guarded,
     unsupported,
 )
@@ -145,12 +146,25 @@ async def converse(document: CaseDocument) -> None:
         items = result.to_input_list()
 
 
-def refused(error: BaseException) -> bool:
-    from agents.exceptions import ModelBehaviorError
+def stopped(error: BaseException) -> bool:
+    """The SDK's own stops (exit 93, judged on what was sent): ModelBehaviorError (raised
+    on `response.incomplete`, a provider `error` event, a call to an unknown tool),
+    MaxTurnsExceeded, ModelRefusalError and the guardrail tripwires.  Not UserError (a
+    wrapper mistake) nor an HTTP or LiteLLM error (exit 1)."""
+    from agents import exceptions
 
-    # The SDK raising on a provider `error` event is a correct stop (exit 1, judged by the
-    # rules); raising on `response.incomplete`, a clean terminal state, is a refusal.
-    return isinstance(error, ModelBehaviorError) and "incomplete" in str(error)
+    return isinstance(
+        error,
+        (
+            exceptions.ModelBehaviorError,
+            exceptions.MaxTurnsExceeded,
+            exceptions.ModelRefusalError,
+            exceptions.InputGuardrailTripwireTriggered,
+            exceptions.OutputGuardrailTripwireTriggered,
+            exceptions.ToolInputGuardrailTripwireTriggered,
+            exceptions.ToolOutputGuardrailTripwireTriggered,
+        ),
+    )
 
 
 def main() -> None:
@@ -167,7 +181,7 @@ def main() -> None:
 
         litellm.disable_aiohttp_transport = True
         litellm.telemetry = False
-    run_guarded(lambda: asyncio.run(converse(document)), refused)
+    run_guarded(lambda: asyncio.run(converse(document)), never, stopped)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@
 // (which replaces the list pi-ai builds, so the configured betas are sent as given).
 // It cannot (no other capability declared): load a saved history in the case language,
 // report its output's completeness, recover XML tool calls, resume a paused turn.
+// A turn pi-ai ends with stopReason "error" exits 93 (the library stopped the
+// conversation), with pi-ai's message as the last stderr line.
 // Needs Node >= 20 and PI_AI_HOME, the folder whose node_modules holds pi-ai; without
 // them it exits 3 saying which (an `error` verdict, never a hang).
 import { readFileSync, existsSync } from "node:fs";
@@ -124,7 +126,11 @@ for (const prompt of kase.prompts) {
     }
     const message = await events.result();
     if (message.stopReason === "error" || message.stopReason === "aborted") {
-      stop(1, `pi-ai stopped the turn: ${message.errorMessage ?? message.stopReason}`);
+      // pi-ai never throws on a failed turn: it ends the turn with stopReason "error" and
+      // its message (a provider error, a refusal, a cut stream). That is the library
+      // stopping the conversation on purpose: exit 93 (judged on what was sent), as the
+      // Python wrappers map their library's own stops.
+      stop(93, `pi-ai stopped the turn: ${message.errorMessage ?? message.stopReason}`);
     }
     context.messages.push(message);
     const calls = message.content.filter((block) => block.type === "toolCall");

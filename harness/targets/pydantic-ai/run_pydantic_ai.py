@@ -20,9 +20,11 @@ Configured Anthropic betas go in the ``anthropic_betas`` model setting (capabili
 in the case language (``history``: pydantic-ai's history is its own ``ModelMessage``
 types), report whether its output is complete and why it stopped (``output-selection``),
 recover XML tool calls from text, or resume a paused turn on its own. A run that
-pydantic-ai ends with ``OutputTokenLimitExceeded`` (a turn cut at the output limit) is
-reported on stderr and the conversation goes on from ``capture_run_messages()``, as an
-application would.
+pydantic-ai ends with its own error (``UnexpectedModelBehavior``: ``OutputTokenLimitExceeded``
+on a turn cut at the output limit, an empty response after its retries, a content filter;
+``UsageLimitExceeded``) is the library stopping the conversation: exit 93 with its message,
+as every Python wrapper maps its library's deliberate stop (the messages
+``capture_run_messages()`` keeps are for diagnosing, not a history pydantic-ai hands back).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from harness.targets.command_io import (
     base_url,
     import_library,
     load_case,
+    never,
     run_guarded,
     unsupported,
 )
@@ -147,8 +150,7 @@ def tools_for(document: CaseDocument) -> list[Any]:
 
 
 async def converse(document: CaseDocument) -> None:
-    from pydantic_ai import Agent, capture_run_messages
-    from pydantic_ai.exceptions import OutputTokenLimitExceeded
+    from pydantic_ai import Agent
 
     model, settings = model_for(document)
     agent: Any = Agent(
@@ -164,32 +166,24 @@ async def converse(document: CaseDocument) -> None:
 
     history: list[Any] = []
     for prompt in document.prompts:
-        with capture_run_messages() as messages:
-            try:
-                result = await agent.run(
-                    prompt, message_history=history, event_stream_handler=drain
-                )
-            except OutputTokenLimitExceeded as error:
-                # The documented way to see what a failed run exchanged: an application
-                # reports the cut turn and goes on from the captured history.
-                print(f"turn ended at the output limit: {error}", file=sys.stderr)
-                history = list(messages)
-                continue
+        result = await agent.run(prompt, message_history=history, event_stream_handler=drain)
         history = result.all_messages()
 
 
-def refused(error: BaseException) -> bool:
-    """An answer the library would not read (not an HTTP error the provider sent)."""
-    from pydantic_ai.exceptions import ModelHTTPError, UnexpectedModelBehavior
+def stopped(error: BaseException) -> bool:
+    """pydantic-ai's own stops (exit 93): UnexpectedModelBehavior and its subclasses
+    (OutputTokenLimitExceeded, IncompleteToolCall, ContentFilterError) and
+    UsageLimitExceeded; an HTTP or API error (ModelAPIError) is not one (exit 1)."""
+    from pydantic_ai.exceptions import UnexpectedModelBehavior, UsageLimitExceeded
 
-    return isinstance(error, UnexpectedModelBehavior) and not isinstance(error, ModelHTTPError)
+    return isinstance(error, (UnexpectedModelBehavior, UsageLimitExceeded))
 
 
 def main() -> None:
     os.environ.setdefault("LOGFIRE_IGNORE_NO_CONFIG", "1")
     import_library(_load, "pydantic-ai-slim[anthropic,openai,google]")
     document = load_case()
-    run_guarded(lambda: asyncio.run(converse(document)), refused)
+    run_guarded(lambda: asyncio.run(converse(document)), never, stopped)
 
 
 if __name__ == "__main__":
