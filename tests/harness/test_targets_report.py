@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from harness.targets.report import (
     combined,
     grouped,
@@ -109,3 +111,27 @@ def test_runs_that_say_when_they_finished_overlay_in_that_order(tmp_path: Path) 
                  finished="2026-12-02T10:00:00Z")  # fmt: skip
     cells = combined([load_run(late), load_run(early)])
     assert cells["a[openai-chat]"]["verdict"] == "pass"
+
+
+def test_an_upstream_report_names_its_minimal_cell_and_says_when_it_went_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from harness.targets import report
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "upstream.toml").write_text(
+        '[drops-x]\ntitle = "Drops x"\nminimal = "a[openai-chat]"\n'
+        'cells = ["b[gemini]"]\nbytes = "`{}`"\nissue = "no public report found"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(report, "HERE", tmp_path)
+    cells = {"a[openai-chat]": result("a", "xfail")}
+    lines = report.upstream_section("lib", cells)
+    assert "#### Drops x" in lines
+    assert any(line.startswith("- minimal case: `a[openai-chat]` (xfail;") for line in lines)
+    assert "- also: `b[gemini]`" in lines
+    assert "- issue: no public report found" in lines
+    assert not any("stale" in line for line in lines)
+    stale = report.upstream_section("lib", {"a[openai-chat]": result("a", "pass")})
+    assert "- **stale**: the minimal cell is now `pass`" in stale
+    assert report.upstream_section("other", cells) == []
