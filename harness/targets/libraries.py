@@ -35,5 +35,12 @@ LIBRARIES = {
             node_package="@qwen-code/qwen-code",
             home_variable="QWEN_CODE_HOME",
         ),
+        Library(
+            "ai-sdk",
+            "ai",
+            "npm ai (with @ai-sdk/anthropic, openai, google, deepseek)",
+            node_package="ai",
+            home_variable="AI_SDK_HOME",
+        ),
     )
 }

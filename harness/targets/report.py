@@ -6,7 +6,9 @@ A/B tables and the timings.
 reports the tox envs leave there); ``--run`` first runs every library's tox env (or the
 ones named with ``--only``). The triage is written by hand, per library, in
 ``harness/targets/<library>/triage.toml`` keyed ``case[column]``; a red cell without a
-triage entry is listed as UNTRIAGED, so a new failure cannot hide.
+triage entry is listed as UNTRIAGED, so a new failure cannot hide. A library's real
+defects, one report each ready to file upstream, are written in
+``harness/targets/<library>/upstream.toml`` (see ``upstream_section``).
 """
 
 from __future__ import annotations
@@ -161,6 +163,51 @@ def triage_section(report: dict[str, Any], notes: dict[str, dict[str, str]]) -> 
     return lines
 
 
+#: What an upstream report holds, in the order it is rendered; ``title`` and ``minimal``
+#: are required, ``cells`` (the other cells of the defect) is a list.
+UPSTREAM_FIELDS = ("minimal", "bytes", "rule", "provider", "issue", "fix")
+
+
+def upstream_reports(library: str) -> dict[str, dict[str, Any]]:
+    """The library's real defects written as reports to file upstream, by key:
+    ``harness/targets/<library>/upstream.toml``, one table per defect."""
+    path = HERE / library / "upstream.toml"
+    if not path.is_file():
+        return {}
+    return {key: dict(value) for key, value in tomllib.loads(path.read_text("utf-8")).items()}
+
+
+def upstream_section(library: str, cells: dict[str, dict[str, Any]]) -> list[str]:
+    """One section per real defect, ready to file upstream: its minimal case (the cell to
+    run), the bytes the library sent or received there, the rule with its source, what
+    the provider does, and the public issue (or that none was found).  A report whose
+    minimal cell no run has, or is a plain pass, says so: it is stale."""
+    reports = upstream_reports(library)
+    if not reports:
+        return []
+    lines = ["### Upstream reports", "",
+             "One per real defect (`upstream.toml`), each with the smallest cell that "
+             "shows it; the other cells the defect fails are listed with it.", ""]  # fmt: skip
+    for key, report in reports.items():
+        lines += [f"#### {report.get('title', key)}", ""]
+        minimal = str(report.get("minimal", ""))
+        shown = cells.get(minimal, {}).get("verdict")
+        case, _, column = minimal.partition("[")
+        lines.append(f"- minimal case: `{minimal}` ({shown or 'in no run'}; "
+                     f"`wire-conformance run --target harness/targets/{library}/target.toml "
+                     f"--case {case} --wire {column.rstrip(']')}`)")  # fmt: skip
+        if shown in ("pass", "n/a"):
+            lines.append(f"- **stale**: the minimal cell is now `{shown}`")
+        others = [str(cell) for cell in report.get("cells", [])]
+        if others:
+            lines.append("- also: " + ", ".join(f"`{cell}`" for cell in others))
+        for field in UPSTREAM_FIELDS[1:]:
+            if report.get(field):
+                lines.append(f"- {field}: {report[field]}")
+        lines.append("")
+    return lines
+
+
 @dataclass(frozen=True)
 class Run:
     """One JSON report under ``results/``: a whole run, or a labelled run of part of the
@@ -254,6 +301,7 @@ def library_section(runs: list[Run], library_cases: set[str]) -> list[str]:
     report = {"target": library, "results": results}
     lines += ["", "### Matrix", "", *matrix(report), "", "### Triage", ""]
     lines += triage_section(report, triage_for(library)) or ["Nothing to triage.", ""]
+    lines += upstream_section(library, cells)
     for run in runs:
         for ab in sorted(run.path.parent.glob(f"{run.path.stem}-vs-*.json")):
             table = _load_json(ab)

@@ -92,6 +92,7 @@ def test_a_library_crashing_at_import_is_exit_3(wrapper: str, tmp_path: Path) ->
 NODE_WRAPPERS = [
     ("pi-ai/run_pi_ai.mjs", "PI_AI_HOME"),
     ("qwen-code/run_qwen_code.mjs", "QWEN_CODE_HOME"),
+    ("ai-sdk/run_ai_sdk.mjs", "AI_SDK_HOME"),
 ]
 
 

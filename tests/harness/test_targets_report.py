@@ -183,3 +183,25 @@ severity = "degraded"
     text = "\n".join(report.library_section([load_run(results)], {"a", "b"}))
     assert "Pins by severity (1 pinned cells): 1 degraded." in text
     assert "- severity: **degraded** (accepted, but continuity, a signature" in text
+def test_an_upstream_report_names_its_minimal_cell_and_says_when_it_went_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from harness.targets import report
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "upstream.toml").write_text(
+        '[drops-x]\ntitle = "Drops x"\nminimal = "a[openai-chat]"\n'
+        'cells = ["b[gemini]"]\nbytes = "`{}`"\nissue = "no public report found"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(report, "HERE", tmp_path)
+    cells = {"a[openai-chat]": result("a", "xfail")}
+    lines = report.upstream_section("lib", cells)
+    assert "#### Drops x" in lines
+    assert any(line.startswith("- minimal case: `a[openai-chat]` (xfail;") for line in lines)
+    assert "- also: `b[gemini]`" in lines
+    assert "- issue: no public report found" in lines
+    assert not any("stale" in line for line in lines)
+    stale = report.upstream_section("lib", {"a[openai-chat]": result("a", "pass")})
+    assert "- **stale**: the minimal cell is now `pass`" in stale
+    assert report.upstream_section("other", cells) == []
