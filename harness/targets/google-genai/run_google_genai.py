@@ -2,7 +2,8 @@
 
 One wrapper, two targets: the two ways Google's documentation shows a tool loop with
 the SDK, both streamed, both on the Gemini API (``genai.Client(api_key=...,
-http_options=HttpOptions(base_url=<loopback>))``, the default ``v1beta`` routes):
+http_options=HttpOptions(base_url=<loopback>))``, on the SDK's default API version,
+``v1`` in 3.6.1: ``POST /v1/models/<model>:streamGenerateContent?alt=sse``):
 
 * ``models`` (target ``google-genai``): the manual function-calling loop of the docs,
   on ``client.models.generate_content_stream``. The application keeps ``contents``
