@@ -21,6 +21,9 @@ LIBRARIES = {
         Library("openai-agents", "openai-agents", "openai-agents[litellm]"),
         Library("litellm", "litellm", "litellm"),
         Library("langchain-anthropic", "langchain-anthropic", "langchain-anthropic"),
+        # One SDK, two targets: the manual generate_content_stream loop and the chats.
+        Library("google-genai", "google-genai", "google-genai"),
+        Library("google-genai-chats", "google-genai", "google-genai"),
         Library(
             "pi-ai",
             "@mariozechner/pi-ai",

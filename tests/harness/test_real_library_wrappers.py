@@ -36,6 +36,7 @@ PYTHON_WRAPPERS = {
         "langchain_anthropic",
         "langchain-anthropic",
     ),
+    "google-genai/run_google_genai.py": ("google", "google-genai"),
 }
 CASE = {
     "version": 2, "case": "x", "wire": "anthropic-messages", "dialect": None,
