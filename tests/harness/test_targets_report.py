@@ -183,6 +183,8 @@ severity = "degraded"
     text = "\n".join(report.library_section([load_run(results)], {"a", "b"}))
     assert "Pins by severity (1 pinned cells): 1 degraded." in text
     assert "- severity: **degraded** (accepted, but continuity, a signature" in text
+
+
 def test_an_upstream_report_names_its_minimal_cell_and_says_when_it_went_stale(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

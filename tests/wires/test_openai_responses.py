@@ -1167,6 +1167,44 @@ def test_saved_history_contents_count_only_when_minted_here() -> None:
     assert WIRE.validate(WIRE.parse(request(by_id), context), context) == []
 
 
+def test_a_saved_item_another_model_minted_here_may_be_stored_so_its_404_is_inferred() -> None:
+    """The AI SDK sent `item_reference` to a reasoning item a saved history holds from
+    another OpenAI model: with `store` on (the default) the item may be stored from its
+    earlier session, which the run cannot see, so the 404 is recorded, not played; with
+    `store: false` nothing is stored, and with an id from another provider nothing was."""
+    history = (
+        Message(role="user", blocks=(Text(text="earlier"),)),
+        Message(
+            role="assistant",
+            blocks=(
+                Reasoning(signature="SIB", id="rs_sib", origin="openai-responses:gpt-5.1-codex"),
+                Text(text="ok"),
+            ),
+        ),
+        Message(
+            role="assistant",
+            blocks=(
+                Reasoning(signature="CL", id="rs_cl", origin="anthropic-messages:claude-x"),
+                Text(text="k"),
+            ),
+        ),
+    )
+    context = ValidationContext(number=1, options=Options(), served=(), history=history)
+
+    def found(item_id: str, **extra: Any) -> list[RuleViolation]:
+        payload = body(user("earlier"), {"type": "item_reference", "id": item_id}, user("go"))
+        payload.update(extra)
+        violations = WIRE.validate(WIRE.parse(request(payload), context), context)
+        return [v for v in violations if v.rule is ITEM_NOT_FOUND]
+
+    [sibling] = found("rs_sib")
+    assert (sibling.evidence, sibling.rejects) == ("inferred", False)
+    [unstored] = found("rs_sib", store=False)
+    assert unstored.rejects
+    [elsewhere] = found("rs_cl")
+    assert elsewhere.rejects
+
+
 # ---------------------------------------------------------------- rules: reasoning pairing (26, 27)
 
 

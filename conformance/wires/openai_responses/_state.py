@@ -161,6 +161,9 @@ class ExpandedInput:
     stored: StoredResponses
     previous_found: bool
     body: dict[str, Any]
+    #: Ids of the saved history's items this provider minted in an earlier session: they
+    #: may be stored server-side, which the run cannot see.
+    saved_ids: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, body: dict[str, Any], context: ValidationContext | None) -> ExpandedInput:
@@ -185,7 +188,8 @@ class ExpandedInput:
                 raw = stored.item if stored is not None and store else item
                 entries.append(Entry(raw, f"input[{i}]", i))
         found_previous = previous is None or found is not None
-        return cls(tuple(entries), store, memory, found_previous, body)
+        saved = _saved_ids(context) if context is not None else frozenset()
+        return cls(tuple(entries), store, memory, found_previous, body, saved)
 
     @property
     def sent(self) -> list[Entry]:
@@ -209,6 +213,19 @@ class ExpandedInput:
             return content
         stored = self.stored.stored(nonempty_id(item.get("id"))) if self.store else None
         return stored.block.signature if stored and isinstance(stored.block, Reasoning) else None
+
+
+def _saved_ids(context: ValidationContext) -> frozenset[str]:
+    """Reasoning ids of the case's saved history minted on OpenAI Responses (no origin,
+    or an origin on this wire: another model of the same provider and organisation)."""
+    return frozenset(
+        block.id
+        for message in context.history
+        for block in message.blocks
+        if isinstance(block, Reasoning)
+        and block.id
+        and (block.origin is None or block.origin.startswith("openai-responses:"))
+    )
 
 
 def _is_reference(item: object) -> bool:

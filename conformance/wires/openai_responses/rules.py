@@ -287,7 +287,13 @@ def _references(check: ExpandedInput) -> Iterator[RuleViolation]:
             and item_id is not None
             and (not check.store or check.stored.stored(item_id) is None)
         ):
-            yield ITEM_NOT_FOUND.violated(entry.at, id=item_id)
+            # An item of the saved history this provider minted may be stored from its
+            # earlier session (store is on by default): the run cannot see that state,
+            # so the 404 rests on inference and the provider serves the request.
+            unseen = check.store and item_id in check.saved_ids
+            yield ITEM_NOT_FOUND.violated(
+                entry.at, evidence="inferred" if unseen else None, id=item_id
+            )
 
 
 @BOOK.checks(ENCRYPTED_CONTENT_VALID)
