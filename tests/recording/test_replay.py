@@ -47,6 +47,12 @@ def test_the_reference_replays_every_shipped_recording_green(strict: bool) -> No
     assert {r.file: r.status for r in report.recordings} == {name: "pass" for _, name in FILES}
 
 
+#: Broken adapters whose shapes among the shipped recordings the provider only degrades:
+#: hoisting thinking shows there only on a Gemini turn, whose thought signatures Gemini does
+#: not check (the ledger's order is a `should` there), so the replay reports drift.
+ONLY_DRIFT = {"HoistThinkingAdapter"}
+
+
 @pytest.mark.parametrize("adapter", BROKEN_ADAPTERS, ids=lambda a: a.__name__)
 def test_each_broken_adapter_is_caught(adapter: type) -> None:
     target = resolve_target(f"{adapter.__module__}:{adapter.__name__}", None)
@@ -58,7 +64,10 @@ def test_each_broken_adapter_is_caught(adapter: type) -> None:
     strict = adapter.__name__ == "StoreErrorOnRetryAdapter"
     options = RunOptions(strict=strict, evidence="any" if strict else "observed")
     report = replay_paths(FILES, target, options)
-    assert any(r.status == "fail" for r in report.recordings)
+    if adapter.__name__ in ONLY_DRIFT:
+        assert any(r.status == "drift" for r in report.recordings)
+    else:
+        assert any(r.status == "fail" for r in report.recordings)
     if strict:
         default = replay_paths(FILES, target, RunOptions())
         failed = {r.file for r in default.recordings if r.status == "fail"}
