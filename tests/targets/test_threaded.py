@@ -16,9 +16,9 @@ from conformance.targets.adapter import drive_adapter
 from conformance.targets.resolve import resolve_target
 from conformance.verdict import Result
 from conformance.wires.registry import get_wire
+from harness.threaded import ThreadedReference, ThreadedSession
 from tests.support import library
 from tests.targets.merge_adjacent import _MergeAdjacentSession
-from tests.targets.threaded import ThreadedReference, ThreadedSession
 
 A = "anthropic-messages"
 TOOL_LOOP = "thread-interleaved-tool-loop-continued-with-results-only"
