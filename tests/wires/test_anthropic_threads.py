@@ -271,3 +271,18 @@ PAUSED = CASE.model_validate(
 def test_every_thread_rule_is_in_the_wire_s_book_ahead_of_the_conversation_rules() -> None:
     ids = [rule.id for rule in WIRE.rules]
     assert ids.index(THREAD_NOT_FOUND.id) < ids.index(TOOL_USE_ANSWERED.id)
+
+
+def test_a_continue_of_a_response_before_the_recording_is_unseen_state() -> None:
+    provider, first = opened()
+    post(provider, cont("msg_01AnsweredBeforeTheRecording", [RESULT]))
+    view = provider.exchanges[1].view
+    assert view is not None
+    reason = WIRE.unseen_state(view, [provider.exchanges[0].response.body])
+    assert reason is not None
+    assert "msg_01AnsweredBeforeTheRecording" in reason
+    post(provider, cont(first["id"], [RESULT]))
+    seen = provider.exchanges[2].view
+    assert seen is not None
+    assert WIRE.unseen_state(seen, [provider.exchanges[0].response.body]) is None
+    assert WIRE.unseen_state(provider.exchanges[0].view or seen, []) is None  # a create

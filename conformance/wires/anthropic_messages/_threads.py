@@ -19,6 +19,7 @@ message (a paused turn, a prefill) continues that message, as the response does.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,3 +151,23 @@ def rebuild(
         stored=found.messages,
         delta=new,
     )
+
+
+def unseen_state(view: object, bodies: Sequence[bytes]) -> str | None:
+    """Why a recorded request rests on a thread the earlier answers ``bodies`` do not
+    show (a ``continue`` naming a response answered before the recording began), or
+    ``None``: the audit leaves such a request unjudged."""
+    thread = view.thread if isinstance(view, AnthropicRequestView) else None
+    previous = thread.previous_message_id if thread is not None else None
+    if previous is None or any(message_id_in(previous, body) for body in bodies):
+        return None
+    return (
+        f"continues the message thread of {previous}, a response answered before the "
+        "recording began, which the provider keeps server-side"
+    )
+
+
+def message_id_in(response_id: str, body: bytes) -> bool:
+    """Whether ``body`` is the answer that minted ``response_id``."""
+    pattern = rb'"id"\s*:\s*"' + re.escape(response_id.encode()) + rb'"'
+    return re.search(pattern, body) is not None
