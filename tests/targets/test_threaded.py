@@ -17,7 +17,7 @@ from conformance.targets.resolve import resolve_target
 from conformance.verdict import Result
 from conformance.wires.registry import get_wire
 from harness.threaded import ThreadedReference, ThreadedSession
-from tests.support import library
+from tests.support import failing, library, run_library
 from tests.targets.merge_adjacent import _MergeAdjacentSession
 
 A = "anthropic-messages"
@@ -138,3 +138,9 @@ def test_on_an_unsupported_model_the_client_falls_back_and_passes() -> None:
     (result,) = results("tests.targets.threaded:ThreadedReference", (case,)).values()
     assert result.verdict == "pass"
     assert result.violations == ()
+
+
+def test_the_threaded_reference_passes_the_whole_library_strictly() -> None:
+    """Every column, strictly and on any evidence: threads break nothing (the other
+    columns run it as the reference)."""
+    assert failing(run_library(ThreadedReference(), strict=True, evidence="any")) == set()
