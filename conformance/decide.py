@@ -57,7 +57,8 @@ UNEXPECTED_REQUEST = frozenset({"provider/beyond-script", "provider/unknown-endp
 def _rejected(transcript: Transcript) -> bool:
     """Whether the provider rejected a request for breaking one of the wire's rules."""
     return any(
-        e.served is None and any(v.rule.id not in UNEXPECTED_REQUEST for v in e.violations)
+        e.served is None
+        and any(v.rule.id not in UNEXPECTED_REQUEST and not v.rule.fallback for v in e.violations)
         for e in transcript.exchanges
     )
 

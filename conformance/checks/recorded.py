@@ -41,4 +41,5 @@ def recorded_violations(transcript: Transcript, wire: Wire) -> list[Violation]:
         )
         for exchange in transcript.exchanges
         for violation in exchange.violations
+        if not violation.rule.fallback  # a fallback the provider asked for: no verdict
     ]

@@ -136,6 +136,11 @@ class ScriptedProvider:
                 for e in self.exchanges
                 if e.view is not None and e.served is not None
             ),
+            answered_bodies=tuple(
+                e.response.body
+                for e in self.exchanges
+                if e.view is not None and e.served is not None
+            ),
         )
 
     def _count(self) -> str:

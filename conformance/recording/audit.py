@@ -155,6 +155,8 @@ class _Memory:
     history: tuple[Message, ...] = ()
     served: tuple[ScriptedResponse, ...] = ()
     answered: tuple[tuple[RequestView, int], ...] = ()
+    #: The answer body of each of ``answered`` (where a message thread's ids are read).
+    answered_bodies: tuple[bytes, ...] = ()
     bodies: tuple[bytes, ...] = ()
     #: The recording judged: a turn's answer may be settled by a later exchange.
     recording: Recording | None = None
@@ -172,6 +174,7 @@ class _Memory:
             history=history,
             dialect=self.dialect,
             answered=self.answered,
+            answered_bodies=self.answered_bodies,
         )
 
     def foreign(self, view: RequestView) -> tuple[Message, ...]:
@@ -300,6 +303,7 @@ def _remember(exchange: RecordedExchange, view: RequestView, memory: _Memory, co
     if answer is None:
         return
     memory.answered = (*memory.answered, (view, len(memory.served)))
+    memory.answered_bodies = (*memory.answered_bodies, body)
     memory.served = (*memory.served, answer)
 
 

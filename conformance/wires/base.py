@@ -99,6 +99,11 @@ class Rule:
     error_type: str = "invalid_request_error"
     severity: Severity = "must"
     evidence: Evidence = "observed"
+    #: The provider answers this error to a request it cannot serve in that form, and a
+    #: correct client answers it by falling back (Anthropic's
+    #: ``thread_unsupported_request``: send the whole conversation without ``thread``):
+    #: played like any rejection, but no verdict on the client.
+    fallback: bool = False
 
     def violated(
         self, at: str | None = None, /, *, evidence: Evidence | None = None, **fields: object
@@ -157,3 +162,7 @@ class ValidationContext:
     #: The script index of each of ``served`` (they differ from the positions once a
     #: continuation or a retry answer was passed over); empty: the positions.
     served_at: Sequence[int] = ()
+    #: The body the provider answered each of ``answered`` with, in the same order: where
+    #: a stateful wire reads the ids it minted (Anthropic's message ``id``, which a
+    #: message thread's ``previous_message_id`` names).  Empty: not known.
+    answered_bodies: Sequence[bytes] = ()

@@ -14,6 +14,7 @@ from harness.broken.invoke_only_recovery import InvokeOnlyRecoveryAdapter
 from harness.broken.merge_episodes import MergeEpisodesAdapter
 from harness.broken.store_error_on_retry import StoreErrorOnRetryAdapter
 from harness.broken.text_before_calls import TextBeforeCallsAdapter
+from harness.broken.thread_wrong_delta import ThreadWrongDeltaAdapter
 
 BROKEN_ADAPTERS = (
     MergeEpisodesAdapter,
@@ -24,6 +25,7 @@ BROKEN_ADAPTERS = (
     DropServerToolUseAdapter,
     DropRedactedAfterCallAdapter,
     TextBeforeCallsAdapter,
+    ThreadWrongDeltaAdapter,
 )
 
 __all__ = [
@@ -36,4 +38,5 @@ __all__ = [
     "MergeEpisodesAdapter",
     "StoreErrorOnRetryAdapter",
     "TextBeforeCallsAdapter",
+    "ThreadWrongDeltaAdapter",
 ]

@@ -19,6 +19,7 @@ from harness.broken import (
     MergeEpisodesAdapter,
     StoreErrorOnRetryAdapter,
     TextBeforeCallsAdapter,
+    ThreadWrongDeltaAdapter,
 )
 from tests.support import failing, run_library
 
@@ -89,11 +90,147 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("responses-reasoning-then-message-then-call-in-order", R),
         ("responses-three-rounds-each-item-before-its-call", R),
     },
+    # A threaded client counting its delta from its last request, not the thread's last
+    # response (rule 58): every continue sends the previous reply again, so the rebuilt
+    # conversation holds it twice.  After a tool round the first copy's calls go
+    # unanswered (rule 13, or the ledger's once); after a text reply only the inferred
+    # thread-delta-resent names it (a warning).  Threads are Anthropic's: no other column.
+    ThreadWrongDeltaAdapter: {
+        (
+            "anthropic-adaptive-only-model-manual-config-sent-adaptive",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "anthropic-budget-over-max-tokens-needs-interleaved-beta",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("anthropic-first-ping-inside-the-first-block", A),  # anthropic-messages/tool-use-answered
+        (
+            "anthropic-forced-tool-choice-with-manual-thinking-not-forced",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "anthropic-max-tokens-complete-tool-use-not-run",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "anthropic-overloaded-after-tool-round-retried-unchanged",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "anthropic-server-and-client-tool-only-client-answered",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("anthropic-web-search-blocks-passed-through", A),  # invariant/ledger-once
+        ("back-to-back-consecutive-redacted", A),  # anthropic-messages/tool-use-answered
+        (
+            "back-to-back-signed-thinking-blocks-kept-apart",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("back-to-back-thinking-then-redacted", A),  # anthropic-messages/tool-use-answered
+        (
+            "claude-empty-thinking-fragment-before-signature",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "earlier-call-arguments-key-order-stable-across-requests",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "empty-terminal-end-turn-after-tool-result-not-replayed",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "empty-terminal-max-tokens-after-tool-turn-not-replayed",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("empty-terminal-output-last-message-wins", A),  # anthropic-messages/tool-use-answered
+        ("empty-terminal-output-last-nonempty-text", A),  # anthropic-messages/tool-use-answered
+        ("empty-terminal-output-never-tool-result", A),  # anthropic-messages/tool-use-answered
+        (
+            "empty-terminal-output-reasoning-only-incomplete",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("interleaved-episodes-across-tool-loop", A),  # anthropic-messages/tool-use-answered
+        ("interleaved-signature-only-mid-turn", A),  # anthropic-messages/tool-use-answered
+        (
+            "interleaved-thinking-text-tool-use-one-message",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("interleaved-two-episodes-one-response", A),  # anthropic-messages/tool-use-answered
+        ("latest-turn-thinking-text-byte-exact", A),  # anthropic-messages/tool-use-answered
+        (
+            "leading-thinking-adaptive-may-stay-chronological",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "leading-thinking-adaptive-redacted-after-text-kept-unchanged",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("leading-thinking-every-tool-turn-stable", A),  # anthropic-messages/tool-use-answered
+        ("leading-thinking-redacted-counts-as-thinking", A),  # anthropic-messages/tool-use-answered
+        (
+            "output-last-of-several-messages-wins-on-claude",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("pause-turn-server-tool-blocks-resent", A),  # invariant/ledger-once
+        (
+            "per-call-results-failing-tool-keeps-its-own-result",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("redacted-thinking-replayed-verbatim-in-place", A),  # anthropic-messages/tool-use-answered
+        ("refusal-after-a-tool-round-context-reset", A),  # anthropic-messages/tool-use-answered
+        (
+            "signature-only-episode-replayed-with-empty-thinking",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("signature-only-episodes-across-tool-loop", A),  # anthropic-messages/tool-use-answered
+        ("signatures-accumulate-as-an-ordered-prefix", A),  # expect
+        ("split-signatures-thinking-over-many-deltas", A),  # anthropic-messages/tool-use-answered
+        (
+            "stream-events-framing-crlf-lines-split-across-reads",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "stream-events-framing-unicode-line-separators-in-payloads",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("stream-events-pings-and-unknown-events", A),  # anthropic-messages/tool-use-answered
+        ("thinking-config-held-across-tool-loop", A),  # anthropic-messages/tool-use-answered
+        ("thinking-off-nothing-fabricated", A),  # anthropic-messages/tool-use-answered
+        (
+            "thread-continue-retried-after-overloaded-not-duplicated",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "thread-interleaved-tool-loop-continued-with-results-only",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("tool-arguments-fragments-parallel-calls", A),  # anthropic-messages/tool-use-answered
+        ("tool-arguments-non-ascii-joined-exactly", A),  # anthropic-messages/tool-use-answered
+        (
+            "tool-call-without-arguments-replayed-as-empty-object",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("tool-choice-auto-held-across-tool-loop", A),  # anthropic-messages/tool-use-answered
+        ("tool-pairing-parallel-calls-results-first", A),  # anthropic-messages/tool-use-answered
+        ("truncation-max-tokens-no-prefill-continuation", A),  # invariant/ledger-once
+        (
+            "truncation-no-finish-mid-thinking-after-tool-result",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "user-input-omission-current-loop-assistant-blocks-kept",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        ("xml-structured-call-preferred", A),  # anthropic-messages/tool-use-answered
+    },
     # A transient error answer stored as an assistant turn before the retry: every fault
     # case, on the wire it runs on.  The provider accepts such a retry, so the check is a
     # `should` on inferred evidence: these fail under --strict --evidence any only.
     StoreErrorOnRetryAdapter: {
         ("anthropic-overloaded-after-tool-round-retried-unchanged", A),
+        ("thread-continue-retried-after-overloaded-not-duplicated", A),
         ("anthropic-rate-limited-with-retry-after", A),
         ("chat-rate-limited-after-tool-round-retried-unchanged", C),
         ("gemini-unavailable-after-tool-round-retried-unchanged", G),

@@ -20,6 +20,7 @@ from conformance.model import (
 )
 from conformance.wires import values
 from conformance.wires.anthropic_messages._blocks import content_block
+from conformance.wires.anthropic_messages._threads import rebuild
 from conformance.wires.anthropic_messages._view import NAME, AnthropicRequestView
 from conformance.wires.base import RequestParseError, RequestView, ValidationContext
 
@@ -98,7 +99,8 @@ def _thinking(value: object) -> ThinkingConfig:
 
 
 def parse(request: HttpRequest, context: ValidationContext | None = None) -> RequestView:
-    """The body in neutral form.  Error texts: Anthropic's own for a body that is not
+    """The body in neutral form (a message thread's request: the conversation the
+    provider rebuilt, ``_threads``).  Error texts: Anthropic's own for a body that is not
     JSON (``The request body is not valid JSON: <decoder message>``, seen in
     anthropics/claude-code#6464); pydantic-style for the wrong shapes."""
     try:
@@ -111,6 +113,10 @@ def parse(request: HttpRequest, context: ValidationContext | None = None) -> Req
         raise RequestParseError("messages: Field required", at="messages")
     if not isinstance(body["messages"], list):
         raise RequestParseError("messages: Input should be a valid list", at="messages")
+    rebuilt = rebuild(body, context)  # a message thread's conversation (rules 56-58)
+    thread = None
+    if rebuilt is not None:
+        body, thread = rebuilt
     messages, locations = _neutral_messages(body["messages"])
     tools = body.get("tools")
     beta = request.header("anthropic-beta") or ""
@@ -130,6 +136,7 @@ def parse(request: HttpRequest, context: ValidationContext | None = None) -> Req
         locations=tuple(locations),
         raw=body,
         betas=tuple(b.strip() for b in beta.split(",") if b.strip()),
+        thread=thread,
     )
 
 

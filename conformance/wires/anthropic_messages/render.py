@@ -23,6 +23,7 @@ from conformance.model import (
 from conformance.wires import values
 from conformance.wires.anthropic_messages._history import history_messages
 from conformance.wires.anthropic_messages._stops import CUT_STOPS, STOP_REASONS
+from conformance.wires.anthropic_messages._thread_rules import THREAD_ERROR_CODES
 from conformance.wires.base import RenderContext, RuleViolation
 from conformance.wires.faults import FaultAnswer, FaultTable, render_fault
 from conformance.wires.sse import format_event, fragments
@@ -100,6 +101,12 @@ def _message_json(block: ContentBlock) -> dict[str, Any] | None:
     if isinstance(block, ServerToolResult):
         return {"type": block.type, "tool_use_id": block.call_id, "content": block.content}
     return None
+
+
+def _message_content(blocks: Sequence[ContentBlock]) -> list[dict[str, Any]]:
+    """A response's blocks as its JSON message's ``content`` (what a message thread
+    stores as the reply)."""
+    return [j for b in blocks if (j := _message_json(b)) is not None]
 
 
 #: Anthropic's keep-alive event.
@@ -276,7 +283,7 @@ def _render_message(
         error = {"type": "api_error", "message": "Internal server error"}
         body = {"type": "error", "error": error, "request_id": identity.request_id}
         return json_response(500, body, headers)
-    content = [j for b in response.blocks if (j := _message_json(b)) is not None]
+    content = _message_content(response.blocks)
     message = {
         "id": identity.message_id,
         "type": "message",
@@ -297,11 +304,11 @@ def render_error(violation: RuleViolation) -> HttpResponse:
     """Anthropic's error body for a broken rule, with the rule's status and error type."""
     rule = violation.rule
     request_id = "req_" + values.digest("error", rule.id, violation.message)[:24]
-    body = {
-        "type": "error",
-        "error": {"type": rule.error_type, "message": violation.message},
-        "request_id": request_id,
-    }
+    error: dict[str, Any] = {"type": rule.error_type, "message": violation.message}
+    code = THREAD_ERROR_CODES.get(rule.id)
+    if code is not None:  # message threads name the error in ``error.details`` (rule 57)
+        error["details"] = {"error_code": code}
+    body = {"type": "error", "error": error, "request_id": request_id}
     return json_response(rule.status, body, {"request-id": request_id})
 
 

@@ -22,6 +22,7 @@ from conformance.wires.anthropic_messages._blocks import (
 )
 from conformance.wires.anthropic_messages._models import INTERLEAVED_BETA, adaptive_only
 from conformance.wires.anthropic_messages._raw import CheckedRequest, type_of
+from conformance.wires.anthropic_messages._thread_rules import register_thread_checks
 from conformance.wires.anthropic_messages._view import NAME, AnthropicRequestView
 from conformance.wires.base import Rule, RuleViolation
 from conformance.wires.rulebook import RuleBook
@@ -353,6 +354,8 @@ PREFIX_BOUND = Rule(
 
 
 BOOK: RuleBook[CheckedRequest] = RuleBook(NAME)
+# Message threads (rules A56-A59) are resolved before the conversation is judged.
+register_thread_checks(BOOK)
 
 _Episode = tuple[str, str | None, str | None]
 

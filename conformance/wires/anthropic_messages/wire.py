@@ -5,6 +5,7 @@ minted payload must come back)."""
 from __future__ import annotations
 
 from conformance.wires.anthropic_messages import parse, read, realism, render, route, rules
+from conformance.wires.anthropic_messages._threads import unseen_state
 from conformance.wires.anthropic_messages._view import NAME
 from conformance.wires.anthropic_messages.validate import validate
 from conformance.wires.hints import LedgerHints
@@ -26,4 +27,5 @@ WIRE = Wire(
     hints=LedgerHints(),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
     models={"": "claude-sonnet-4-5"},
+    unseen_state=unseen_state,
 )
