@@ -59,7 +59,7 @@ def test_run_with_a_baseline_prints_and_writes_the_table(
             "--baseline",
             "harness.broken.merge_episodes:MergeEpisodesAdapter",
             "--case",
-            "gemini-back-to-back-*",
+            "gemini-thought-runs-between-parallel-calls",
             "--case",
             "refusal-context-reset",
             "-q",
@@ -69,7 +69,9 @@ def test_run_with_a_baseline_prints_and_writes_the_table(
     )
     out = capsys.readouterr().out
     assert code == 0  # the target's own verdicts decide the exit status
-    assert "gemini-back-to-back-signed-thoughts-split[gemini]" in out
+    # (Gemini takes two signed thoughts joined, a should: the merge shows where it moves
+    # a functionCall's neighbour, whose signature Gemini checks)
+    assert "gemini-thought-runs-between-parallel-calls[gemini]" in out
     assert "fail              pass              fixed" in out
     assert "reference against broken-merge-episodes: 1 fixed" in out
     data = json.loads((tmp_path / "ab.json").read_text())
