@@ -47,6 +47,7 @@ from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
     DEFAULT_TIMEOUT,
     EVIDENCE_THRESHOLDS,
+    timeout_seconds,
 )
 from conformance.version import __version__
 
@@ -63,7 +64,6 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 #: The longest ``--timeout`` accepted: a day.  More is a typo, not a plan.
-MAX_TIMEOUT = 86_400.0
 
 
 def _add_case_dirs(parser: argparse.ArgumentParser) -> None:
@@ -123,7 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--markdown", type=Path, metavar="PATH", help="write a Markdown report")
     run.add_argument(
         "--timeout",
-        type=_timeout,
+        type=timeout_seconds,
         default=DEFAULT_TIMEOUT,
         metavar="S",
         help=f"seconds a case may take on the target (default {DEFAULT_TIMEOUT:g}, at most a day)",
@@ -253,19 +253,6 @@ def _rounds(text: str) -> int:
     if not 1 <= rounds <= MAX_ROUNDS:
         raise argparse.ArgumentTypeError(f"{text!r}: give 1 to {MAX_ROUNDS}")
     return rounds
-
-
-def _timeout(text: str) -> float:
-    """``--timeout``: a finite number of seconds above 0 and at most a day."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (0 < seconds <= MAX_TIMEOUT):  # also false for nan
-        raise argparse.ArgumentTypeError(
-            f"{text!r}: give seconds above 0 and at most {MAX_TIMEOUT:g} (a day)"
-        )
-    return seconds
 
 
 def _resolve(args: argparse.Namespace) -> ResolvedTarget:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import math
 from typing import Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
@@ -25,6 +27,24 @@ DEFAULT_EVIDENCE_THRESHOLD: EvidenceThreshold = "observed"
 #: Seconds one cell may take before its verdict is ``error``: a heavy library takes 8-20 s
 #: per cell on a busy machine, so the default leaves it room.
 DEFAULT_TIMEOUT = 60.0
+#: The longest a cell may be given: a day.
+MAX_TIMEOUT = 86_400.0
+
+
+def timeout_seconds(text: str) -> float:
+    """A ``--timeout`` (every command, the pytest plugin): a finite number of seconds
+    above 0 and at most a day; anything else is a usage error naming the value."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (0 < seconds <= MAX_TIMEOUT) or math.isnan(seconds):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give seconds above 0 and at most {MAX_TIMEOUT:g} (a day)"
+        )
+    return seconds
+
+
 _STRENGTH: dict[str, int] = {"documented": 3, "observed": 2, "inferred": 1, "design": 0, "any": 0}
 
 

@@ -36,6 +36,7 @@ Command line
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import json
 import os
@@ -561,14 +562,25 @@ def test_a_300k_event_scripted_stream_neither_times_out_the_reference_nor_leaks_
 # -------------------------------------------------------------------------- command line
 
 
+@pytest.mark.parametrize("command", [["run"], ["probe"], ["generate"], ["replay", "."]])
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "-inf", "86401", "1e9", "soon"])
 def test_timeout_rejects_values_that_are_not_a_sane_number_of_seconds(
-    value: str, capsys: pytest.CaptureFixture[str]
+    command: list[str], value: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Every command reads ``--timeout`` the same way: a usage error, never a traceback
+    (probe and generate crashed on nan with a ValueError)."""
     with pytest.raises(SystemExit) as exited:
-        main(["run", "--timeout", value])
+        main([*command, "--timeout", value])
     assert exited.value.code == 2
     assert "--timeout" in capsys.readouterr().err
+
+
+def test_the_pytest_plugin_reads_its_timeout_the_same_way() -> None:
+    from conformance.pytest.plugin import _timeout
+
+    assert _timeout("2.5") == 2.5
+    with pytest.raises(argparse.ArgumentTypeError):
+        _timeout("nan")
 
 
 def test_run_accepts_a_wire_dialect_column() -> None:

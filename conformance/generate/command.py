@@ -13,7 +13,12 @@ import sys
 from pathlib import Path
 
 from conformance.interrupt import Interrupted, ending_signals_raise
-from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, DEFAULT_TIMEOUT, EVIDENCE_THRESHOLDS
+from conformance.verdict import (
+    DEFAULT_EVIDENCE_THRESHOLD,
+    DEFAULT_TIMEOUT,
+    EVIDENCE_THRESHOLDS,
+    timeout_seconds,
+)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 PROFILE_NAMES = ("dev", "ci", "nightly")
@@ -83,7 +88,7 @@ def add_generate_parser(commands: argparse._SubParsersAction[argparse.ArgumentPa
     database.add_argument("--no-database", action="store_true", help="keep no example database")
     generate.add_argument(
         "--timeout",
-        type=float,
+        type=timeout_seconds,
         default=DEFAULT_TIMEOUT,
         metavar="S",
         help=f"seconds a conversation may take on the target (default {DEFAULT_TIMEOUT:g})",

@@ -42,7 +42,7 @@ from conformance.targets.manifest import (
     manifest_path,
 )
 from conformance.targets.resolve import REFERENCE_SPEC, ResolvedTarget, TargetError, resolve_target
-from conformance.verdict import DEFAULT_TIMEOUT
+from conformance.verdict import DEFAULT_TIMEOUT, timeout_seconds
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -94,7 +94,7 @@ def add_probe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
         help="run each mutant in this process (none) or a forked child (fork)",
     )
     probe.add_argument("--strict", action="store_true", help="`should` violations kill too")
-    probe.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S")
+    probe.add_argument("--timeout", type=timeout_seconds, default=DEFAULT_TIMEOUT, metavar="S")
     probe.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
 
 

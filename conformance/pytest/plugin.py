@@ -30,6 +30,14 @@ SWEEP: pytest.StashKey[Sweep] = pytest.StashKey()
 NOTES: pytest.StashKey[dict[str, None]] = pytest.StashKey()
 
 
+def _timeout(text: str) -> float:
+    """``--conformance-timeout``, read as every command reads ``--timeout`` (imported on
+    use: the plugin stays import-light)."""
+    from conformance.verdict import timeout_seconds
+
+    return timeout_seconds(text)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("wire-conformance")
     group.addoption(
@@ -69,7 +77,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--conformance-timeout",
-        type=float,
+        type=_timeout,
         default=None,
         metavar="S",
         help="seconds a case may take on the target",

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from conformance.recording.import_command import add_import_parser, run_import
-from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, EVIDENCE_THRESHOLDS
+from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, EVIDENCE_THRESHOLDS, timeout_seconds
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -56,7 +56,7 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
     replay.add_argument(
         "--evidence", choices=EVIDENCE_THRESHOLDS, default=DEFAULT_EVIDENCE_THRESHOLD
     )
-    replay.add_argument("--timeout", type=float, default=30.0, metavar="S")
+    replay.add_argument("--timeout", type=timeout_seconds, default=30.0, metavar="S")
 
     recording = commands.add_parser(
         "recording",
