@@ -122,6 +122,36 @@ def test_a_deep_case_file_does_not_stop_the_other_cases(tmp_path: Path) -> None:
     assert "nest deeper" in messages(cases)["deep.yaml"]
 
 
+#: A valid case in the vocabulary above.
+FINE = """id: fine
+title: A case that loads beside a broken one
+provenance: [{rule: 13}]
+features: [tool-pairing]
+wires: {anthropic-messages: "any Anthropic turn ends with text"}
+given:
+  turns:
+    - user: Hello.
+      responses:
+        - {stop: end, blocks: [{kind: text, text: Hi.}]}
+expect:
+  - requests: 1
+"""
+
+
+def test_a_yaml_merge_key_is_a_located_error_of_its_file_only(tmp_path: Path) -> None:
+    """A merge key crashed loading with a ConstructorError, and no case ran."""
+    (tmp_path / "fine.yaml").write_text(FINE)
+    (tmp_path / "merged.yaml").write_text("base: &m\n  id: x\ncopy:\n  <<: *m\n")
+    cases = load(tmp_path)
+    assert messages(cases) == {
+        "merged.yaml": "a YAML merge key (`<<`) is not supported: write the keys out"
+    }
+    assert [c.case.id for c in cases.cases] == ["fine"]
+    with pytest.raises(YamlError) as raised:
+        parse("copy:\n  <<: {a: 1}\n")
+    assert (raised.value.line, raised.value.field) == (2, "copy")
+
+
 def test_an_unreadable_subfolder_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     locked = tmp_path / "locked"
     locked.mkdir()

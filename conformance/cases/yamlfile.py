@@ -100,6 +100,12 @@ class _Walk:
         for key_node, value_node in node.value:
             if getattr(key_node, "id", "") != "scalar":
                 raise YamlError("mapping keys must be plain words", key_node.start_mark.line + 1)
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise YamlError(
+                    "a YAML merge key (`<<`) is not supported: write the keys out",
+                    key_node.start_mark.line + 1,
+                    ".".join(map(str, path)) or None,
+                )
             key = str(_scalar(key_node, self.constructor))
             if key in result:
                 raise YamlError(
@@ -131,4 +137,8 @@ def parse(text: str) -> tuple[Any, Positions]:
     positions = Positions()
     if node is None:
         return None, positions
-    return _Walk(positions).value(node, ()), positions
+    try:
+        return _Walk(positions).value(node, ()), positions
+    except yaml.MarkedYAMLError as error:  # a value no safe constructor builds
+        mark = error.problem_mark or error.context_mark
+        raise YamlError(error.problem or "invalid YAML", mark.line + 1 if mark else None) from None
