@@ -709,3 +709,35 @@ def test_a_delete_or_write_outside_its_root_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UnsafePath):
         exchanges_path(root, "t", "openai-chat", "../../../outside")
     assert exchanges_path(root, "t", "openai-chat:deepseek", "a-case").name == "a-case.json"
+
+
+# -------------------------------------------------------------------------- deep JSON files
+
+DEEP = '{"metadata": ' + "[" * 3000 + "]" * 3000 + "}"
+
+
+def test_a_deep_recording_report_or_cassette_is_a_located_error_not_a_recursion(
+    tmp_path: Path,
+) -> None:
+    """JSON nested thousands deep crashed replay, to-case and report diff with a
+    RecursionError, and the other recordings were never replayed."""
+    from conformance.recording.cassette import CassetteError, read_cassette
+    from conformance.recording.diff import ReportReadError, verdicts
+    from conformance.recording.load import RecordingError, bundled_recordings_dir, load_recording
+    from conformance.recording.replay import replay_paths
+
+    deep = tmp_path / "deep.json"
+    deep.write_text(DEEP)
+    for read, error in (
+        (load_recording, RecordingError),
+        (verdicts, ReportReadError),
+        (read_cassette, CassetteError),
+    ):
+        with pytest.raises(error) as raised:
+            read(deep)
+        assert "nests 3001 levels deep" in str(raised.value)
+    shipped = next(iter(sorted(bundled_recordings_dir().rglob("*.json"))))
+    report = replay_paths(
+        [(deep, deep.name), (shipped, shipped.name)], resolve_target("reference"), RunOptions()
+    )
+    assert [r.status for r in report.recordings] == ["error", "pass"]

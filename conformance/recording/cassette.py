@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from conformance.errors import ConformanceError
+from conformance.wires.nesting import too_deep
 
 #: The file names the importer reads (a ``.gz`` of any of them too).
 SUFFIXES = (".yaml", ".yml", ".json", ".har")
@@ -115,6 +116,9 @@ def _document(path: Path) -> tuple[Any, dict[tuple[str | int, ...], int]]:
         raise CassetteError(path, f"byte {error.start}", "not UTF-8 text") from None
     name = path.name.lower().removesuffix(".gz")
     if name.endswith((".json", ".har")):
+        deep = too_deep(text)
+        if deep is not None:  # the parser would end in a RecursionError
+            raise CassetteError(path, "top level", deep)
         try:
             return json.loads(text), {}
         except json.JSONDecodeError as error:

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from conformance.wires.nesting import too_deep
+
 
 class ReportReadError(Exception):
     """A report that cannot be read: ``path: problem``."""
@@ -15,7 +17,11 @@ class ReportReadError(Exception):
 def verdicts(path: Path) -> dict[str, str]:
     """``cell -> verdict`` of a run report (``case [wire]``) or a replay report (file)."""
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        deep = too_deep(text)
+        if deep is not None:  # the parser would end in a RecursionError
+            raise ReportReadError(f"{path}: {deep}")
+        data: Any = json.loads(text)
     except OSError as error:
         raise ReportReadError(f"{path}: {error.strerror}") from None
     except ValueError as error:

@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from conformance.errors import ConformanceError
 from conformance.recording.clean import secrets_in
 from conformance.recording.model import Recording, digest_of
+from conformance.wires.nesting import too_deep
 from conformance.wires.registry import columns
 
 #: What a recording file is called.
@@ -34,6 +35,9 @@ def _location(loc: tuple[int | str, ...]) -> str:
 
 def parse_recording(text: str, path: Path) -> Recording:
     """A recording from its text; ``path`` only names it in errors."""
+    deep = too_deep(text)
+    if deep is not None:  # the parser would end in a RecursionError
+        raise RecordingError(path, "top level", deep)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
