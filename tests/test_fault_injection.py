@@ -741,3 +741,26 @@ def test_a_deep_recording_report_or_cassette_is_a_located_error_not_a_recursion(
         [(deep, deep.name), (shipped, shipped.name)], resolve_target("reference"), RunOptions()
     )
     assert [r.status for r in report.recordings] == ["error", "pass"]
+
+
+def test_an_unreadable_features_file_is_a_load_error_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Permission denied on an added folder's FEATURES.txt gave a traceback and lost every
+    cell; now it is one load error, and the bundled cases and the folder's own still load."""
+    from conformance.cases.library import load_library
+
+    (tmp_path / "FEATURES.txt").write_text("tool-pairing  a feature\n")
+    (tmp_path / "fine.yaml").write_text(FINE)
+    real = Path.read_text
+
+    def read_text(self: Path, *args: object, **kwargs: object) -> str:
+        if self == tmp_path / "FEATURES.txt":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "read_text", read_text)
+    cases = load_library([tmp_path], ParseCache(None))
+    assert [e.message for e in cases.errors] == ["cannot read: Permission denied"]
+    assert "fine" in cases.by_id()
+    assert len(cases.cases) > 200

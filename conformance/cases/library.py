@@ -11,6 +11,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from conformance.cases.load_error import LoadError
 from conformance.cases.loader import CaseSet, load_dirs
 from conformance.cases.parse_cache import ParseCache
 from conformance.cases.validate import Vocabulary
@@ -36,13 +37,31 @@ def bundled_snapshots_dir() -> Path:
     return _library_root() / "snapshots"
 
 
-def read_features(directory: Path) -> frozenset[str]:
-    """The feature names listed in ``directory/FEATURES.txt`` (``name  description``)."""
+def features_error(directory: Path) -> LoadError | None:
+    """Why ``directory/FEATURES.txt`` cannot be read (its names are then missing from the
+    vocabulary, and the cases using them are refused one by one), or ``None``."""
     path = directory / FEATURES_FILE
-    if not path.is_file():
+    try:
+        if path.is_file():
+            path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        why = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        return LoadError(file=str(path), line=None, field=None, message=f"cannot read: {why}")
+    return None
+
+
+def read_features(directory: Path) -> frozenset[str]:
+    """The feature names listed in ``directory/FEATURES.txt`` (``name  description``); an
+    unreadable file lists none (``features_error`` says why)."""
+    path = directory / FEATURES_FILE
+    try:
+        if not path.is_file():
+            return frozenset()
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
         return frozenset()
     names = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
             names.add(line.split()[0])
@@ -66,5 +85,10 @@ def case_dirs(extra: Sequence[Path] = ()) -> list[Path]:
 
 
 def load_library(extra: Sequence[Path] = (), cache: ParseCache | None = None) -> CaseSet:
-    """Load the bundled cases and those of ``extra`` directories."""
-    return load_dirs(case_dirs(extra), vocabulary(extra), cache)
+    """Load the bundled cases and those of ``extra`` directories; an unreadable
+    ``FEATURES.txt`` is one more load error, never a crash."""
+    found = load_dirs(case_dirs(extra), vocabulary(extra), cache)
+    unreadable = [e for d in case_dirs(extra) if (e := features_error(d)) is not None]
+    if not unreadable:
+        return found
+    return CaseSet(found.cases, (*unreadable, *found.errors))
