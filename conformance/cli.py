@@ -317,7 +317,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     whole = not (args.wire or args.case or library.errors)
     unused = _sweep(store, target, cases) if store is not None and whole else ()
     report = _report(target, results, args, library.errors, unused)
-    _write_reports(args, report)
+    written = _write_reports(args, report, console)
     _print_summary(args, report, unused, console)
     if args.baseline:
         code = _run_baseline(args, target, cases, results, options, console)
@@ -325,7 +325,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             return code
     if args.rounds > 1:
         _print_rounds(args.rounds, differences, console)
-    return EXIT_OK if report.ok and not differences else EXIT_FAILED
+    return EXIT_OK if report.ok and not differences and written else EXIT_FAILED
 
 
 def _run_rounds(
@@ -441,7 +441,7 @@ def _interrupted(
     """A run ended by a signal: the reports of the cells that finished, one line, and
     the conventional exit status (the targets were ended on the way out)."""
     report = _report(target, results, args, load_errors, ())
-    _write_reports(args, report)
+    _write_reports(args, report, console)
     console.print(
         f"wire-conformance: {interruption}; reports hold the {len(results)} cells that finished",
         markup=False,
@@ -495,17 +495,26 @@ def _report(
     return report
 
 
-def _write_reports(args: argparse.Namespace, report: Report) -> None:
+def _write_reports(args: argparse.Namespace, report: Report, console: Console) -> bool:
+    """Write every report asked for, each whole or not at all; one that cannot be
+    written is one line naming it, and the others are written anyway."""
     from conformance.report.junit import to_junit
     from conformance.report.markdown import to_markdown
     from conformance.report.model import to_json
+    from conformance.report.paths import write_report
 
-    if args.json:
-        args.json.write_text(to_json(report), encoding="utf-8")
-    if args.junit:
-        args.junit.write_text(to_junit(report), encoding="utf-8")
-    if args.markdown:
-        args.markdown.write_text(to_markdown(report), encoding="utf-8")
+    failures = [
+        failure
+        for path, render in (
+            (args.json, to_json),
+            (args.junit, to_junit),
+            (args.markdown, to_markdown),
+        )
+        if path and (failure := write_report(path, render(report))) is not None
+    ]
+    for failure in failures:
+        console.print(f"wire-conformance: {failure}", markup=False, highlight=False)
+    return not failures
 
 
 def _print_summary(
