@@ -767,7 +767,7 @@ def test_an_unreadable_features_file_is_a_load_error_not_a_crash(
 
 
 def test_a_report_that_cannot_be_written_is_one_line_and_the_others_are_written(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """--markdown /dev/full gave a traceback and lost the other reports; a full disk left
     a truncated report where a complete one had been."""
@@ -781,15 +781,11 @@ def test_a_report_that_cannot_be_written_is_one_line_and_the_others_are_written(
     assert json.loads(report.read_text())["results"]
     kept = tmp_path / "kept.json"
     kept.write_text("complete")
-    real_replace = os.replace
 
     def full(source: str, target: Path) -> None:
         raise OSError(28, "No space left on device")
 
-    os.replace = full  # type: ignore[assignment]
-    try:
-        assert write_report(kept, "new") == (f"cannot write report {kept}: No space left on device")
-    finally:
-        os.replace = real_replace
+    monkeypatch.setattr(os, "replace", full)
+    assert write_report(kept, "new") == f"cannot write report {kept}: No space left on device"
     assert kept.read_text() == "complete"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
