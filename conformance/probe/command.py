@@ -132,13 +132,23 @@ def progress_line(done: list[MutantResult], total: int, started: float) -> str:
     return f"{len(done)}/{total} mutants, {killed} killed, {survived} survived, ETA {left:.0f} s   "
 
 
-def _write(report: ProbeReport, args: argparse.Namespace) -> None:
-    if args.json is not None:
-        args.json.write_text(report.to_json(), encoding="utf-8")
-    if args.markdown is not None:
-        args.markdown.write_text(markdown(report), encoding="utf-8")
-    if args.junit is not None:
-        args.junit.write_text(junit(report), encoding="utf-8")
+def _write(report: ProbeReport, args: argparse.Namespace) -> bool:
+    """Write every report asked for, each whole or not at all; one that cannot be
+    written is one line naming it, and the others are written anyway."""
+    from conformance.report.paths import write_report
+
+    failures = [
+        failure
+        for path, render in (
+            (args.json, report.to_json),
+            (args.markdown, lambda: markdown(report)),
+            (args.junit, lambda: junit(report)),
+        )
+        if path is not None and (failure := write_report(path, render())) is not None
+    ]
+    for failure in failures:
+        print(f"wire-conformance: {failure}", file=sys.stderr)
+    return not failures
 
 
 def run_probe_command(args: argparse.Namespace) -> int:
@@ -205,7 +215,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
     if not args.quiet and sys.stderr.isatty():
         print(file=sys.stderr)
     report = build()
-    _write(report, args)
+    written = _write(report, args)
     text = terminal(report)
     sys.stdout.write(text if not args.quiet else text.splitlines()[-1] + "\n")
-    return EXIT_OK if report.ok else EXIT_FAILED
+    return EXIT_OK if report.ok and written else EXIT_FAILED

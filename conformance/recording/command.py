@@ -176,8 +176,8 @@ def _audit(args: argparse.Namespace) -> int:
     report = audit_paths(files, excluded)
     for line in audit_lines(report):
         _say(line)
-    if args.json:
-        args.json.write_text(audit_json(report), encoding="utf-8")
+    if args.json and not _written(args.json, audit_json(report)):
+        return EXIT_FAILED
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
@@ -292,6 +292,16 @@ def _replay(args: argparse.Namespace) -> int:
     report = replay_paths(files, target, options)
     for line in replay_lines(report):
         _say(line)
-    if args.json:
-        args.json.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    if args.json and not _written(args.json, report.model_dump_json(indent=2) + "\n"):
+        return EXIT_FAILED
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _written(path: Path, text: str) -> bool:
+    """Write a JSON report whole or not at all; a failure is one line naming it."""
+    from conformance.report.paths import write_report
+
+    failure = write_report(path, text)
+    if failure is not None:
+        _say(f"wire-conformance: {failure}")
+    return failure is None
