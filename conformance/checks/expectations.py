@@ -8,8 +8,9 @@ skips such requests, which already carry a ``provider/malformed-request`` violat
 
 A conversation the target's library stopped on purpose (``Transcript.halted``) never
 reached its later requests: a request count, an output, an ``any_of`` with such an
-alternative and a positive expectation on a request it did not send or on the last
-request (``-1``, meant as the conversation's last) are not judged there (``decide``
+alternative, a positive expectation on a request it did not send or on the last
+request (``-1``, meant as the conversation's last), and a negative one on a request it
+did not send, are not judged there (``decide``
 judges the stop itself); what it did send is judged as usual.
 
 Positive expectations (``blocks``, ``contains``) fail when the selected message does not
@@ -122,6 +123,9 @@ def unreached(expectation: Expectation, sent: int) -> bool:
     if isinstance(expectation, ExpectBlocks | ExpectContains | ExpectSent | ExpectSame):
         request = expectation.where.request
         return isinstance(request, int) and (request < 0 or request > sent)
+    if isinstance(expectation, ExpectNone | ExpectNoMessage):
+        request = expectation.where.request  # what exists is judged; a later one never came
+        return isinstance(request, int) and request > sent
     return False
 
 

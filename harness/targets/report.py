@@ -20,7 +20,9 @@ import subprocess
 import sys
 import tomllib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -236,16 +238,31 @@ def run_order(run: Run) -> tuple[str, bool, str]:
     return (str(run.timing.get("finished", "")), run.label != "", run.label)
 
 
-def combined(runs: list[Run]) -> dict[str, dict[str, Any]]:
+def combined(
+    runs: list[Run], columns: Mapping[str, frozenset[str]] | None = None
+) -> dict[str, dict[str, Any]]:
     """The latest verdict of every cell: runs in ``run_order``, each cell's result from
     the last run that has it.  A run holds only the cells it planned (``--case`` and
     ``--wire`` leave the others out), so its ``n/a`` is a judgement too: the case now
-    needs a capability the target lacks, or the target no longer speaks the column."""
+    needs a capability the target lacks, or the target no longer speaks the column.
+    ``columns`` (each case of the current library and the columns it runs on) turns a
+    verdict an older run left on a column its case no longer runs on into ``n/a``: no
+    later run can replace it."""
     cells: dict[str, dict[str, Any]] = {}
     for run in sorted(runs, key=run_order):
         for result in run.report["results"]:
             cells[_cell_key(result)] = {**result, "run": run.label or "full run"}
+    for key, result in cells.items():
+        runs_on = (columns or {}).get(result["case"])
+        if runs_on is not None and result["wire"] not in runs_on and result["verdict"] != "n/a":
+            cells[key] = {**result, "verdict": "n/a", "reason": "the case no longer runs here"}
     return cells
+
+
+@cache
+def case_columns() -> Mapping[str, frozenset[str]]:
+    """Each case of the current library and the columns its file names."""
+    return {entry.case.id: frozenset(entry.case.wires) for entry in load_library().cases}
 
 
 def _counts(cells: dict[str, dict[str, Any]]) -> Counter[str]:
@@ -277,7 +294,7 @@ def not_run(cells: dict[str, dict[str, Any]], library_cases: set[str]) -> list[s
 
 def library_section(runs: list[Run], library_cases: set[str]) -> list[str]:
     library, version = runs[0].library, runs[0].version
-    cells = combined(runs)
+    cells = combined(runs, case_columns())
     results = [cells[key] for key in sorted(cells)]
     lines = [f"## {library}-{version}", ""]
     counts = _counts(cells)
@@ -347,7 +364,7 @@ def summary_table(groups: dict[tuple[str, str], list[Run]], library_cases: set[s
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for (library, version), runs in groups.items():
-        cells = combined(runs)
+        cells = combined(runs, case_columns())
         counts = _counts(cells)
         wall = _wall(runs)
         whole = whole_run(runs, library_cases)

@@ -148,3 +148,14 @@ def test_one_verdict_as_an_adapter_and_as_a_command(
     as_adapter = run_cell(adapter(STOPS), case_id, column)
     assert as_command.verdict == as_adapter.verdict == verdict
     assert as_command.reason == as_adapter.reason
+
+
+def test_a_negative_expectation_on_a_request_never_sent_is_unreached() -> None:
+    from conformance.cases.schema import ExpectNone
+    from conformance.checks.expectations import unreached
+
+    none = ExpectNone.model_validate({"in": {"request": 2}, "none": {"kind": "reasoning"}})
+    assert unreached(none, sent=1)
+    assert not unreached(none, sent=2)  # request 2 was sent: it is judged
+    last = ExpectNone.model_validate({"in": {"request": -1}, "none": {"kind": "reasoning"}})
+    assert not unreached(last, sent=1)
