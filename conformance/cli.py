@@ -498,10 +498,10 @@ def _report(
 def _write_reports(args: argparse.Namespace, report: Report, console: Console) -> bool:
     """Write every report asked for, each whole or not at all; one that cannot be
     written is one line naming it, and the others are written anyway."""
+    from conformance.paths import write_report
     from conformance.report.junit import to_junit
     from conformance.report.markdown import to_markdown
     from conformance.report.model import to_json
-    from conformance.report.paths import write_report
 
     failures = [
         failure

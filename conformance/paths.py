@@ -1,4 +1,5 @@
-"""Names that become paths, and writes that must stay under their root.
+"""Names that become paths, writes that must stay under their root, and reports
+written whole or not at all.
 
 A target's name is a directory under the snapshot and saved-exchange roots, a case id
 and a column are names under it.  One check serves every name a user gives
@@ -10,7 +11,9 @@ inside its root, so no name, link or later change can reach a file outside it.
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from pathlib import Path
 
 #: A name that is one safe path segment (``.`` and ``..`` are refused separately).
@@ -39,3 +42,34 @@ def inside(root: Path, path: Path) -> Path:
     if where != base and base not in where.parents:
         raise UnsafePath(f"{path} is outside {root}: refused")
     return path
+
+
+def write_report(path: Path, text: str) -> str | None:
+    """Write ``text`` to ``path`` whole or not at all, and say why not (``None`` when it
+    was written): a regular file is written beside itself and renamed over, so a full
+    disk never leaves a truncated report where a complete one was; a device or a pipe
+    (``/dev/stdout``, ``/dev/full``) is written directly."""
+    data = text.encode("utf-8")
+    try:
+        if path.exists() and not path.is_file():
+            path.write_bytes(data)
+            return None
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+            os.chmod(temporary, mode)  # as a plain write would have left it
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        return f"cannot write report {path}: {error.strerror or error}"
+    return None
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current

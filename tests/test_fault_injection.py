@@ -771,7 +771,7 @@ def test_a_report_that_cannot_be_written_is_one_line_and_the_others_are_written(
 ) -> None:
     """--markdown /dev/full gave a traceback and lost the other reports; a full disk left
     a truncated report where a complete one had been."""
-    from conformance.report.paths import write_report
+    from conformance.paths import write_report
 
     report = tmp_path / "r.json"
     code = main(["run", "-q", "--case", "refusal-context-reset", "--markdown", "/dev/full",

@@ -135,7 +135,7 @@ def progress_line(done: list[MutantResult], total: int, started: float) -> str:
 def _write(report: ProbeReport, args: argparse.Namespace) -> bool:
     """Write every report asked for, each whole or not at all; one that cannot be
     written is one line naming it, and the others are written anyway."""
-    from conformance.report.paths import write_report
+    from conformance.paths import write_report
 
     failures = [
         failure

@@ -299,7 +299,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _written(path: Path, text: str) -> bool:
     """Write a JSON report whole or not at all; a failure is one line naming it."""
-    from conformance.report.paths import write_report
+    from conformance.paths import write_report
 
     failure = write_report(path, text)
     if failure is not None:

@@ -8,7 +8,6 @@ cannot be written is refused up front, as a usage error.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -41,34 +40,3 @@ def prepare_outputs(reports: Sequence[Path], snapshots: Path | None) -> None:
         _writable_folder(path.parent, f"report {path}: folder")
     if snapshots is not None:
         _writable_folder(snapshots, "snapshots folder")
-
-
-def write_report(path: Path, text: str) -> str | None:
-    """Write ``text`` to ``path`` whole or not at all, and say why not (``None`` when it
-    was written): a regular file is written beside itself and renamed over, so a full
-    disk never leaves a truncated report where a complete one was; a device or a pipe
-    (``/dev/stdout``, ``/dev/full``) is written directly."""
-    data = text.encode("utf-8")
-    try:
-        if path.exists() and not path.is_file():
-            path.write_bytes(data)
-            return None
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.chmod(temporary, mode)  # as a plain write would have left it
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        return f"cannot write report {path}: {error.strerror or error}"
-    return None
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
