@@ -717,7 +717,8 @@ def _listing(response: ScriptedResponse) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    console = Console(soft_wrap=True)
+    # emoji off: a column name such as `openai-chat:gemini:` is data, not an emoji code
+    console = Console(soft_wrap=True, emoji=False)
     if args.command == "run":
         return _run(args, console)
     if args.command == "cases":

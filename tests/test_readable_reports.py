@@ -141,3 +141,16 @@ def test_a_drifted_snapshot_prints_its_diff_and_is_counted(
     assert '  -    "model": "other-model",' in out
     assert '  +    "model": "claude-sonnet-4-5",' in out
     assert "1 pass · snapshots: 1 changed, 0 new · target: the bundled reference" in out[-1]
+
+
+@pytest.mark.parametrize("form", ["list", "matrix"])
+def test_every_column_name_prints_as_written(form: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """rich read `:gemini:` in `openai-chat:gemini: pass` as an emoji code and printed
+    `openai-chat♊ pass` on every such line of the quick-start run."""
+    from conformance.wires.registry import columns
+
+    assert main(["run", "--format", form, "--strict"]) == 0
+    out = capsys.readouterr().out
+    assert "♊" not in out
+    for column in columns():
+        assert (f"  {column}: " in out) if form == "list" else (column in out), column
