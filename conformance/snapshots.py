@@ -202,6 +202,8 @@ class SnapshotStore:
             stored = self.extension.recall(slot)
         except ValueError:  # not text: a changed snapshot, rewritten when updating
             stored = ""
+        except OSError as error:  # unreadable: the cell's verdict stands, the drift says why
+            return "changed", f"cannot read the snapshot {slot.path}: {error.strerror or error}"
         state: SnapshotState
         if stored is None:
             state = "new"
@@ -209,9 +211,13 @@ class SnapshotStore:
             state = "match"
         else:
             state = "changed"
-        if self.update and state != "match":
-            self.extension.store(slot, serialized)
         diff = bounded_diff(stored or "", serialized) if state == "changed" else None
+        if self.update and state != "match":
+            try:
+                self.extension.store(slot, serialized)
+            except OSError as error:
+                why = f"cannot write the snapshot {slot.path}: {error.strerror or error}"
+                return "changed", why if diff is None else f"{why}\n{diff}"
         return state, diff
 
     def sweep(self, planned: Iterable[tuple[str, str]]) -> list[Path]:

@@ -84,6 +84,32 @@ def test_the_store_says_new_match_or_changed_and_writes_syrupys_bytes(tmp_path: 
     assert slot.path.read_bytes() == bundled
 
 
+def test_an_unreadable_or_unwritable_snapshot_is_a_drift_that_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Permission denied on a snapshot file gave a traceback and lost the judged cells."""
+    from conformance.snapshots import RequestBodies
+
+    column, case, transcript = one_cell()
+
+    def denied(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(RequestBodies, "recall", denied)
+    state, why = SnapshotStore(tmp_path, "reference").compare(column, case, transcript)
+    assert state == "changed"
+    assert why is not None
+    assert "cannot read the snapshot" in why
+    assert "Permission denied" in why
+    monkeypatch.undo()
+    monkeypatch.setattr(RequestBodies, "store", denied)
+    updating = SnapshotStore(tmp_path, "reference", update=True)
+    state, why = updating.compare(column, case, transcript)
+    assert state == "changed"
+    assert why is not None
+    assert why.startswith("cannot write the snapshot")
+
+
 def test_stale_snapshots_are_the_files_no_planned_cell_owns(tmp_path: Path) -> None:
     owned = SnapshotSlot(tmp_path, "mine", "gemini", "kept").path
     deleted_case = SnapshotSlot(tmp_path, "mine", "gemini", "deleted-case").path
