@@ -37,46 +37,45 @@ def bundled_snapshots_dir() -> Path:
     return _library_root() / "snapshots"
 
 
-def features_error(directory: Path) -> LoadError | None:
-    """Why ``directory/FEATURES.txt`` cannot be read (its names are then missing from the
-    vocabulary, and the cases using them are refused one by one), or ``None``."""
-    path = directory / FEATURES_FILE
-    try:
-        if path.is_file():
-            path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        why = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        return LoadError(file=str(path), line=None, field=None, message=f"cannot read: {why}")
-    return None
-
-
-def read_features(directory: Path) -> frozenset[str]:
-    """The feature names listed in ``directory/FEATURES.txt`` (``name  description``); an
-    unreadable file lists none (``features_error`` says why)."""
+def _features(directory: Path) -> tuple[frozenset[str], LoadError | None]:
+    """The feature names listed in ``directory/FEATURES.txt`` (``name  description``),
+    read once; an unreadable file lists none and says why (its names are then missing
+    from the vocabulary, and the cases using them are refused one by one)."""
     path = directory / FEATURES_FILE
     try:
         if not path.is_file():
-            return frozenset()
+            return frozenset(), None
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return frozenset()
-    names = set()
-    for line in text.splitlines():
-        line = line.strip()
-        if line and not line.startswith("#"):
-            names.add(line.split()[0])
-    return frozenset(names)
+    except (OSError, UnicodeDecodeError) as error:
+        why = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        return frozenset(), LoadError(
+            file=str(path), line=None, field=None, message=f"cannot read: {why}"
+        )
+    names = {
+        line.split()[0]
+        for line in (raw.strip() for raw in text.splitlines())
+        if line and not line.startswith("#")
+    }
+    return frozenset(names), None
+
+
+def read_features(directory: Path) -> frozenset[str]:
+    """The feature names listed in ``directory/FEATURES.txt`` (none when unreadable)."""
+    return _features(directory)[0]
+
+
+def _vocabulary(extra_dirs: Iterable[Path]) -> tuple[Vocabulary, list[LoadError]]:
+    from conformance.wires.registry import dialects_by_wire
+
+    read = [_features(directory) for directory in (bundled_cases_dir(), *extra_dirs)]
+    features = frozenset().union(*(names for names, _ in read))
+    return Vocabulary(features, dialects_by_wire()), [e for _, e in read if e is not None]
 
 
 def vocabulary(extra_dirs: Iterable[Path] = ()) -> Vocabulary:
     """Features of the bundled library plus any ``FEATURES.txt`` of added directories,
     and every registered wire with its dialects."""
-    from conformance.wires.registry import dialects_by_wire
-
-    features = set(read_features(bundled_cases_dir()))
-    for directory in extra_dirs:
-        features |= read_features(directory)
-    return Vocabulary(frozenset(features), dialects_by_wire())
+    return _vocabulary(extra_dirs)[0]
 
 
 def case_dirs(extra: Sequence[Path] = ()) -> list[Path]:
@@ -87,8 +86,8 @@ def case_dirs(extra: Sequence[Path] = ()) -> list[Path]:
 def load_library(extra: Sequence[Path] = (), cache: ParseCache | None = None) -> CaseSet:
     """Load the bundled cases and those of ``extra`` directories; an unreadable
     ``FEATURES.txt`` is one more load error, never a crash."""
-    found = load_dirs(case_dirs(extra), vocabulary(extra), cache)
-    unreadable = [e for d in case_dirs(extra) if (e := features_error(d)) is not None]
+    words, unreadable = _vocabulary(extra)
+    found = load_dirs(case_dirs(extra), words, cache)
     if not unreadable:
         return found
     return CaseSet(found.cases, (*unreadable, *found.errors))
