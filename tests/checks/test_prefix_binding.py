@@ -5,17 +5,15 @@ change; ``drop_block`` asks for a drop instead of the 400."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
 from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.targets.base import WireRequest
 from conformance.wires.anthropic_messages._models import binds_thinking_prefix
 from tests.support import library_case, run_cell
+from tests.targets.rewriting import rewriting
 from tests.targets.thinking_ahead import ThinkingAheadAsUserText
 
 A = "anthropic-messages"
@@ -23,32 +21,16 @@ BOUND = "preserved-thinking-cut-thinking-not-replayed-ahead-of-its-signed-turn"
 UNBOUND = "truncation-max-tokens-dangling-episode-after-tool-call"
 RULE = "anthropic-messages/thinking-prefix-bound"
 
-Rewrite = Callable[[dict[str, Any]], None]
 
+def after_the_first(rewrite: Callable[[dict[str, Any]], None]) -> ReferenceAdapter:
+    """The reference adapter with ``rewrite`` applied to the body of every request but
+    the first (where no block has been produced yet)."""
 
-def rewriting(rewrite: Rewrite) -> ReferenceAdapter:
-    """The reference adapter with ``rewrite`` applied to the body of every request but the
-    first (where no block has been produced yet)."""
-
-    class Session(ReferenceSession):
-        sent = 0
-
-        def next_request(self) -> WireRequest:
-            request = super().next_request()
-            self.sent += 1
-            if self.sent == 1:
-                return request
-            body = json.loads(request.body_bytes())
+    def later(body: dict[str, Any], number: int) -> None:
+        if number > 1:
             rewrite(body)
-            return WireRequest(
-                body=json.dumps(body).encode(), headers=request.headers, path=request.path
-            )
 
-    class Rewriting(ReferenceAdapter):
-        name: ClassVar[str] = "rewriting"
-        session_class = Session
-
-    return Rewriting()
+    return rewriting(later)
 
 
 def respelled(body: dict[str, Any]) -> None:
@@ -93,17 +75,17 @@ def test_the_reference_keeps_every_prefix(case_id: str) -> None:
 
 
 def test_respelling_the_same_content_is_not_a_change() -> None:
-    result, _ = run_cell(rewriting(respelled), library_case(BOUND), A)
+    result, _ = run_cell(after_the_first(respelled), library_case(BOUND), A)
     assert RULE not in {v.check for v in (*result.violations, *result.warnings)}
 
 
 def test_a_changed_system_prompt_invalidates_the_blocks_after_it() -> None:
-    result, _ = run_cell(rewriting(new_system), library_case(BOUND), A)
+    result, _ = run_cell(after_the_first(new_system), library_case(BOUND), A)
     assert RULE in {v.check for v in result.violations}
 
 
 def test_drop_block_asks_for_a_drop_not_a_400() -> None:
-    result, _ = run_cell(rewriting(drops_instead), library_case(BOUND), A)
+    result, _ = run_cell(after_the_first(drops_instead), library_case(BOUND), A)
     assert RULE not in {v.check for v in (*result.violations, *result.warnings)}
 
 

@@ -5,16 +5,16 @@ after (rule 55).  Anthropic Messages only."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
+from typing import Any
 
 from conformance.model import Reasoning
 from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.targets.base import CallToRun, WireRequest, WireResponse
+from conformance.targets.base import CallToRun, WireResponse
+from tests.targets.rewriting import RewritingSession
 
 
-class _AheadSession(ReferenceSession):
+class _AheadSession(RewritingSession):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._ahead: list[tuple[str, str]] = []  # (anchor signature, cut text)
@@ -29,9 +29,7 @@ class _AheadSession(ReferenceSession):
             self._ahead.append((anchor, last.text))
         return super().receive(response)
 
-    def next_request(self) -> WireRequest:
-        request = super().next_request()
-        body = json.loads(request.body_bytes())
+    def rewrite(self, body: dict[str, Any], number: int) -> None:
         messages = body["messages"]
         for anchor, text in self._ahead:
             for i, message in enumerate(messages):
@@ -46,9 +44,6 @@ class _AheadSession(ReferenceSession):
                         i, {"role": "user", "content": [{"type": "text", "text": frame}]}
                     )
                     break
-        return WireRequest(
-            body=json.dumps(body).encode(), headers=request.headers, path=request.path
-        )
 
 
 class ThinkingAheadAsUserText(ReferenceAdapter):
