@@ -6,6 +6,9 @@
   the 400, exited non-zero, stopped): the same behaviour gets the same verdict whatever
   the target kind.  A stop before the first request is explained where the case
   accepts ``requests: 0`` (a configuration the provider would refuse, refused locally).
+  Nor can a run with a request carrying a field or beta value the provider cannot
+  judge (one the real API does not take as far as the suite knows, or takes but the
+  suite does not model: ``provider.features``), whatever else it did.
 * ``fail`` — a ``must`` violation (``should`` ones too when the run is strict); a request
   beyond the script after broken expectations fails on those, and is named in the reason,
   even when the target then crashed or exited non-zero on the provider's answer to it;
@@ -41,6 +44,7 @@ from conformance.cases.schema import (
     halt_accepted,
 )
 from conformance.model import ScriptedResponse
+from conformance.provider.features import UNJUDGEABLE, why_unjudged
 from conformance.transcript import Transcript
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
@@ -61,6 +65,17 @@ def _rejected(transcript: Transcript) -> bool:
         and any(v.rule.id not in UNEXPECTED_REQUEST and not v.rule.fallback for v in e.violations)
         for e in transcript.exchanges
     )
+
+
+def _unjudgeable(transcript: Transcript) -> str | None:
+    """Why the run cannot be judged when the provider answered a request carrying a
+    field or beta it cannot judge (``provider.features``): what the target did next
+    answered the suite's limit, not the real API's."""
+    for exchange in transcript.exchanges:
+        for violation in exchange.violations:
+            if violation.rule.id in UNJUDGEABLE:
+                return f"request {exchange.number} is not judged: {why_unjudged(violation)}"
+    return None
 
 
 def _counts(violation: Violation, strict: bool, evidence: EvidenceThreshold) -> bool:
@@ -111,6 +126,9 @@ def _judged(
     case: Case, transcript: Transcript, found: _Sorted, counted: list[Violation]
 ) -> tuple[Verdict, str | None]:
     """The verdict before any pin: could the run be judged, and did it break anything."""
+    unjudged = _unjudgeable(transcript)
+    if unjudged is not None:
+        return "error", unjudged
     served = transcript.served_count()
     scripted = len(case.given.responses)
     if transcript.error and not _rejected(transcript):
@@ -276,6 +294,10 @@ def decide(
     counted = found.counted
     if case.status == "pinned":
         counted = [v for v in counted if v.check != "expect"]
+    if _unjudgeable(transcript) is not None:
+        # What the run could not reach once the provider said it cannot judge it is
+        # not a failure of the target: only the answer that explains it is listed.
+        counted = [v for v in counted if v.check in UNJUDGEABLE]
     verdict, reason = _judged(case, transcript, found, counted)
     verdict, reason = _case_pinned(case, verdict, reason, found.expect)
     verdict, reason = _target_pinned(pin, verdict, reason, counted)

@@ -32,7 +32,8 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def _public(sources: tuple[str, ...]) -> tuple[str, ...]:
+def public_sources(sources: tuple[str, ...]) -> tuple[str, ...]:
+    """``sources`` when each is an ``owner/repo#N`` thread or an https URL."""
     for source in sources:
         if not _SOURCE.fullmatch(source):
             raise ValueError(f"a source is owner/repo#N or an https URL, not {source!r}")
@@ -51,7 +52,7 @@ class WireRule(_Strict):
     sources: tuple[str, ...] = Field(min_length=1)
     evidence: Evidence
 
-    _sources = field_validator("sources")(classmethod(lambda cls, v: _public(v)))
+    _sources = field_validator("sources")(classmethod(lambda cls, v: public_sources(v)))
 
 
 class Report(_Strict):
@@ -66,7 +67,7 @@ class Report(_Strict):
     rules: tuple[int, ...] = ()
     evidence: Literal["observed"]
 
-    _sources = field_validator("sources")(classmethod(lambda cls, v: _public(v)))
+    _sources = field_validator("sources")(classmethod(lambda cls, v: public_sources(v)))
 
 
 class Drift(_Strict):
@@ -79,7 +80,7 @@ class Drift(_Strict):
     sources: tuple[str, ...] = ()
     evidence: Evidence
 
-    _sources = field_validator("sources")(classmethod(lambda cls, v: _public(v)))
+    _sources = field_validator("sources")(classmethod(lambda cls, v: public_sources(v)))
 
 
 class Seed(_Strict):

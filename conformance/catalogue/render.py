@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from conformance.catalogue.features import Features, features
 from conformance.catalogue.model import (
     SECTION_WIRES,
     Catalogue,
@@ -89,7 +90,54 @@ def markdown(catalogue: Catalogue) -> str:
     out += ["## Bug reports (E)", "", *_block(list(catalogue.reports))]
     out += ["## Drift and contradictions (F)", "", *_block(list(catalogue.drift))]
     out += ["## Design behaviours (`seed: N`)", "", *_block(list(catalogue.seeds))]
+    out += _features(features())
     return "\n".join(out).rstrip() + "\n"
+
+
+def _features(listed: Features) -> list[str]:
+    """The 'Request fields and betas' section: ``features.yaml`` as the provider applies it."""
+    out = [
+        "## Request fields and betas",
+        "",
+        "Generated from `conformance/catalogue/features.yaml`. A top-level field or beta value",
+        "on none of a wire's lists gets the real API's answer for one it does not know; an",
+        'unmodelled one gets "not modelled by this suite". Either leaves the cell `error`,',
+        "naming it (checks `provider/unknown-field`, `provider/unknown-beta`,",
+        "`provider/unmodelled-feature`).",
+        "",
+    ]
+    for wire, entry in listed.wires.items():
+        out += [f"### {wire}", ""]
+        if entry.without_dialect_only:
+            out += ["- held to these lists: the column without a dialect only"]
+        if entry.protobuf_json:
+            out += ["- each field is taken in lowerCamelCase and in snake_case (protobuf JSON)"]
+        out += [
+            "- modelled: " + _names(entry.modelled),
+            "- inert (taken, nothing judged depends on it): " + _names(entry.inert),
+        ]
+        out += [f"- unmodelled: `{name}`: {why}" for name, why in entry.unmodelled.items()]
+        out += [
+            f"- an unknown field is answered: {entry.unknown_field.error}",
+            "  (" + ", ".join(entry.unknown_field.sources) + ")",
+            "- fields listed from: " + ", ".join(entry.field_sources),
+        ]
+        if entry.beta_header is not None:
+            out.append(f"- `{entry.beta_header}` values taken: " + _names(entry.betas))
+            if entry.unknown_beta is not None:
+                out += [
+                    f"- an unknown beta value is answered: {entry.unknown_beta.error}",
+                    "  (" + ", ".join(entry.unknown_beta.sources) + ")",
+                ]
+            else:
+                out.append('- an unknown beta value is answered "not modelled by this suite"')
+            out.append("- betas listed from: " + ", ".join(entry.beta_sources))
+        out.append("")
+    return out
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return ", ".join(f"`{name}`" for name in names) or "none"
 
 
 def _block(entries: list[WireRule] | list[Report] | list[Drift] | list[Seed]) -> list[str]:

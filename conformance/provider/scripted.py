@@ -19,6 +19,7 @@ from conformance.cases.model_name import session_model
 from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import Text
+from conformance.provider.features import FEATURE_RULES, unjudgeable
 from conformance.provider.limits import LIMIT_RULES, misframed, overdeep, oversize
 from conformance.transcript import Exchange
 from conformance.wires.base import (
@@ -61,7 +62,7 @@ BEYOND_SCRIPT = Rule(
     error="conformance: request {number} is beyond the script ({count})",
     evidence="documented",  # the suite's own contract: the script is the conversation
 )
-PROVIDER_RULES = (UNKNOWN_ENDPOINT, MALFORMED_REQUEST, BEYOND_SCRIPT, *LIMIT_RULES)
+PROVIDER_RULES = (UNKNOWN_ENDPOINT, MALFORMED_REQUEST, BEYOND_SCRIPT, *LIMIT_RULES, *FEATURE_RULES)
 
 #: Rejected requests a target may send (repair-and-retry) before the provider gives up.
 RETRY_ALLOWANCE = 3
@@ -227,6 +228,9 @@ class ScriptedProvider:
         except RequestParseError as error:
             violation = RuleViolation(MALFORMED_REQUEST, error.message, error.at)
             return self.wire.render_error(violation), None, None, [violation], error.message
+        unjudged = unjudgeable(self.wire.name, self.dialect, request, view.raw)
+        if unjudged is not None:  # a field or beta the provider cannot judge: say so
+            return self.wire.render_error(unjudged), view, None, [unjudged], unjudged.message
         self._skip_retry_answer(request)
         self._skip_continuation(view)
         if self._served >= len(self.script) or self.exhausted:

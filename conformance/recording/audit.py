@@ -16,7 +16,9 @@ and compares:
 An exchange the suite cannot judge is said to be so, with the reason, and never
 counted as agreement: a request to another endpoint (token counting, files), one that
 continues server-side state the recording does not show (a chain that began before it),
-or a transient answer (429, 5xx), which says nothing of the request.
+one using a field or beta the suite does not model (``provider.features``), or a
+transient answer (429, 5xx), which says nothing of the request.  A field or beta on none
+of the catalogue's lists is judged like a rule: answered 2xx, it shows the list wrong.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pydantic import BaseModel, ConfigDict
 
 from conformance.errors import ConformanceError
 from conformance.model import Block, Media, Message, Options, ScriptedResponse
+from conformance.provider.features import UNMODELLED_RULE, unjudgeable
 from conformance.provider.scripted import MALFORMED_REQUEST
 from conformance.recording.load import RecordingError, load_recording
 from conformance.recording.model import RecordedExchange, Recording
@@ -62,6 +65,7 @@ Unjudged = Literal[
     "other-endpoint",  # not a conversation turn of the wire (token counting, files)
     "unseen-state",  # rests on server-side state the recording does not show
     "provider-status",  # a transient or server answer, which says nothing of the request
+    "unmodelled-feature",  # uses a field or beta the real API takes and the suite does not model
 ]
 
 #: Statuses that say nothing about the request itself: the provider was busy.
@@ -264,6 +268,25 @@ def _judge(exchange: RecordedExchange, memory: _Memory, shown: str, column: str)
     if memory.options is None:  # the first conversation request: the case's options
         memory.options = Options.model_validate(options_of(view, column))
         memory.history = view.messages[:-1]
+    unjudged = unjudgeable(memory.wire.name, memory.dialect, request, view.raw)
+    if unjudged is not None and unjudged.rule.id == UNMODELLED_RULE.id:
+        _remember(exchange, view, memory, column)
+        return AuditedExchange(
+            **base,
+            suite_accepts=None,
+            finding="not-judged",
+            unjudged="unmodelled-feature",
+            reason=unjudged.message,
+        )
+    if unjudged is not None:  # the list says the real API does not take it
+        fired = _fired(unjudged)
+        return AuditedExchange(
+            **base,
+            suite_accepts=False,
+            rules=(fired.rule,),
+            fired=(fired,),
+            **_finding(status, accepts=False),
+        )
     unseen = memory.wire.unseen_state(view, memory.bodies)
     if unseen is not None:
         _remember(exchange, view, memory, column)

@@ -23,6 +23,7 @@ _UNJUDGED: dict[Unjudged, str] = {
     "other-endpoint": "another endpoint (not a conversation turn)",
     "unseen-state": "rests on server-side state the recording does not show",
     "provider-status": "a transient or server answer (says nothing of the request)",
+    "unmodelled-feature": "uses a field or beta the real API takes and the suite does not model",
 }
 
 

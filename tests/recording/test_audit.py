@@ -309,3 +309,24 @@ def test_a_token_changed_from_one_served_is_still_judged() -> None:
     )
     assert [e.finding for e in audited.exchanges] == ["agrees", "agrees"]
     assert "anthropic-messages/signature-valid" in audited.exchanges[1].rules
+
+
+def test_a_field_the_suite_does_not_model_is_not_judged() -> None:
+    """`container` is taken by the real API; the provider does not keep containers."""
+    body = json.loads(_anthropic(_HELLO)) | {"container": "container_1"}
+    audited = audit_recording(
+        _recording(("/v1/messages", json.dumps(body).encode(), 200, _OK)), "r"
+    )
+    (exchange,) = audited.exchanges
+    assert (exchange.finding, exchange.unjudged) == ("not-judged", "unmodelled-feature")
+    assert exchange.reason is not None
+    assert "`container`" in exchange.reason
+
+
+def test_an_unlisted_field_the_real_api_answered_shows_the_list_wrong() -> None:
+    body = json.dumps(json.loads(_anthropic(_HELLO)) | {"frobnicate": 1}).encode()
+    taken = audit_recording(_recording(("/v1/messages", body, 200, _OK)), "r")
+    refused = audit_recording(_recording(("/v1/messages", body, 400, _REFUSED)), "r")
+    assert taken.exchanges[0].finding == "false-refusal"
+    assert taken.exchanges[0].rules == ("provider/unknown-field",)
+    assert refused.exchanges[0].finding == "agrees"
