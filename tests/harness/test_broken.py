@@ -206,6 +206,14 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
             "thread-interleaved-tool-loop-continued-with-results-only",
             A,
         ),  # anthropic-messages/tool-use-answered
+        (
+            "thread-redacted-thinking-tool-round-kept-in-place",
+            A,
+        ),  # anthropic-messages/tool-use-answered
+        (
+            "thread-saved-history-continued-into-a-new-thread",
+            A,
+        ),  # anthropic-messages/tool-use-answered
         ("tool-arguments-fragments-parallel-calls", A),  # anthropic-messages/tool-use-answered
         ("tool-arguments-non-ascii-joined-exactly", A),  # anthropic-messages/tool-use-answered
         (
