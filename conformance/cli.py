@@ -3,7 +3,7 @@
     wire-conformance run    [--target reference|reference-command|MANIFEST|module:attr|
                              cmd:<command>] [-j N] [--wire W]
                             [--case GLOB] [--cases DIR] [--json PATH] [--junit PATH]
-                            [--markdown PATH] [--timeout S] [--strict]
+                            [--markdown PATH] [--html PATH] [--timeout S] [--strict]
                             [--evidence documented|observed|any] [--save-exchanges DIR]
                             [--snapshots DIR [--update-snapshots]]
                             [--format auto|matrix|list] [-q]
@@ -21,6 +21,7 @@
     wire-conformance recording [--schema | to-case FILE [--out PATH]]
     wire-conformance recording audit DIR... [--json PATH] [--exclude FILE]
     wire-conformance report diff OLD.json NEW.json
+    wire-conformance report html REPORT.json [-o PATH] [--exchanges DIR] [--ab AB.json]
     wire-conformance generate [--target T] [--wire W] [--examples N] [--seed S]
                             [--profile dev|ci|nightly] [--save DIR] [--database DIR]
 
@@ -35,7 +36,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -121,6 +124,13 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report")
     run.add_argument("--junit", type=Path, metavar="PATH", help="write a JUnit XML report")
     run.add_argument("--markdown", type=Path, metavar="PATH", help="write a Markdown report")
+    run.add_argument(
+        "--html",
+        type=Path,
+        metavar="PATH",
+        help="write an HTML report: one self-contained page with the matrix, filters, "
+        "each failing cell's violations and the requests it sent",
+    )
     run.add_argument(
         "--timeout",
         type=timeout_seconds,
@@ -295,12 +305,17 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         console.print(f"wire-conformance: {problem}", markup=False, highlight=False)
         return EXIT_USAGE
     store = _store(args, target)
+    # The HTML report shows the requests each cell sent: saved where asked, or in a
+    # scratch folder removed once the page is written.
+    args.html_exchanges = args.save_exchanges
+    if args.html is not None and args.save_exchanges is None:
+        args.html_exchanges = Path(tempfile.mkdtemp(prefix="conformance-html-"))
     options = RunOptions(
         timeout=args.timeout,
         strict=args.strict,
         snapshots=store,
         evidence=args.evidence,
-        save_exchanges=args.save_exchanges,
+        save_exchanges=args.html_exchanges,
         files={loaded.case.id: loaded.shown for loaded in library.cases},
     )
     results: list[Result] = []
@@ -317,7 +332,11 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     whole = not (args.wire or args.case or library.errors)
     unused = _sweep(store, target, cases) if store is not None and whole else ()
     report = _report(target, results, args, library.errors, unused)
-    written = _write_reports(args, report, console)
+    try:
+        written = _write_reports(args, report, console)
+    finally:
+        if args.html_exchanges is not None and args.html_exchanges != args.save_exchanges:
+            shutil.rmtree(args.html_exchanges, ignore_errors=True)
     _print_summary(args, report, unused, console)
     if args.baseline:
         code = _run_baseline(args, target, cases, results, options, console)
@@ -460,7 +479,7 @@ def _pin_problem(target: ResolvedTarget, library: CaseSet) -> str | None:
 
 
 def _report_paths(args: argparse.Namespace) -> list[Path]:
-    return [path for path in (args.json, args.junit, args.markdown) if path is not None]
+    return [path for path in (args.json, args.junit, args.markdown, args.html) if path is not None]
 
 
 def _store(args: argparse.Namespace, target: ResolvedTarget) -> SnapshotStore | None:
@@ -503,18 +522,44 @@ def _write_reports(args: argparse.Namespace, report: Report, console: Console) -
     from conformance.report.markdown import to_markdown
     from conformance.report.model import to_json
 
+    def html(report: Report) -> str:
+        from conformance.report.html import to_html
+
+        return to_html(report, getattr(args, "html_exchanges", None))
+
     failures = [
         failure
         for path, render in (
             (args.json, to_json),
             (args.junit, to_junit),
             (args.markdown, to_markdown),
+            (getattr(args, "html", None), html),
         )
         if path and (failure := write_report(path, render(report))) is not None
     ]
     for failure in failures:
         console.print(f"wire-conformance: {failure}", markup=False, highlight=False)
     return not failures
+
+
+def _report_html(args: argparse.Namespace, console: Console) -> int:
+    """``report html REPORT.json``: the HTML page of a JSON report written earlier."""
+    from conformance.paths import write_report
+    from conformance.report.html import ReportFileError, read_ab, read_report, to_html
+
+    try:
+        report = read_report(args.report)
+        ab = read_ab(args.ab) if args.ab is not None else None
+    except ReportFileError as error:
+        console.print(f"wire-conformance: {error}", markup=False, highlight=False)
+        return EXIT_USAGE
+    out = args.out or args.report.with_suffix(".html")
+    failure = write_report(out, to_html(report, args.exchanges, ab))
+    if failure is not None:
+        console.print(f"wire-conformance: {failure}", markup=False, highlight=False)
+        return EXIT_FAILED
+    console.print(f"wrote {out}", markup=False, highlight=False)
+    return EXIT_OK
 
 
 def _print_summary(
@@ -733,6 +778,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from conformance.probe.command import run_probe_command
 
         return run_probe_command(args)
+    if args.command == "report" and args.report_command == "html":
+        return _report_html(args, console)
     if args.command in ("record", "replay", "recording", "report"):
         from conformance.recording.command import run_recording_command
 

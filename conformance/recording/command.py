@@ -97,6 +97,23 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
     diff = report_actions.add_parser("diff", help="print the verdicts that changed")
     diff.add_argument("old", type=Path, metavar="OLD.json")
     diff.add_argument("new", type=Path, metavar="NEW.json")
+    html = report_actions.add_parser(
+        "html", help="write the HTML page of a JSON report (`run --json`)"
+    )
+    html.add_argument("report", type=Path, metavar="REPORT.json")
+    html.add_argument(
+        "-o", "--out", type=Path, metavar="PATH", help="the page to write (REPORT.html)"
+    )
+    html.add_argument(
+        "--exchanges",
+        type=Path,
+        metavar="DIR",
+        help="the folder `run --save-exchanges` wrote: the page shows each failing "
+        "cell's requests, the violations' places marked",
+    )
+    html.add_argument(
+        "--ab", type=Path, metavar="AB.json", help="an A/B table (`--ab-json`) to add"
+    )
 
 
 def _say(text: str) -> None:
