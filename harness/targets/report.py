@@ -8,7 +8,8 @@ ones named with ``--only``). The triage is written by hand, per library, in
 ``harness/targets/<library>/triage.toml`` keyed ``case[column]``; a red cell without a
 triage entry is listed as UNTRIAGED, so a new failure cannot hide. A library's real
 defects, one report each ready to file upstream, are written in
-``harness/targets/<library>/upstream.toml`` (see ``upstream_section``).
+``harness/targets/<library>/upstream.toml`` (see ``upstream_section``).  ``--html``
+also writes the compatibility page (``harness.targets.compat``).
 """
 
 from __future__ import annotations
@@ -419,6 +420,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", action="store_true", help="run the tox envs first")
     parser.add_argument("--only", nargs="*", choices=sorted(LIBRARIES), help="these envs")
+    parser.add_argument(
+        "--html",
+        nargs="?",
+        const=REPORT.with_suffix(".html"),
+        type=Path,
+        metavar="PATH",
+        help="also write the compatibility page (libraries x cells, defects linked), "
+        "REPORT.html by default",
+    )
     options = parser.parse_args(argv)
     if options.run:
         for name in options.only or list(LIBRARIES):
@@ -429,6 +439,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     REPORT.write_text(render(), encoding="utf-8")
     print(f"wrote {REPORT}")
+    if options.html is not None:
+        from harness.targets.compat import render_page
+
+        options.html.write_text(render_page(), encoding="utf-8")
+        print(f"wrote {options.html}")
     return 0
 
 
