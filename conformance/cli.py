@@ -10,7 +10,7 @@
                             [--baseline TARGET [--ab-json PATH]] [--rounds N]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
-    wire-conformance target --schema
+    wire-conformance target FILE | --schema
     wire-conformance probe  [--target reference|module:attr|MANIFEST|cmd:<command>]
                             [--probes FILE]... [-j N] [--json PATH] [--markdown PATH]
                             [--all-killers] [--isolate none|fork]
@@ -195,10 +195,13 @@ def _parser() -> argparse.ArgumentParser:
     cases.add_argument("--json", action="store_true", help="with --coverage: print it as JSON")
     _add_case_dirs(cases)
 
-    target = commands.add_parser("target", help="describe the target manifest")
-    target.add_argument(
-        "--schema", action="store_true", required=True, help="print the manifest JSON Schema"
+    target = commands.add_parser(
+        "target", help="check a target manifest and say what the suite will do with it"
     )
+    target.add_argument(
+        "manifest", nargs="?", type=Path, metavar="FILE", help="the manifest to check"
+    )
+    target.add_argument("--schema", action="store_true", help="print the manifest JSON Schema")
 
     checks = commands.add_parser(
         "checks", help="list every check, rule and invariant with its source"
@@ -542,6 +545,24 @@ def _write_reports(args: argparse.Namespace, report: Report, console: Console) -
     return not failures
 
 
+def _target(args: argparse.Namespace, console: Console) -> int:
+    """``target FILE``: the manifest checked and described; ``target --schema``."""
+    from conformance.targets.manifest import ManifestError, describe_manifest, manifest_schema
+
+    if args.schema == (args.manifest is not None):
+        console.print("wire-conformance: target: give a manifest FILE, or --schema", markup=False)
+        return EXIT_USAGE
+    if args.schema:
+        sys.stdout.write(manifest_schema())
+        return EXIT_OK
+    try:
+        sys.stdout.write(describe_manifest(args.manifest))
+    except ManifestError as error:
+        console.print(f"wire-conformance: {error}", markup=False, highlight=False)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
 def _report_html(args: argparse.Namespace, console: Console) -> int:
     """``report html REPORT.json``: the HTML page of a JSON report written earlier."""
     from conformance.paths import write_report
@@ -785,10 +806,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_recording_command(args)
     if args.command == "target":
-        from conformance.targets.manifest import manifest_schema
-
-        sys.stdout.write(manifest_schema())
-        return EXIT_OK
+        return _target(args, console)
     return _checks(args, console)
 
 

@@ -147,10 +147,10 @@ def selected_jobs(
     wires the target does not declare are left out (one summary line, not a wall of
     skips); other ``n/a`` cells stay, skipped with the reason."""
     from conformance.cases.selection import unmatched_patterns, unspoken_selection
-    from conformance.wires.registry import columns
+    from conformance.wires.registry import declarable
 
     where = f"{cls.__name__}"
-    unknown = sorted(set(cls.wires) - set(columns()))
+    unknown = sorted(set(cls.wires) - set(declarable()))
     if unknown:
         misconfigured(f"{where}.wires: unknown wire {', '.join(unknown)}")
     problems = unmatched_patterns(

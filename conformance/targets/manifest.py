@@ -10,6 +10,9 @@ is an error naming the file and the key.  ``manifest_schema()`` is its JSON Sche
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -22,7 +25,7 @@ from conformance.errors import ConformanceError
 from conformance.model import Capability
 from conformance.targets.base import CONTRACT_VERSION
 from conformance.targets.tool_names import ToolNames
-from conformance.wires.registry import columns, wire_names
+from conformance.wires.registry import columns, declarable, declared_columns
 
 MANIFEST_SUFFIXES = (".toml", ".yaml", ".yml")
 #: The manifest shipped in the package that runs the reference adapter as a command.
@@ -30,10 +33,32 @@ REFERENCE_COMMAND = Path(__file__).with_name("reference-command.toml")
 #: Set for every command run: the Python running the suite, so a manifest can run
 #: ``"$CONFORMANCE_PYTHON" -m ...`` in the same environment.
 PYTHON_VARIABLE = "CONFORMANCE_PYTHON"
+#: Set for a command whose manifest names a ``runtime``: that program's absolute path.
+RUNTIME_VARIABLE = "CONFORMANCE_RUNTIME"
 
 
 class ManifestError(ConformanceError, ValueError):
     """A manifest that cannot be read or does not follow the schema."""
+
+
+class Runtime(BaseModel):
+    """The program a command needs (a Node binary, a venv's Python): found before any
+    cell runs, so a missing or too old one is one clear line, not a column of errors.
+    The command gets its absolute path as ``$CONFORMANCE_RUNTIME``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    program: str = Field(
+        min_length=1,
+        description="a name on PATH, or a path relative to the manifest (a venv's bin/python)",
+    )
+    min_version: str | None = Field(
+        None,
+        pattern=r"^[0-9]+(\.[0-9]+)*$",
+        description="the oldest version that works, compared with the first version the "
+        "program prints for `version_args`",
+    )
+    version_args: list[str] = Field(default_factory=lambda: ["--version"])
 
 
 class Manifest(BaseModel):
@@ -60,6 +85,9 @@ class Manifest(BaseModel):
     tool_names: ToolNames | None = Field(
         None, description="the target's names for the case's tools (prefix and/or table)"
     )
+    runtime: Runtime | None = Field(
+        None, description="the program the command needs, checked before the run (kind `command`)"
+    )
     build: str | None = Field(
         None,
         min_length=1,
@@ -70,7 +98,7 @@ class Manifest(BaseModel):
     @field_validator("wires")
     @classmethod
     def _known_wires(cls, wires: list[str]) -> list[str]:
-        known = set(wire_names()) | set(columns())
+        known = declarable()
         unknown = [w for w in wires if w not in known]
         if unknown:
             raise ValueError(
@@ -82,8 +110,16 @@ class Manifest(BaseModel):
         if self.kind == "command" and not (self.command or "").strip():
             raise ValueError("kind `command` needs `command`, the shell command to run")
         if self.kind != "command":
-            if self.command is not None or self.cwd is not None or self.env or self.build:
-                raise ValueError("`command`, `cwd`, `env` and `build` are for kind `command` only")
+            if (
+                self.command is not None
+                or self.cwd is not None
+                or self.env
+                or self.build
+                or self.runtime
+            ):
+                raise ValueError(
+                    "`command`, `cwd`, `env`, `runtime` and `build` are for kind `command` only"
+                )
             if ":" not in self.kind:
                 raise ValueError(f"kind {self.kind!r} is neither `command` nor `module:attr`")
         if self.contract == CONTRACT_VERSION and self.capabilities:
@@ -133,9 +169,55 @@ def manifest_path(spec: str) -> Path:
     return REFERENCE_COMMAND if spec == "reference-command" else Path(spec)
 
 
-def command_environment(manifest: Manifest) -> dict[str, str]:
-    """The variables a manifest's command gets on top of the suite's own."""
-    return {PYTHON_VARIABLE: sys.executable, **manifest.env}
+def command_environment(manifest: Manifest, runtime: Path | None = None) -> dict[str, str]:
+    """The variables a manifest's command gets on top of the suite's own; ``runtime``:
+    the program its ``runtime`` names, found (``find_runtime``)."""
+    found = {RUNTIME_VARIABLE: str(runtime)} if runtime is not None else {}
+    return {PYTHON_VARIABLE: sys.executable, **found, **manifest.env}
+
+
+def find_runtime(manifest: Manifest, path: Path) -> tuple[Path, str | None] | None:
+    """The program the manifest at ``path`` needs and the version it reports, or
+    ``None`` when it names none; a ``ManifestError`` says why a program is missing, does
+    not run, or is older than ``min_version``."""
+    runtime = manifest.runtime
+    if runtime is None:
+        return None
+    program = runtime.program
+    where = path.parent / (manifest.cwd or "")
+    candidate = (where / program) if ("/" in program or "\\" in program) else None
+    found = str(candidate) if candidate is not None and candidate.is_file() else None
+    found = found or (shutil.which(program) if candidate is None else None)
+    if found is None:
+        raise ManifestError(
+            f"{path}: runtime.program: {program} is not found"
+            + ("" if candidate is not None else " on PATH")
+        )
+    try:
+        done = subprocess.run(
+            [found, *runtime.version_args], capture_output=True, text=True, timeout=30,
+            check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise ManifestError(f"{path}: runtime.program: {found} does not run: {error}") from None
+    printed = re.search(r"(\d+(?:\.\d+)*)", done.stdout + done.stderr)
+    version = printed.group(1) if printed else None
+    if runtime.min_version is not None:
+        if version is None:
+            raise ManifestError(
+                f"{path}: runtime.min_version: {found} {' '.join(runtime.version_args)} "
+                "prints no version"
+            )
+        if _numbers(version) < _numbers(runtime.min_version):
+            raise ManifestError(
+                f"{path}: runtime.min_version: {found} is version {version}, older than "
+                f"{runtime.min_version}"
+            )
+    return Path(found).resolve(), version
+
+
+def _numbers(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
 
 
 def manifest_schema() -> str:
@@ -144,3 +226,35 @@ def manifest_schema() -> str:
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "wire-conformance target manifest"
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def describe_manifest(path: Path) -> str:
+    """What ``wire-conformance target FILE`` prints: the manifest checked (its runtime
+    found) and what the suite will do with it: the columns it runs, its capabilities,
+    pins and the command as it will be run.  A ``ManifestError`` says what is wrong."""
+    manifest = load_manifest(path)
+    runtime = find_runtime(manifest, path)
+    lines = [f"{path}: a valid manifest (contract {manifest.contract})", f"name: {manifest.name}"]
+    if manifest.kind == "command":
+        cwd = (path.parent / manifest.cwd) if manifest.cwd else path.parent
+        lines += ["kind: command", f"command: {manifest.command}", f"cwd: {cwd.resolve()}"]
+        environment = command_environment(manifest, runtime[0] if runtime else None)
+        lines += [f"env: {name}={value}" for name, value in environment.items()]
+        if runtime is not None:
+            found, version = runtime
+            lines.append(f"runtime: {found} (version {version or 'not printed'})")
+    else:
+        lines.append(f"kind: in-process {manifest.kind}")
+    ran = sorted(declared_columns(manifest.wires)) if manifest.wires else list(columns())
+    lines.append(f"columns it runs ({len(ran)}): {', '.join(ran)}")
+    left = sorted(set(columns()) - set(ran))
+    if left:
+        lines.append(f"columns it leaves out (n/a): {', '.join(left)}")
+    lines.append("capabilities: " + (", ".join(manifest.capabilities) or "none"))
+    lines.append(f"pins ({len(manifest.pins)}):")
+    lines += [f"  {pin}: {reason}" for pin, reason in manifest.pins.items()]
+    if manifest.timeout is not None:
+        lines.append(f"timeout: {manifest.timeout:g} s per cell")
+    if manifest.model is not None:
+        lines.append(f"model: {manifest.model}")
+    return "\n".join(lines) + "\n"

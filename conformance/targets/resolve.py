@@ -27,11 +27,13 @@ from conformance.targets.kind import Crash, TargetKind
 from conformance.targets.manifest import (
     ManifestError,
     command_environment,
+    find_runtime,
     is_manifest_spec,
     load_manifest,
     manifest_path,
 )
 from conformance.targets.tool_names import ToolNames
+from conformance.wires.registry import declared_columns
 
 __all__ = ["REFERENCE_SPEC", "ResolvedTarget", "TargetError", "command_name", "resolve_target"]
 
@@ -72,10 +74,11 @@ class ResolvedTarget:
 
     def speaks(self, column: str) -> bool:
         """Whether the target runs ``column`` (a wire, or ``wire:dialect``); declaring a
-        bare wire covers all of its dialects."""
+        bare wire covers all of its dialects, ``openai-chat:openai`` the column without a
+        dialect alone (``registry.declared_columns``)."""
         if self.wires is None:
             return True
-        return column in self.wires or column.partition(":")[0] in self.wires
+        return column in declared_columns(self.wires)
 
     @property
     def bundled_reference(self) -> bool:
@@ -172,6 +175,7 @@ def target_from_manifest(path: Path, name: str | None = None) -> ResolvedTarget:
     """The target a manifest declares; its declarations override the object's own."""
     try:
         manifest = load_manifest(path)
+        runtime = find_runtime(manifest, path)
     except ManifestError as error:
         raise TargetError(str(error)) from None
     kind: TargetKind
@@ -181,7 +185,7 @@ def target_from_manifest(path: Path, name: str | None = None) -> ResolvedTarget:
             manifest.command,
             contract=manifest.contract,
             cwd=str((path.parent / manifest.cwd) if manifest.cwd else path.parent.resolve()),
-            environment=command_environment(manifest),
+            environment=command_environment(manifest, runtime[0] if runtime else None),
             model=manifest.model,
         )
     else:

@@ -7,6 +7,7 @@ or a target can name.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 
 from conformance.wires.roles import Wire
@@ -53,3 +54,28 @@ def columns() -> tuple[str, ...]:
         found.append(name)
         found.extend(f"{name}:{dialect}" for dialect in _wires()[name].dialects)
     return tuple(found)
+
+
+def declarable() -> tuple[str, ...]:
+    """Every name a target may declare: a wire (which covers all of its dialects), a
+    column, and ``wire:<plain dialect>`` for the column without a dialect alone."""
+    plain = [f"{n}:{w.plain_dialect}" for n, w in _wires().items() if w.plain_dialect]
+    return (*columns(), *plain)
+
+
+def declared_columns(declared: Iterable[str]) -> frozenset[str]:
+    """The columns a declaration covers: a bare wire all of its own (with each dialect),
+    ``wire:<plain dialect>`` the column without a dialect, a column itself."""
+    found: set[str] = set()
+    for name in declared:
+        wire, dialect = split_column(name)
+        known = _wires().get(wire)
+        if known is None:
+            continue
+        if dialect is None:
+            found |= {wire, *(f"{wire}:{d}" for d in known.dialects)}
+        elif dialect == known.plain_dialect:
+            found.add(wire)
+        else:
+            found.add(name)
+    return frozenset(found)

@@ -179,6 +179,10 @@ class Wire:
     hints: LedgerHints
     realism: Realism
     dialects: tuple[str, ...] = ()
+    #: What a target may call the column without a dialect when it declares that column
+    #: alone (``openai-chat:openai``: OpenAI's own API, none of the compatible servers);
+    #: ``None``: a wire without dialects, whose bare name is that column already.
+    plain_dialect: str | None = None
     #: Why a request rests on server-side state that the earlier answers (their bodies)
     #: do not show, or ``None``: a wire with no server-side state says ``None`` always.
     #: The audit leaves such a request unjudged rather than refuse what it cannot see.

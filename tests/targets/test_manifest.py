@@ -137,3 +137,105 @@ def test_the_schema_is_exported_and_strict(capsys: pytest.CaptureFixture[str]) -
     assert {"name", "kind", "command", "wires", "capabilities", "pins", "timeout", "model"} <= set(
         schema["properties"]
     )
+
+
+# --- the column without a dialect, declared alone -------------------------------------
+
+
+def test_openai_chat_openai_declares_the_plain_column_alone(tmp_path: Path) -> None:
+    """A wrapper for OpenAI's own API is not spawned on every compatible server just
+    to exit 90: `openai-chat:openai` is the column without a dialect, alone."""
+    text = 'name = "t"\nkind = "command"\ncommand = "true"\nwires = ["openai-chat:openai"]\n'
+    target = resolve_target(str(write(tmp_path, text)))
+    assert target.speaks("openai-chat")
+    assert not target.speaks("openai-chat:deepseek")
+    assert not target.speaks("anthropic-messages")
+
+
+def test_a_bare_wire_still_covers_its_dialects(tmp_path: Path) -> None:
+    text = 'name = "t"\nkind = "command"\ncommand = "true"\nwires = ["openai-chat"]\n'
+    target = resolve_target(str(write(tmp_path, text)))
+    assert target.speaks("openai-chat")
+    assert target.speaks("openai-chat:openrouter")
+
+
+def test_a_plain_alias_of_a_wire_without_one_is_unknown(tmp_path: Path) -> None:
+    text = 'name = "t"\nkind = "command"\ncommand = "true"\nwires = ["gemini:google"]\n'
+    with pytest.raises(TargetError, match="unknown wire gemini:google"):
+        resolve_target(str(write(tmp_path, text)))
+
+
+# --- the runtime a command needs --------------------------------------------------------
+
+
+def _program(tmp_path: Path, prints: str) -> Path:
+    program = tmp_path / "bin" / "fake-node"
+    program.parent.mkdir(exist_ok=True)
+    program.write_text(f"#!/bin/sh\necho '{prints}'\n", encoding="utf-8")
+    program.chmod(0o755)
+    return program
+
+
+def _with_runtime(tmp_path: Path, runtime: str) -> Path:
+    text = f'name = "t"\nkind = "command"\ncommand = "true"\nruntime = {runtime}\n'
+    return write(tmp_path, text)
+
+
+def test_a_found_runtime_is_handed_to_the_command(tmp_path: Path) -> None:
+    program = _program(tmp_path, "v22.23.5")
+    path = _with_runtime(tmp_path, '{ program = "bin/fake-node", min_version = "22" }')
+    target = resolve_target(str(path))
+    assert isinstance(target.kind, CommandKind)
+    assert target.kind.environment["CONFORMANCE_RUNTIME"] == str(program.resolve())
+
+
+def test_a_runtime_too_old_is_one_clear_line(tmp_path: Path) -> None:
+    _program(tmp_path, "v18.19.0")
+    path = _with_runtime(tmp_path, '{ program = "bin/fake-node", min_version = "22.1" }')
+    with pytest.raises(TargetError, match=r"is version 18\.19\.0, older than 22\.1"):
+        resolve_target(str(path))
+
+
+def test_a_missing_runtime_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _with_runtime(tmp_path, '{ program = "no-such-program-xyz" }')
+    assert main(["run", "--target", str(path), "--quiet"]) == 2
+    out = capsys.readouterr().out
+    assert "runtime.program: no-such-program-xyz is not found on PATH" in out
+
+
+def test_a_runtime_is_for_commands_only(tmp_path: Path) -> None:
+    text = 'name = "t"\nkind = "pkg.mod:Adapter"\nruntime = { program = "node" }\n'
+    with pytest.raises(TargetError, match="`runtime`"):
+        resolve_target(str(write(tmp_path, text)))
+
+
+# --- `wire-conformance target FILE` ------------------------------------------------------
+
+
+def test_target_file_describes_what_the_suite_will_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["target", str(write(tmp_path, COMMAND))]) == 0
+    out = capsys.readouterr().out
+    assert "a valid manifest (contract 2)" in out
+    assert "columns it runs (2): anthropic-messages, openai-chat:deepseek" in out
+    assert "columns it leaves out (n/a): gemini," in out
+    assert "capabilities: history, output-selection" in out
+    assert "  truncation-*: we never retry" in out
+    assert f"cwd: {(tmp_path / 'agent').resolve()}" in out
+    assert "env: AGENT_MODE=test" in out
+
+
+def test_target_file_names_what_is_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, COMMAND.replace('"history"', '"histroy"'))
+    assert main(["target", str(path)]) == 2
+    assert f"{path}: capabilities.0" in capsys.readouterr().out
+
+
+def test_target_needs_a_file_or_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["target"]) == 2
+    assert "give a manifest FILE, or --schema" in capsys.readouterr().out

@@ -39,6 +39,7 @@ WIRE = Wire(
     ),
     realism=Realism(response=realism.response_problems, block=realism.block_problems),
     dialects=(DEEPSEEK, OPENROUTER, GEMINI, KIMI, OLLAMA),
+    plain_dialect="openai",
     models={
         "": "gpt-4.1",
         DEEPSEEK: "deepseek-chat",
