@@ -13,7 +13,12 @@ if (kase.version !== 1 || kase.wire !== "anthropic-messages") {
   process.exit(2);
 }
 
+// Claude Opus 4.7 and later take only adaptive thinking: a budget configured for older
+// models is sent as adaptive there.
+const ADAPTIVE_ONLY = /^claude-(opus-4-([7-9]|\d\d)|[a-z]+-([5-9]|\d\d))/;
+
 function thinking(config) {
+  if (config.mode === "manual" && ADAPTIVE_ONLY.test(kase.model)) return { type: "adaptive" };
   if (config.mode === "manual") return { type: "enabled", budget_tokens: config.budget_tokens };
   if (config.mode === "adaptive") return { type: "adaptive" };
   return undefined;
@@ -68,10 +73,14 @@ for (const prompt of kase.prompts) {
   messages.push({ role: "user", content: prompt });
   for (;;) {
     const reply = await send(messages);
-    if (reply.content.length > 0) messages.push({ role: "assistant", content: reply.content });
+    // A turn cut by max_tokens ends the loop and is not replayed: its calls, its thinking
+    // and its signature may be incomplete.
+    if (reply.stop_reason === "max_tokens") break;
+    // Empty text blocks are refused when sent back; everything else goes back as received.
+    const kept = reply.content.filter((block) => block.type !== "text" || block.text.trim() !== "");
+    if (kept.length > 0) messages.push({ role: "assistant", content: kept });
     const calls = reply.content.filter((block) => block.type === "tool_use");
-    // A truncated turn ends the loop: its calls may be incomplete.
-    if (calls.length === 0 || reply.stop_reason === "max_tokens") break;
+    if (calls.length === 0) break;
     messages.push({
       role: "user",
       content: calls.map((call) => ({

@@ -258,3 +258,27 @@ def test_the_httpx_and_httpx2_clients_are_intercepted(
     result = run_client(client, SESSION, scripted.handle)
     assert result.ok, result.error
     assert_conversation_held(scripted)
+
+
+#: The cells the shipped Node example once failed without saying so: a turn cut by
+#: max_tokens replayed, empty text sent back, a manual budget on an adaptive-only model.
+NODE_AGENT_CELLS = (
+    "anthropic-adaptive-only-model-manual-config-sent-adaptive",
+    "anthropic-max-tokens-complete-tool-use-not-run",
+    "empty-content-blank-final-answer-not-replayed",
+    "empty-content-empty-text-before-tool-use",
+    "truncation-max-tokens-mid-first-thinking",
+    "truncation-max-tokens-mid-tool-use-partial-json",
+)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+def test_the_node_example_passes_what_it_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from conformance.cli import main
+
+    selection = [arg for case in NODE_AGENT_CELLS for arg in ("--case", case)]
+    command = f"cmd:node {shlex.quote(str(NODE_AGENT))}"
+    code = main(["run", "--target", command, "--wire", "anthropic-messages", *selection, "-q"])
+    assert code == 0, capsys.readouterr().out
+    assert f"{len(NODE_AGENT_CELLS)} pass" in capsys.readouterr().out
