@@ -193,7 +193,12 @@ try {
     replies = [];
     const runner = client.beta.messages.toolRunner({ ...common, messages: [...history, { role: "user", content: prompt }] });
     for await (const stream of runner) {
-      current = stream;
+      // The reply as streamed so far (the stream's documented `streamEvent` snapshot): a
+      // stream that ends early throws from finalMessage() with no message to read.
+      current = null;
+      stream.on("streamEvent", (_event, snapshot) => {
+        current = snapshot;
+      });
       replies.push(await stream.finalMessage());
       current = null;
     }
@@ -201,7 +206,7 @@ try {
   }
 } catch (error) {
   process.stderr.write(`${error?.stack ?? error}\n`.slice(-1500));
-  if (current?.currentMessage) writeOutput(replies, current.currentMessage);
+  if (current) writeOutput(replies, current);
   stop(exitFor(error), describe(error));
 }
 writeOutput(replies, null);
