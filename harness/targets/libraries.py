@@ -24,6 +24,9 @@ LIBRARIES = {
         # One SDK, two targets: the manual generate_content_stream loop and the chats.
         Library("google-genai", "google-genai", "google-genai"),
         Library("google-genai-chats", "google-genai", "google-genai"),
+        # One SDK, two targets: the tool runner's default (message threads) and thread=False.
+        Library("anthropic-tool-runner", "anthropic", "anthropic"),
+        Library("anthropic-tool-runner-nothread", "anthropic", "anthropic"),
         Library(
             "pi-ai",
             "@mariozechner/pi-ai",
@@ -44,6 +47,21 @@ LIBRARIES = {
             "npm ai (with @ai-sdk/anthropic, openai, google, deepseek)",
             node_package="ai",
             home_variable="AI_SDK_HOME",
+        ),
+        # One SDK, two targets: the tool runner's default (message threads) and thread: false.
+        Library(
+            "anthropic-ts-tool-runner",
+            "@anthropic-ai/sdk",
+            "npm @anthropic-ai/sdk",
+            node_package="@anthropic-ai/sdk",
+            home_variable="ANTHROPIC_TS_HOME",
+        ),
+        Library(
+            "anthropic-ts-tool-runner-nothread",
+            "@anthropic-ai/sdk",
+            "npm @anthropic-ai/sdk",
+            node_package="@anthropic-ai/sdk",
+            home_variable="ANTHROPIC_TS_HOME",
         ),
     )
 }

@@ -37,6 +37,7 @@ PYTHON_WRAPPERS = {
         "langchain-anthropic",
     ),
     "google-genai/run_google_genai.py": ("google", "google-genai"),
+    "anthropic-tool-runner/run_anthropic_tool_runner.py": ("anthropic", "anthropic"),
 }
 CASE = {
     "version": 2, "case": "x", "wire": "anthropic-messages", "dialect": None,
@@ -94,6 +95,7 @@ NODE_WRAPPERS = [
     ("pi-ai/run_pi_ai.mjs", "PI_AI_HOME"),
     ("qwen-code/run_qwen_code.mjs", "QWEN_CODE_HOME"),
     ("ai-sdk/run_ai_sdk.mjs", "AI_SDK_HOME"),
+    ("anthropic-ts-tool-runner/run_anthropic_ts_tool_runner.mjs", "ANTHROPIC_TS_HOME"),
 ]
 
 

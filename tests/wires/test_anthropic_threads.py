@@ -286,3 +286,76 @@ def test_a_continue_of_a_response_before_the_recording_is_unseen_state() -> None
     assert seen is not None
     assert WIRE.unseen_state(seen, [provider.exchanges[0].response.body]) is None
     assert WIRE.unseen_state(provider.exchanges[0].view or seen, []) is None  # a create
+
+
+BLANK = CASE.model_validate(
+    {
+        "id": "blank-reply-blocks",
+        "title": "Replies with blank text: an empty block before a call, then an empty answer",
+        "provenance": [{"rule": 15}],
+        "features": ["empty-content"],
+        "wires": {"anthropic-messages": "Claude can stream an empty text block or no content"},
+        "given": {
+            "tools": [
+                {
+                    "name": "read_file",
+                    "description": "Read a file",
+                    "parameters": {"type": "object"},
+                    "result": ALPHA,
+                }
+            ],
+            "turns": [
+                {
+                    "user": "Read alpha.txt",
+                    "responses": [
+                        {
+                            "stop": "tool_calls",
+                            "blocks": [
+                                {"kind": "text", "text": ""},
+                                {"kind": "tool_call", "id": "toolu_01", "name": "read_file"},
+                            ],
+                        },
+                        {"stop": "end", "blocks": [{"kind": "text", "text": "\n\n"}]},
+                    ],
+                },
+                {
+                    "user": "Now summarize",
+                    "responses": [{"stop": "end", "blocks": [{"kind": "text", "text": "Done."}]}],
+                },
+            ],
+        },
+        "expect": [{"requests": 3}],
+    }
+)
+
+
+def test_blank_text_the_api_generated_is_held_not_judged_on_a_continue() -> None:
+    """A thread holds the reply server-side: a continue never sends its blank text block
+    or its empty answer, so neither is a rule the client broke (rule 15 judges what a
+    client sends)."""
+    provider = ScriptedProvider(BLANK, WIRE)
+    first = reply(post(provider, base(messages=[PROMPT], thread={"type": "create"}, thinking=None)))
+    assert first["content"][0] == {"type": "text", "text": ""}
+    second = post(provider, cont(first["id"], [RESULT], thinking=None))
+    assert second.status == 200, second.body
+    assert provider.exchanges[1].violations == ()
+    view = provider.exchanges[1].view
+    assert view is not None
+    assert view.raw["messages"][1]["content"] == [first["content"][1]]
+    third = post(provider, cont(reply(second)["id"], [NEXT_PROMPT], thinking=None))
+    assert third.status == 200, third.body
+    assert provider.exchanges[2].violations == ()
+    held = provider.exchanges[2].view
+    assert held is not None
+    assert [m["role"] for m in held.raw["messages"]] == ["user", "assistant", "user", "user"]
+
+
+def test_blank_text_a_client_sends_itself_is_still_refused() -> None:
+    """The same blank blocks re-sent by the client (a create with the whole history, as
+    a runner that starts a new thread does) are judged: 400 (rule 15)."""
+    provider = ScriptedProvider(BLANK, WIRE)
+    first = reply(post(provider, base(messages=[PROMPT], thread={"type": "create"}, thinking=None)))
+    whole = [PROMPT, {"role": "assistant", "content": first["content"]}, RESULT]
+    answer = post(provider, base(messages=whole, thread={"type": "create"}, thinking=None))
+    assert answer.status == 400
+    assert "text content blocks must be non-empty" in error(answer)["message"]

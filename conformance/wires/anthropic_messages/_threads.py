@@ -97,10 +97,19 @@ def completed(response: ScriptedResponse) -> bool:
 
 
 def with_reply(messages: object, response: ScriptedResponse) -> tuple[Any, ...]:
-    """``messages`` with the response's reply: a new assistant message, or the request's
-    final assistant message continued."""
+    """``messages`` with the response's reply as the thread holds it: a new assistant
+    message, or the request's final assistant message continued.
+
+    The reply is the API's own output, held server-side: a client that continues the
+    thread never sends it, so the rules on what a client may send (no empty or
+    whitespace-only text block, no empty message: rule 15) cannot be broken by it.  What
+    the API keeps of a blank text block it generated is not published; the thread keeps
+    the reply without them, and a reply left with no content adds no message, so the
+    rebuilt conversation holds nothing a client could be refused for (a false red cell
+    is the worst bug).  A client that re-sends the blank blocks itself (a ``create`` with
+    the whole history, or a stateless request) is judged on them as before."""
     sent = list(messages) if isinstance(messages, list) else []
-    content = _message_content(response.blocks)
+    content = [b for b in _message_content(response.blocks) if not _blank_text(b)]
     last = sent[-1] if sent else None
     if isinstance(last, dict) and last.get("role") == "assistant":
         earlier = last.get("content")
@@ -108,7 +117,17 @@ def with_reply(messages: object, response: ScriptedResponse) -> tuple[Any, ...]:
             earlier = [{"type": "text", "text": earlier}] if earlier else []
         joined = list(earlier) if isinstance(earlier, list) else []
         return (*sent[:-1], {**last, "content": joined + content})
+    if not content:
+        return tuple(sent)
     return (*sent, {"role": "assistant", "content": content})
+
+
+def _blank_text(block: object) -> bool:
+    """Whether a reply block is a text block with no non-whitespace text."""
+    if not isinstance(block, dict) or block.get("type") != "text":
+        return False
+    text = block.get("text")
+    return isinstance(text, str) and not text.strip()
 
 
 def rebuild(
