@@ -3,7 +3,8 @@ of the suite, read the way test262 results and caniuse are read.
 
 One row per case and column, one column per library and version (each cell as the
 version's latest run left it, ``report.combined``), coloured by verdict; a pinned
-defect shows its severity and links to the library's upstream report of it.  Filters
+defect shows its severity and links to the library's upstream report of it; a pin of a
+case the library leaves to its application says ``scope``.  Filters
 (verdict, library, wire, family) live in the page's address, as in the run report's
 page.  ``python -m harness.targets.report --html [PATH]`` writes it
 (``harness/targets/REPORT.html`` by default) from the same results and triage as
@@ -40,6 +41,7 @@ class Shown:
     """One library's verdict on one cell, with what a reader needs to act on it."""
 
     verdict: str
+    kind: str  # the triage kind (``defect``, ``scope``, …), "" when untriaged
     severity: str
     summary: str
     defect: str  # the anchor of the upstream report that names the cell, or ""
@@ -115,6 +117,7 @@ def page_data(results: Path = RESULTS) -> dict[str, Any]:
             note = note_for(notes, key) or {}
             row.by_library[label] = Shown(
                 verdict=result["verdict"],
+                kind=note.get("kind", ""),
                 severity=note.get("severity", ""),
                 summary=note.get("summary", "") or (result.get("reason") or ""),
                 defect=named.get(key, ""),

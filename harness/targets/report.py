@@ -41,7 +41,11 @@ KINDS = {
     "false-positive": "false positive of the suite (fixed in the suite)",
     "not-real": "the library's reaction is accepted; nothing to fix",
     "open": "open: not settled yet (preliminary note)",
+    "scope": "the case asks for what the library leaves to its application (repairing a "
+    "saved history, choosing a model's thinking mode); pinned, not a defect",
 }
+#: The triage kinds a pin may rest on.
+PINNABLE = ("defect", "scope")
 #: What a pinned defect costs, the ``severity`` every ``kind = "defect"`` entry states;
 #: it matches the entry's ``provider`` text (what the provider does with the bytes).
 SEVERITIES = {
@@ -75,13 +79,19 @@ def note_for(notes: dict[str, dict[str, str]], key: str) -> dict[str, str] | Non
 
 def triage_problems(library: str) -> list[str]:
     """What keeps the library's triage from standing behind its pins: a pin without a
-    ``defect`` entry, a defect without a valid ``severity``, a ``rejected`` one whose
-    ``provider`` names no 4xx, a provider text that says ``accepted`` beside ``rejected``."""
+    ``defect`` (or ``scope``) entry, a defect without a valid ``severity``, a
+    ``rejected`` one whose ``provider`` names no 4xx, a provider text that says
+    ``accepted`` beside ``rejected``, a ``scope`` entry that does not say whose job it is."""
     notes = triage_for(library)
     problems = [
-        f"{library}: pin {key} has no `defect` triage entry"
+        f"{library}: pin {key} has no `defect` or `scope` triage entry"
         for key in sorted(manifest_pins(library))
-        if (note_for(notes, key) or {}).get("kind") != "defect"
+        if (note_for(notes, key) or {}).get("kind") not in PINNABLE
+    ]
+    problems += [
+        f"{library}: {key}: a `scope` entry needs a summary saying whose job the case asks for"
+        for key, note in sorted(notes.items())
+        if note.get("kind") == "scope" and len(note.get("summary", "")) < 20
     ]
     for key, note in sorted(notes.items()):
         if note.get("kind") != "defect":

@@ -152,7 +152,7 @@ kind = "false-positive"
     pins = {f"{case}[openai-chat]": "why" for case in "abcdf"}  # e is not pinned
     monkeypatch.setattr(report, "HERE", triage_folder(tmp_path, pins, triage))
     assert report.triage_problems("lib") == [
-        "lib: pin f[openai-chat] has no `defect` triage entry",
+        "lib: pin f[openai-chat] has no `defect` or `scope` triage entry",
         "lib: b[openai-chat]: severity '' is not one of rejected, degraded, unsafe, cosmetic",
         "lib: c[*]: `rejected`, but its provider text names no 4xx",
         "lib: c[*]: `rejected`, but its provider text says accepted",
@@ -163,6 +163,32 @@ kind = "false-positive"
         "none": 2,  # b states none; f has no entry
         "degraded": 1,
     }
+
+
+def test_a_scope_pin_needs_to_say_whose_job_the_case_asks_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A case asking for what the library leaves to its application may be pinned as
+    `scope`, never silently: the entry says whose job it is."""
+    triage = """
+["a[anthropic-messages]"]
+kind = "scope"
+summary = "The SDK sends the saved history it is given: the application repairs it."
+
+["b[anthropic-messages]"]
+kind = "scope"
+
+["c[anthropic-messages]"]
+kind = "not-real"
+summary = "The library's reaction is accepted."
+"""
+    pins = {f"{case}[anthropic-messages]": "why" for case in "abc"}
+    monkeypatch.setattr(report, "HERE", triage_folder(tmp_path, pins, triage))
+    assert report.triage_problems("lib") == [
+        "lib: pin c[anthropic-messages] has no `defect` or `scope` triage entry",
+        "lib: b[anthropic-messages]: a `scope` entry needs a summary saying whose job the "
+        "case asks for",
+    ]
 
 
 def test_the_triage_shows_a_severity_and_the_library_counts_its_pins_by_it(
