@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from conformance.model import ScriptedResponse
 from conformance.provider.scripted import ScriptedProvider
 from conformance.wires.openai_responses import (
     DUPLICATE_ITEM,
@@ -17,12 +18,16 @@ from conformance.wires.openai_responses import (
 )
 from tests.wires.test_openai_responses import (
     ENC,
+    FINAL,
     STATELESS,
+    TOOL_TURN,
     after_tool_turn,
     body,
+    case,
     output,
     provider,
     rejected,
+    request,
     served_output,
     user,
 )
@@ -161,3 +166,25 @@ def test_a_conversation_and_a_previous_response_id_are_exclusive() -> None:
 def test_a_request_with_neither_is_unaffected() -> None:
     scripted_provider, items, _ = after_tool_turn()
     assert rejected(scripted_provider, body(user("go"), *items, output("call_a"))) == []
+
+
+def test_a_fault_adds_nothing_to_the_conversation() -> None:
+    """A request answered with an HTTP error stores nothing: its retry, with the same
+    delta, reaches the conversation once, and so does the next turn."""
+    fault = ScriptedResponse.model_validate(
+        {"stop": "no_finish", "fault": {"kind": "server-error"}}
+    )
+    scripted_provider = ScriptedProvider(case(TOOL_TURN, fault, FINAL, FINAL), WIRE)
+    first = served_output(scripted_provider, body(user("go"), conversation="conv_1"))
+    delta = body(output("call_a"), conversation="conv_1")
+    assert scripted_provider.handle(request(delta)).status == 500
+    assert rejected(scripted_provider, delta) == []
+    view = scripted_provider.exchanges[-1].view
+    assert isinstance(view, ResponsesRequestView)
+    assert WIRE.history_items(view) == [user("go"), *first["output"], output("call_a")]
+    served_output(scripted_provider, body(user("more"), conversation="conv_1"))
+    again = scripted_provider.exchanges[-1].view
+    assert isinstance(again, ResponsesRequestView)
+    held = WIRE.history_items(again)
+    assert held.count(output("call_a")) == 1
+    assert held[-1] == user("more")
