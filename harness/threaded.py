@@ -25,7 +25,7 @@ WIRE = "anthropic-messages"
 BETA = "message-threads-2026-08-12"
 
 
-def _events(body: bytes) -> list[dict[str, Any]]:
+def sse_events(body: bytes) -> list[dict[str, Any]]:
     found: list[dict[str, Any]] = []
     text = body.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
     for chunk in text.split("\n\n"):
@@ -48,7 +48,7 @@ def _streamed(body: bytes) -> tuple[str, list[dict[str, Any]]] | None:
     blocks: dict[int, dict[str, Any]] = {}
     partial: dict[int, str] = {}
     done = False
-    for event in _events(body):
+    for event in sse_events(body):
         kind = event.get("type")
         if kind == "message_start":
             message_id = event["message"]["id"]

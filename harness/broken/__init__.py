@@ -12,6 +12,7 @@ from harness.broken.drop_signature_only import DropSignatureOnlyAdapter
 from harness.broken.hoist_thinking import HoistThinkingAdapter
 from harness.broken.invoke_only_recovery import InvokeOnlyRecoveryAdapter
 from harness.broken.merge_episodes import MergeEpisodesAdapter
+from harness.broken.responses_wrong_delta import ResponsesWrongDeltaAdapter
 from harness.broken.store_error_on_retry import StoreErrorOnRetryAdapter
 from harness.broken.text_before_calls import TextBeforeCallsAdapter
 from harness.broken.thread_wrong_delta import ThreadWrongDeltaAdapter
@@ -26,6 +27,7 @@ BROKEN_ADAPTERS = (
     DropRedactedAfterCallAdapter,
     TextBeforeCallsAdapter,
     ThreadWrongDeltaAdapter,
+    ResponsesWrongDeltaAdapter,
 )
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "HoistThinkingAdapter",
     "InvokeOnlyRecoveryAdapter",
     "MergeEpisodesAdapter",
+    "ResponsesWrongDeltaAdapter",
     "StoreErrorOnRetryAdapter",
     "TextBeforeCallsAdapter",
     "ThreadWrongDeltaAdapter",

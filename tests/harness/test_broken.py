@@ -17,6 +17,7 @@ from harness.broken import (
     HoistThinkingAdapter,
     InvokeOnlyRecoveryAdapter,
     MergeEpisodesAdapter,
+    ResponsesWrongDeltaAdapter,
     StoreErrorOnRetryAdapter,
     TextBeforeCallsAdapter,
     ThreadWrongDeltaAdapter,
@@ -47,6 +48,7 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ("leading-thinking-redacted-counts-as-thinking", OR),
         ("openrouter-two-signed-episodes-around-calls-kept-apart", OR),
         ("responses-two-reasoning-items-before-one-function-call", R),  # §108
+        ("responses-chain-interleaved-reasoning-across-tool-loop-in-place", R),  # [B, C, c2, c3]
         ("truncation-max-tokens-dangling-episode-after-tool-call", A),  # partial merged in
         ("anthropic-max-tokens-cut-call-after-interleaved-thinking", A),  # [A sA, text, B sB]
         ("xml-signed-episode-after-markup-kept-before-call", A),  # §58: [sA, text, sB] merged
@@ -56,6 +58,7 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
     # visible wherever reasoning sat after a call on a wire that keeps that order (Chat
     # keeps reasoning in a field of its own, so it cannot show there).
     HoistThinkingAdapter: {
+        ("responses-chain-interleaved-reasoning-across-tool-loop-in-place", R),  # rule 26
         ("gemini-signature-only-thought-between-calls", G),
         ("gemini-thought-after-call-stays-after-it", G),
         ("gemini-thought-runs-between-parallel-calls", G),
@@ -70,6 +73,9 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
     # Anthropic signature-only thinking, OpenRouter's signature-only details, Responses
     # reasoning items without a summary (§35), Gemini signature-only thought parts.
     DropSignatureOnlyAdapter: {
+        ("responses-chain-interleaved-reasoning-across-tool-loop-in-place", R),
+        ("responses-chain-tool-loop-reasoning-items-sent-once", R),
+        ("responses-saved-history-continued-into-a-new-chain", R),
         ("gemini-signature-only-thought-between-calls", G),
         ("interleaved-signature-only-mid-turn", A),
         ("responses-output-follows-its-call-when-a-message-trails-it", R),
@@ -233,12 +239,37 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
         ),  # anthropic-messages/tool-use-answered
         ("xml-structured-call-preferred", A),  # anthropic-messages/tool-use-answered
     },
+    # A chained Responses client counting its delta from its last request, not the
+    # provider's last response (rule 60): every chained request sends the previous reply
+    # again beside previous_response_id.  A reasoning item sent again is refused as a
+    # duplicate (rule 61); a reply of id-less items (a message, a call) comes twice in the
+    # rebuilt conversation, which the case's expectations see.  With store false nothing
+    # chains, so those cells pass; chains are Responses': no other column.
+    ResponsesWrongDeltaAdapter: {
+        ("responses-chain-interleaved-reasoning-across-tool-loop-in-place", R),  # duplicate
+        ("responses-chain-retried-after-server-error-delta-held-once", R),  # duplicate
+        ("responses-chain-tool-loop-reasoning-items-sent-once", R),  # duplicate
+        ("responses-conversation-continued-over-tool-loop-and-next-turn", R),  # duplicate
+        ("responses-output-follows-its-call-when-a-message-trails-it", R),  # duplicate
+        ("responses-parallel-function-calls-all-answered", R),  # duplicate
+        ("responses-reasoning-items-across-tool-loop-all-kept", R),  # duplicate
+        ("responses-reasoning-only-incomplete-output", R),  # duplicate
+        ("responses-saved-history-continued-into-a-new-chain", R),  # duplicate
+        ("responses-server-error-after-tool-round-retried-unchanged", R),  # duplicate
+        ("responses-unknown-stream-events-ignored", R),  # duplicate
+        ("stream-events-framing-crlf-lines-split-across-reads", R),  # expect: message twice
+        ("stream-events-framing-split-inside-utf8-sequences", R),  # expect: message twice
+        ("stream-events-framing-unicode-line-separators-in-payloads", R),  # expect
+        ("xml-prose-mention-left-untouched", R),  # expect: message twice
+        ("xml-unknown-tool-left-untouched", R),  # expect: message twice
+    },
     # A transient error answer stored as an assistant turn before the retry: every fault
     # case, on the wire it runs on.  The provider accepts such a retry, so the check is a
     # `should` on inferred evidence: these fail under --strict --evidence any only.
     StoreErrorOnRetryAdapter: {
         ("anthropic-overloaded-after-tool-round-retried-unchanged", A),
         ("thread-continue-retried-after-overloaded-not-duplicated", A),
+        ("responses-chain-retried-after-server-error-delta-held-once", R),
         ("anthropic-rate-limited-with-retry-after", A),
         ("chat-rate-limited-after-tool-round-retried-unchanged", C),
         ("gemini-unavailable-after-tool-round-retried-unchanged", G),

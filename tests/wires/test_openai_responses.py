@@ -1051,7 +1051,7 @@ def test_previous_response_not_found() -> None:
     scripted_provider, _, response_id = after_tool_turn(store=False)
     found = rejected(scripted_provider, body(output("call_a"), previous_response_id=response_id))
     assert found[0].message == f"Previous response with id '{response_id}' not found."
-    assert found[0].rule.status == 404
+    assert found[0].rule.status == 400  # rule 60: codex-lb#853, Bamboo-agent#513
 
 
 def item_not_found(item_id: str) -> str:

@@ -359,7 +359,7 @@ def test_a_previous_response_id_not_served_is_still_refused() -> None:
             "not found.",
         )
     ]
-    assert WIRE.render_error(found[0]).status == 404
+    assert WIRE.render_error(found[0]).status == 400  # rule 60: codex-lb#853, Bamboo-agent#513
 
 
 def test_an_output_whose_call_is_in_no_stored_response_is_still_refused() -> None:

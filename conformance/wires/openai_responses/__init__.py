@@ -40,6 +40,7 @@ from conformance.wires.openai_responses._view import ResponsesRequestView
 from conformance.wires.openai_responses.rules import (
     CALL_FOR_OUTPUT,
     CHAT_TOOL_CALLS,
+    DUPLICATE_ITEM,
     ENCRYPTED_CONTENT_VALID,
     FIELD_REQUIRED,
     INVALID_ROLE,
@@ -47,6 +48,7 @@ from conformance.wires.openai_responses.rules import (
     ITEM_NOT_FOUND,
     OUTPUT_FOR_CALL,
     PREVIOUS_RESPONSE_NOT_FOUND,
+    PREVIOUS_WITH_CONVERSATION,
     REASONING_FOLLOWED,
     REASONING_REQUIRED,
     REASONING_SUMMARY,
@@ -57,6 +59,7 @@ from conformance.wires.openai_responses.wire import WIRE
 __all__ = [
     "CALL_FOR_OUTPUT",
     "CHAT_TOOL_CALLS",
+    "DUPLICATE_ITEM",
     "ENCRYPTED_CONTENT_VALID",
     "FIELD_REQUIRED",
     "INVALID_ROLE",
@@ -64,6 +67,7 @@ __all__ = [
     "ITEM_NOT_FOUND",
     "OUTPUT_FOR_CALL",
     "PREVIOUS_RESPONSE_NOT_FOUND",
+    "PREVIOUS_WITH_CONVERSATION",
     "REASONING_FOLLOWED",
     "REASONING_REQUIRED",
     "REASONING_SUMMARY",

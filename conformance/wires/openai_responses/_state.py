@@ -57,7 +57,11 @@ class StoredResponses:
         for index, response in zip(at, context.served, strict=True):
             minted = Minted.of(response, index)
             view = views.get(index)
-            requested = view if isinstance(view, ResponsesRequestView) else None
+            # A fault (an HTTP error answer) stores nothing: no response the client could
+            # chain on, and a conversation gets items only once its response completes
+            # (rule 62), so a retried delta is not held twice.
+            held = view if response.fault is None else None
+            requested = held if isinstance(held, ResponsesRequestView) else None
             stored = requested is not None and requested.store
             if requested is not None and stored:
                 responses[minted.response_id] = (requested, minted)

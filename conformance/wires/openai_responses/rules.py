@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from conformance.wires.base import Rule, RuleViolation
-from conformance.wires.openai_responses._ids import nonempty_id
+from conformance.wires.openai_responses._ids import conversation_id, nonempty_id
 from conformance.wires.openai_responses._rule import ResponsesRule
 from conformance.wires.openai_responses._state import Entry, ExpandedInput, side_of
 from conformance.wires.openai_responses._view import NAME
@@ -93,16 +93,38 @@ ITEM_ID_PREFIX = ResponsesRule(
 )
 PREVIOUS_RESPONSE_NOT_FOUND = ResponsesRule(
     id="openai-responses/previous-response-not-found",
-    ref="rule B25",
-    statement="`previous_response_id` names a response this provider stored (`store` on).",
+    ref="rule B60",
+    statement=(
+        "`previous_response_id` names a response this provider stored: one answered with "
+        "`store` on.  A response answered with `store: false` was never kept, so chaining on "
+        "it is refused like an unknown or expired id; such a client resends the whole input."
+    ),
     source=(
-        "maximhq/bifrost#2441 (text and code `previous_response_not_found`, with `store` "
-        "off); not quoted in the catalogue"
+        "rule 60: the text, status 400, `type`, `param` and `code` as OpenAI answers them in "
+        "Soju06/codex-lb#853 and bigduu/Bamboo-agent#513 (`store: false` then "
+        "`previous_response_id`: 400 `previous_response_not_found`, confirmed again in "
+        "bigduu/Bamboo-agent#64); maximhq/bifrost#2441 (`store` off, status 400)"
     ),
     error="Previous response with id '{id}' not found.",
-    status=404,
     code="previous_response_not_found",
     param="previous_response_id",
+)
+PREVIOUS_WITH_CONVERSATION = ResponsesRule(
+    id="openai-responses/previous-response-with-conversation",
+    ref="rule B62",
+    statement=(
+        "A request continues either a stored response (`previous_response_id`) or a "
+        "conversation object (`conversation`), never both."
+    ),
+    source=(
+        'rule 62: the Responses API reference (`previous_response_id`: "Cannot be used in '
+        "conjunction with `conversation`\"), as typehub.cloud's copy of OpenAI's spec and "
+        "docs.rs openai-openapi-types show it; no rejection text is published, so the "
+        "text is the suite's own in OpenAI's style"
+    ),
+    error="'previous_response_id' cannot be used together with 'conversation'.",
+    evidence="documented",
+    param=None,
 )
 ITEM_NOT_FOUND = ResponsesRule(
     id="openai-responses/item-not-found",
@@ -120,6 +142,24 @@ ITEM_NOT_FOUND = ResponsesRule(
         "Try again with `store` set to true, or remove this item from your input."
     ),
     status=404,
+)
+DUPLICATE_ITEM = ResponsesRule(
+    id="openai-responses/duplicate-item",
+    ref="rule B61",
+    statement=(
+        "No two items of the conversation the provider sees share an id: an item a "
+        "`previous_response_id` or a `conversation` already holds is not sent again (whole "
+        "or as an `item_reference`), and one input holds each id once."
+    ),
+    source=(
+        "rule 61: openai/openai-agents-python#1789 (a `conversation` with an `fc_` item sent "
+        "again: text, status 400, `param` `input`, `code` null); vercel/ai#15492 "
+        "(`previous_response_id` with `item_reference`s of the items it holds); "
+        "earendil-works/pi#5147 (two items with one `msg_` id in one input)"
+    ),
+    error=(
+        "Duplicate item found with id {id}. Remove duplicate items from your input and try again."
+    ),
 )
 ENCRYPTED_CONTENT_VALID = ResponsesRule(
     id="openai-responses/encrypted-content-valid",
@@ -270,6 +310,14 @@ def _id_prefix(check: ExpandedInput) -> Iterator[RuleViolation]:
             yield ITEM_ID_PREFIX.violated(at, at=at, id=item_id, prefix=prefix)
 
 
+@BOOK.checks(PREVIOUS_WITH_CONVERSATION)
+def _one_state(check: ExpandedInput) -> Iterator[RuleViolation]:
+    """Rule 62: a stored response or a conversation object, not both."""
+    previous = nonempty_id(check.body.get("previous_response_id"))
+    if previous is not None and conversation_id(check.body.get("conversation")) is not None:
+        yield PREVIOUS_WITH_CONVERSATION.violated("previous_response_id")
+
+
 @BOOK.checks(PREVIOUS_RESPONSE_NOT_FOUND, ITEM_NOT_FOUND)
 def _references(check: ExpandedInput) -> Iterator[RuleViolation]:
     """Rule 25: what is sent by id alone must be stored, and with ``store`` off nothing is."""
@@ -294,6 +342,23 @@ def _references(check: ExpandedInput) -> Iterator[RuleViolation]:
             yield ITEM_NOT_FOUND.violated(
                 entry.at, evidence="inferred" if unseen else None, id=item_id
             )
+
+
+@BOOK.checks(DUPLICATE_ITEM)
+def _duplicates(check: ExpandedInput) -> Iterator[RuleViolation]:
+    """Rule 61: each id once in the conversation the provider sees, what it holds (from
+    ``previous_response_id`` or ``conversation``) and what the input sends (an
+    ``item_reference`` resolved to the item it names).  A reference that resolves to
+    nothing is rule 25's business, and an item without an id (a user message, a
+    function_call_output, an empty id) can never be a duplicate."""
+    seen: set[str] = set()
+    for entry in check.entries:
+        item_id = nonempty_id(entry.item.get("id"))
+        if item_id is None or entry.kind == "item_reference":
+            continue
+        if item_id in seen and entry.index is not None:
+            yield DUPLICATE_ITEM.violated(entry.at, id=item_id)
+        seen.add(item_id)
 
 
 @BOOK.checks(ENCRYPTED_CONTENT_VALID)
