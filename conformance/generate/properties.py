@@ -64,6 +64,9 @@ class Search:
     #: The example database to replay and keep failures in; ``None``: none.
     database: Path | None = None
     options: RunOptions = field(default_factory=RunOptions)
+    #: Bound a budgeted profile by its examples alone, never by the clock: the same
+    #: batches on any machine (what a test that must not depend on speed asks for).
+    unbudgeted: bool = False
 
     def chosen_seed(self) -> int:
         """The seed given, else 0 for a reproducible profile, else a fresh one."""
@@ -166,7 +169,9 @@ def search(spec: Search) -> Outcome:
             _batch(spec, seed + round_, batch, counter, skipped, failed_at)
             round_ += 1
             spent = time.monotonic() - start
-            if counter[0] >= wanted or profile.budget is None or spent >= profile.budget:
+            budget = None if spec.unbudgeted else profile.budget
+            over = budget is not None and spent >= budget
+            if counter[0] >= wanted or profile.budget is None or over:
                 break
     except ConversationFailed as failure:
         end = time.monotonic()
