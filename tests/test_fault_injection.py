@@ -789,3 +789,31 @@ def test_a_report_that_cannot_be_written_is_one_line_and_the_others_are_written(
     assert write_report(kept, "new") == f"cannot write report {kept}: No space left on device"
     assert kept.read_text() == "complete"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+# ------------------------------------------------------------ sizes (issue 24, memory)
+
+
+def test_a_case_file_above_the_size_cap_is_refused_before_it_is_read_or_cached(
+    tmp_path: Path,
+) -> None:
+    """A 100 MB case file was read, parsed whole and its parse cached before it was
+    refused; now its size is checked first and it is one located error naming the cap."""
+    from conformance.cases.yamlfile import MAX_CASE_BYTES
+
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "fine.yaml").write_text(FINE)
+    huge = cases / "huge.yaml"
+    with huge.open("w") as handle:  # valid YAML: one long string
+        handle.write("id: huge\ntitle: ")
+        handle.write("x" * (MAX_CASE_BYTES + 1))
+        handle.write("\n")
+    cache = ParseCache(tmp_path / "cache")
+    loaded = load_dirs([cases], VOCABULARY, cache)
+    assert "fine" in loaded.by_id()
+    message = messages(loaded)["huge.yaml"]
+    assert message.startswith(f"{huge.stat().st_size} bytes, above the {MAX_CASE_BYTES}-byte")
+    assert "16 MiB" in message
+    assert "huge.yaml" not in cache.read(cases)  # never parsed, never cached
+    assert "fine.yaml" in cache.read(cases)
