@@ -51,7 +51,7 @@ from conformance.recording.model import (
     record_exchange,
 )
 from conformance.recording.routing import conversation_key, dialect_of_host, model_of, wire_of
-from conformance.recording.sanitize import SANITIZER_VERSION
+from conformance.recording.sanitize import SANITIZER_VERSION, scrub_path
 from conformance.version import __version__
 
 #: Hop-by-hop headers a proxy never forwards (RFC 9110 §7.6.1), plus the ones httpx
@@ -113,9 +113,10 @@ class Recorder:
 
     def refuse(self, request: HttpRequest, size: int, cap_mib: int) -> None:
         """Say, at once and at the end, that an answer above the cap was not recorded."""
+        where = f"{request.method} {scrub_path(request.path)}"  # a path may hold a key
         line = (
-            f"wire-conformance record: {request.method} {request.path}: the answer passed "
-            f"{size} bytes, above the {cap_mib} MiB cap on a recorded answer (set "
+            f"wire-conformance record: {where}: the answer passed {size} bytes, above the "
+            f"{cap_mib} MiB cap on a recorded answer (set "
             f"{ANSWER_CAP_VARIABLE}=<MiB> to raise it): streamed to the client, not recorded"
         )
         with self._lock:
