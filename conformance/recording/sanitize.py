@@ -31,7 +31,7 @@ import bisect
 import gzip
 import re
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from urllib.parse import parse_qsl, unquote_plus, urlencode
 
 #: 2: keys in any header, after URL escapes, in opaque fields, base64-encoded, in gzip
@@ -72,33 +72,34 @@ KEY_SHAPES: tuple[tuple[str, bytes], ...] = (
     ("xAI key", rb"xai-[A-Za-z0-9]{20,}"),
     ("Groq key", rb"gsk_[A-Za-z0-9]{20,}"),
 )
-#: A key must start a token, not continue a longer one (so a base64 payload that happens
-#: to contain ``sk-`` or ``AIza`` is never touched).  What starts a token: any character
-#: outside base64's alphabets, an escape (``\n``), or a URL escape of such a character
-#: (``%20``, ``%3D``; not ``%2B``, ``%2D`` or ``%2F``, which are base64's own).
-KEY = re.compile(
-    rb"(?:(?<![A-Za-z0-9+/_-])|(?<=\\[nrtbf])|(?<=%[013-9A-Fa-f][0-9A-Fa-f])|(?<=%2[0-9ACEace]))"
-    rb"(?:" + rb"|".join(shape for _, shape in KEY_SHAPES) + rb")"
-)
+#: Any credential shape.  The pattern opens with the shapes' literal prefixes, so the
+#: regular expression engine skips ahead at C speed; where a candidate starts is checked
+#: apart (``_starts_token``).
+KEY = re.compile(rb"(?:" + rb"|".join(shape for _, shape in KEY_SHAPES) + rb")")
+#: Characters that continue a token: base64's, both alphabets.
+_TOKEN_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
+_HEX = frozenset(b"0123456789ABCDEFabcdef")
+#: URL escapes of base64's own characters (``+``, ``-``, ``/``, ``_``): no token starts there.
+_TOKEN_ESCAPES = frozenset({b"2B", b"2b", b"2D", b"2d", b"2F", b"2f", b"5F", b"5f"})
 _PLACEHOLDER = b"[redacted-key]"
 
 #: JSON string values that are opaque payloads or ids: kept byte-exact; only a whole
 #: token inside one is a key.
 OPAQUE = re.compile(
     rb'"(?:signature|encrypted_content|data|thoughtSignature|thought_signature|id|call_id'
-    rb'|tool_use_id|previous_response_id)"\s*:\s*"((?:[^"\\]|\\.)*)"'
+    rb'|tool_use_id|previous_response_id)"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*)"'
 )
 #: JSON string values that are visible text (``redact_text``).  Tool-call arguments are
 #: kept: they must still parse.
 VISIBLE = re.compile(
     rb'"(?:text|thinking|content|delta|reasoning_content|reasoning|system|instructions'
-    rb'|output|refusal)"\s*:\s*"((?:[^"\\]|\\.)*)"'
+    rb'|output|refusal)"\s*:\s*"([^"\\]*(?:\\.[^"\\]*)*)"'
 )
 #: Characters of base64 (both alphabets) and its padding: a key-shaped run that touches
 #: one inside an opaque field is part of the payload.
 _PAYLOAD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_-")
 #: A base64 token long enough to encode the shortest key (23 bytes: 32 characters).
-_BASE64_TOKEN = re.compile(rb"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/=_-])")
+_BASE64_TOKEN = re.compile(rb"[A-Za-z0-9+/_-]{32,}={0,2}")
 #: The most a compressed body is inflated to for the scan (a zip bomb stops here).
 MAX_DECODED_BYTES = 64 * 1024 * 1024
 
@@ -109,6 +110,38 @@ def _same_length(size: int) -> bytes:
 
 def _opaque_spans(data: bytes) -> list[tuple[int, int]]:
     return [m.span(1) for m in OPAQUE.finditer(data)]
+
+
+def _starts_token(data: bytes, start: int, low: int = 0) -> bool:
+    """A key must start a token, not continue a longer one (so a base64 payload that
+    happens to contain ``sk-`` or ``AIza`` is never touched).  What starts a token: the
+    start of ``data`` (or of the value from ``low``), any character outside base64's
+    alphabets, an escape (``\\n``), or a URL escape of such a character (``%20``,
+    ``%3D``; not ``%2B``, ``%2D``, ``%2F`` or ``%5F``, base64's own)."""
+    if start <= low or data[start - 1] not in _TOKEN_BYTES:
+        return True
+    if start - 2 >= low and data[start - 2] == ord("\\") and data[start - 1] in b"nrtbf":
+        return True
+    return (
+        start - 3 >= low
+        and data[start - 3] == ord("%")
+        and data[start - 2] in _HEX
+        and data[start - 1] in _HEX
+        and data[start - 2 : start] not in _TOKEN_ESCAPES
+    )
+
+
+def _keys(data: bytes) -> Iterator[tuple[int, int]]:
+    """Every key-shaped token of ``data``: a candidate that does not start a token is
+    passed over, and the search goes on from its next byte."""
+    at = 0
+    while (match := KEY.search(data, at)) is not None:
+        start, end = match.span()
+        if _starts_token(data, start):
+            yield start, end
+            at = end
+        else:
+            at = start + 1
 
 
 def _whole_token(data: bytes, start: int, end: int, span: tuple[int, int]) -> bool:
@@ -155,16 +188,18 @@ def key_spans(data: bytes) -> list[tuple[int, int]]:
     opaque = _opaque_spans(data)
     starts = [low for low, _ in opaque]
     found: list[tuple[int, int]] = []
-    for match in KEY.finditer(data):
-        start, end = match.span()
+    for start, end in _keys(data):
         index = bisect.bisect_right(starts, start) - 1
         inside = opaque[index] if index >= 0 and start < opaque[index][1] else None
         if inside is None or _whole_token(data, start, end, inside):
             found.append((start, end))
     for match in _BASE64_TOKEN.finditer(data):
+        start, end = match.span()
+        if end < len(data) and data[end] in _PAYLOAD_BYTES:
+            continue  # more than two `=`: not one base64 token
         decoded = _decoded_base64(match.group())
-        if decoded is not None and KEY.search(decoded):
-            found.append(match.span())
+        if decoded is not None and any(_keys(decoded)):
+            found.append((start, end))
     return _merged(found)
 
 
