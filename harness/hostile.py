@@ -143,7 +143,10 @@ def recording_steps(folder: Path) -> None:
         "record: a 100 MiB answer (above the cap)", [*hostile, "answer", "100", str(folder / "big")]
     )
     measured_step("record: a 48 MiB answer", [*hostile, "answer", "48", str(folder / "answer")])
-    measured_step("replay: the 48 MiB answer", [*suite, "replay", str(folder / "answer")])
+    measured_step(
+        "replay: the 48 MiB answer",
+        [*suite, "replay", "--timeout", "300", str(folder / "answer")],
+    )
 
 
 def main() -> None:

@@ -27,11 +27,12 @@ FORMAT_VERSION = 1
 
 MIB = 1024 * 1024
 #: The largest answer ``record`` keeps, in MiB.  A streamed answer is held whole while it
-#: is cleaned and written (about seven times its size at the peak), so a runaway stream
+#: is cleaned and written (about eight times its size at the peak), so a runaway stream
 #: is streamed on to the client but not recorded.  A real answer is a few MiB at most.
 MAX_ANSWER_MIB = 64
 #: The largest recording file read, in MiB, sized before it is read: a file is parsed
-#: whole (about five times its size at the peak).  A long real conversation, every
+#: whole (a replay peaks at about eleven times its size: the answers are also decoded,
+#: served and read back by the target).  A long real conversation, every
 #: request carrying the history so far, stays far below it.
 MAX_RECORDING_MIB = 256
 ANSWER_CAP_VARIABLE = "WIRE_CONFORMANCE_MAX_ANSWER_MIB"
