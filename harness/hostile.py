@@ -12,7 +12,10 @@ never asserted.  What it builds:
   deeply nested body, a body above the 32 MiB cap and a request with malformed framing;
 * a 95 000-event scripted stream held by the reference adapter (a case file expands to
   at most 100 000 values; ``tests/test_fault_injection.py`` holds a 300 000-event
-  stream built in memory).
+  stream built in memory);
+* through ``record`` from a loopback upstream (``harness.hostile_recording``): secrets in
+  every position the sanitizer used to miss, an answer above the 64 MiB cap, and a
+  48 MiB answer recorded and replayed, each with its peak RSS and CPU time.
 
 Each step prints its exit status; the suite must answer each with a clear message.
 """
@@ -107,6 +110,45 @@ def step(name: str, argv: list[str], **extra: str) -> None:
         print(f"    {line[:160]}")
 
 
+def measured_step(name: str, argv: list[str], **extra: str) -> None:
+    """``step`` with the child's own peak RSS and CPU time (``os.wait4``), the figures
+    the memory items of issue 24 are judged by."""
+    start = time.monotonic()
+    child = subprocess.Popen(
+        argv,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, **extra},
+    )
+    output = child.stdout.read() if child.stdout is not None else b""
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    print(
+        f"{name}: exit {child.returncode} in {time.monotonic() - start:.1f} s "
+        f"(cpu {cpu:.1f} s), peak RSS {usage.ru_maxrss // 1024} MiB"
+    )
+    for line in output.decode(errors="replace").strip().splitlines()[-3:]:
+        print(f"    {line[:200]}")
+
+
+def recording_steps(folder: Path) -> None:
+    """Issue 24's recording classes: secrets in every position through ``record`` (none
+    may reach disk), an answer above the 64 MiB cap (streamed on, not recorded, memory
+    bounded), and one below it recorded and replayed."""
+    suite = [sys.executable, "-m", "conformance"]
+    hostile = [sys.executable, "-m", "harness.hostile_recording"]
+    measured_step("record: secrets in every position", [*hostile, "secrets", str(folder / "sec")])
+    measured_step(
+        "record: a 100 MiB answer (above the cap)", [*hostile, "answer", "100", str(folder / "big")]
+    )
+    measured_step("record: a 48 MiB answer", [*hostile, "answer", "48", str(folder / "answer")])
+    measured_step(
+        "replay: the 48 MiB answer",
+        [*suite, "replay", "--timeout", "300", str(folder / "answer")],
+    )
+
+
 def main() -> None:
     suite = [sys.executable, "-m", "conformance"]
     with tempfile.TemporaryDirectory(prefix="conformance-hostile-") as scratch:
@@ -132,6 +174,7 @@ def main() -> None:
             "95k-event stream",
             [*suite, "run", "-q", "--cases", str(stream), "--case", "huge-stream"],
         )
+        recording_steps(folder)
 
 
 if __name__ == "__main__":

@@ -49,6 +49,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
 
@@ -63,6 +64,7 @@ from conformance.cases.yamlfile import YamlError, parse
 from conformance.cli import main
 from conformance.http import HttpRequest, HttpResponse, json_response
 from conformance.provider.loopback import LoopbackServer
+from conformance.recording.load import load_recording
 from conformance.runner import RunOptions, plan, run_job
 from conformance.targets.base import Adapter, AdapterSession, Session
 from conformance.targets.command import TAIL_CHARS, CommandTarget
@@ -789,3 +791,135 @@ def test_a_report_that_cannot_be_written_is_one_line_and_the_others_are_written(
     assert write_report(kept, "new") == f"cannot write report {kept}: No space left on device"
     assert kept.read_text() == "complete"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+# ------------------------------------------------------------ sizes (issue 24, memory)
+
+
+def test_a_case_file_above_the_size_cap_is_refused_before_it_is_read_or_cached(
+    tmp_path: Path,
+) -> None:
+    """A 100 MB case file was read, parsed whole and its parse cached before it was
+    refused; now its size is checked first and it is one located error naming the cap."""
+    from conformance.cases.yamlfile import MAX_CASE_BYTES
+
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    (cases / "fine.yaml").write_text(FINE)
+    huge = cases / "huge.yaml"
+    with huge.open("w") as handle:  # valid YAML: one long string
+        handle.write("id: huge\ntitle: ")
+        handle.write("x" * (MAX_CASE_BYTES + 1))
+        handle.write("\n")
+    cache = ParseCache(tmp_path / "cache")
+    loaded = load_dirs([cases], VOCABULARY, cache)
+    assert "fine" in loaded.by_id()
+    message = messages(loaded)["huge.yaml"]
+    assert message.startswith(f"{huge.stat().st_size} bytes, above the {MAX_CASE_BYTES}-byte")
+    assert "16 MiB" in message
+    assert "huge.yaml" not in cache.read(cases)  # never parsed, never cached
+    assert "fine.yaml" in cache.read(cases)
+
+
+def _streaming_upstream(mib: int) -> tuple[ThreadingHTTPServer, str]:
+    """A loopback upstream answering every POST with ``mib`` MiB of SSE, 64 KiB a write."""
+    event = b"event: ping\ndata: " + b"x" * (64 * 1024 - 25) + b"\n\n"
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length", 0)))
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("transfer-encoding", "chunked")
+            self.end_headers()
+            for _ in range(mib * 1024 * 1024 // len(event) + 1):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def test_an_answer_above_the_recording_cap_is_streamed_on_and_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Recording one 312 MB streamed answer took 2.2 GB: the proxy held it all.  Above
+    the cap the proxy lets the chunks go, the client still gets every byte, and the
+    refusal is one line naming the cap and how to raise it."""
+    import httpx
+
+    from conformance.recording.proxy import start_proxy
+
+    upstream, url = _streaming_upstream(3)
+    proxy, _ = start_proxy(url, tmp_path / "out", max_answer_mib=1)
+    body = json.dumps({"model": "m", "messages": [{"role": "user", "content": "hi"}]})
+    try:
+        with (
+            httpx.Client(timeout=60) as client,
+            client.stream("POST", f"{proxy.base_url}/v1/messages", content=body) as answer,
+        ):
+            received = sum(len(chunk) for chunk in answer.iter_raw())
+        with httpx.Client(timeout=60) as client:  # under the cap: recorded as ever
+            proxy.max_answer_mib = 4
+            client.post(f"{proxy.base_url}/v1/messages", content=body)
+    finally:
+        proxy.shutdown()
+        proxy.server_close()
+        upstream.shutdown()
+    assert received > 3 * 1024 * 1024
+    (line,) = proxy.recorder.refused
+    assert line.startswith("wire-conformance record: POST /v1/messages: the answer passed ")
+    assert "above the 1 MiB cap on a recorded answer" in line
+    assert "set WIRE_CONFORMANCE_MAX_ANSWER_MIB=<MiB> to raise it" in line
+    assert line in capsys.readouterr().err
+    (path,) = proxy.recorder.files
+    assert len(load_recording(path).exchanges) == 1  # only the answer under the cap
+
+
+def test_a_recording_file_above_the_cap_is_refused_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Replaying a 312 MB recording took 1.65 GB; a file above the cap is now refused by
+    its size, never read, with the cap and the setting that raises it; the other
+    recordings still replay."""
+    from conformance.recording.load import RecordingError, bundled_recordings_dir
+    from conformance.recording.replay import replay_paths
+
+    big = tmp_path / "big.json"
+    with big.open("wb") as handle:
+        handle.truncate(2 * 1024 * 1024)  # sparse: not JSON, and never read to find out
+    monkeypatch.setenv("WIRE_CONFORMANCE_MAX_RECORDING_MIB", "1")
+    with pytest.raises(RecordingError) as raised:
+        load_recording(big)
+    assert str(raised.value) == (
+        f"{big}: file: 2097152 bytes, above the 1 MiB cap on a recording file "
+        "(set WIRE_CONFORMANCE_MAX_RECORDING_MIB=<MiB> to raise it)"
+    )
+    shipped = next(iter(sorted(bundled_recordings_dir().rglob("*.json"))))
+    report = replay_paths(
+        [(big, big.name), (shipped, shipped.name)], resolve_target("reference"), RunOptions()
+    )
+    assert [r.status for r in report.recordings] == ["error", "pass"]
+    monkeypatch.setenv("WIRE_CONFORMANCE_MAX_RECORDING_MIB", "lots")
+    with pytest.raises(RecordingError, match="MAX_RECORDING_MIB='lots': give a whole number"):
+        load_recording(shipped)
+
+
+def test_record_refuses_a_cap_setting_that_is_not_a_size(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("WIRE_CONFORMANCE_MAX_ANSWER_MIB", "0")
+    code = main(["record", "--upstream", "http://127.0.0.1:9", "--out", "x", "--listen",
+                 "127.0.0.1:0"])  # fmt: skip
+    assert code == 2
+    assert "WIRE_CONFORMANCE_MAX_ANSWER_MIB='0': give a whole number of MiB" in (
+        capsys.readouterr().out
+    )

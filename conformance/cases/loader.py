@@ -22,7 +22,7 @@ from conformance.cases.load_error import LoadError
 from conformance.cases.parse_cache import DirectoryCache, ParseCache
 from conformance.cases.schema import Case
 from conformance.cases.validate import Vocabulary, validate
-from conformance.cases.yamlfile import Positions, YamlError, parse
+from conformance.cases.yamlfile import MAX_CASE_BYTES, Positions, YamlError, parse
 
 
 @dataclass(frozen=True)
@@ -139,17 +139,34 @@ def _read(path: Path) -> bytes:
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         with os.fdopen(descriptor, "rb") as stream:
-            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            status = os.fstat(stream.fileno())
+            if not stat.S_ISREG(status.st_mode):
                 raise _Rejected(
                     LoadError(file=str(path), line=None, field=None, message="not a regular file")
                 )
-            return stream.read()
+            # Sized before it is read: a huge file is never read, parsed or cached.
+            if status.st_size > MAX_CASE_BYTES:
+                raise _Rejected(_too_large(path, status.st_size))
+            raw = stream.read(MAX_CASE_BYTES + 1)
+            if len(raw) > MAX_CASE_BYTES:  # grew since it was sized
+                raise _Rejected(_too_large(path, len(raw)))
+            return raw
     except OSError as error:
         raise _Rejected(
             LoadError(
                 file=str(path), line=None, field=None, message=f"cannot read: {error.strerror}"
             )
         ) from None
+
+
+def _too_large(path: Path, size: int) -> LoadError:
+    return LoadError(
+        file=str(path),
+        line=None,
+        field=None,
+        message=f"{size} bytes, above the {MAX_CASE_BYTES}-byte cap on a case file "
+        f"({MAX_CASE_BYTES // (1024 * 1024)} MiB): split it into several cases",
+    )
 
 
 def _decode(raw: bytes, file: str) -> str:

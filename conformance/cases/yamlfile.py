@@ -61,6 +61,9 @@ def _scalar(node: yaml.ScalarNode, constructor: yaml.constructor.SafeConstructor
 #: case has a few hundred; an alias bomb ("billion laughs") has billions.  Counted while
 #: walking the composed graph, whose aliases are still shared, so nothing is built first.
 NODE_BUDGET = 100_000
+#: The largest case file read (bytes), checked before it is read: the biggest bundled
+#: case is under 10 KB, a 100 000-value stream about 300 KB.
+MAX_CASE_BYTES = 16 * 1024 * 1024
 #: The deepest a value may nest: a case nests a dozen levels; the walk is recursive.
 MAX_DEPTH = 100
 

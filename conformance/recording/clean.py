@@ -8,11 +8,13 @@ from conformance.recording.model import RecordedExchange, RecordedRequest, Recor
 from conformance.recording.sanitize import (
     body_secrets,
     header_secrets,
+    path_secrets,
     query_secrets,
-    scrub_bytes,
-    scrub_chunks,
+    scrub_body,
     scrub_headers,
+    scrub_path,
     scrub_query,
+    scrub_response_chunks,
 )
 
 
@@ -21,15 +23,17 @@ def clean_exchange(exchange: RecordedExchange, redact_text: bool = False) -> Rec
     replaced; chunk boundaries, payloads and ids untouched."""
     request, response = exchange.request, exchange.response
     headers = dict(scrub_headers(tuple(request.headers.items())))
-    chunks = scrub_chunks(tuple(from_blob(c) for c in response.chunks), redact_text)
+    chunks = scrub_response_chunks(
+        tuple(from_blob(c) for c in response.chunks), response.headers, redact_text
+    )
     return exchange.model_copy(
         update={
             "request": RecordedRequest(
                 method=request.method,
-                path=request.path,
+                path=scrub_path(request.path),
                 query=scrub_query(request.query),
                 headers=headers,
-                body=to_blob(scrub_bytes(from_blob(request.body), redact_text)),
+                body=to_blob(scrub_body(from_blob(request.body), request.headers, redact_text)),
             ),
             "response": RecordedResponse(
                 status=response.status,
@@ -48,9 +52,10 @@ def secrets_in(exchanges: tuple[RecordedExchange, ...]) -> list[str]:
     for index, exchange in enumerate(exchanges):
         at = f"exchanges.{index}"
         request, response = exchange.request, exchange.response
+        found += path_secrets(request.path, f"{at}.request.path")
         found += header_secrets(tuple(request.headers.items()), f"{at}.request.headers")
         found += query_secrets(request.query, f"{at}.request.query")
-        found += body_secrets(from_blob(request.body), f"{at}.request.body")
+        found += body_secrets(from_blob(request.body), f"{at}.request.body", request.headers)
         found += header_secrets(response.headers, f"{at}.response.headers")
-        found += body_secrets(response.body, f"{at}.response.chunks")
+        found += body_secrets(response.body, f"{at}.response.chunks", response.headers)
     return found

@@ -241,18 +241,20 @@ def _record(args: argparse.Namespace) -> int:
     import httpx
 
     from conformance.interrupt import Interrupted, ending_signals_raise
+    from conformance.recording.model import answer_cap_mib
     from conformance.recording.proxy import start_proxy
 
     try:
         listen = _listen(args.listen, args.allow_remote)
         if httpx.URL(args.upstream).scheme not in ("http", "https"):
             raise ValueError(f"--upstream {args.upstream!r}: give an http(s) URL")
+        max_answer_mib = answer_cap_mib()
     except (ValueError, httpx.InvalidURL) as error:
         _say(f"wire-conformance: {error}")
         return EXIT_USAGE
     try:
         server, thread = start_proxy(
-            args.upstream, args.out, listen, args.redact_text, args.dialect
+            args.upstream, args.out, listen, args.redact_text, args.dialect, max_answer_mib
         )
     except OSError as error:
         _say(f"wire-conformance: cannot listen on {args.listen}: {error.strerror}")
@@ -269,7 +271,9 @@ def _record(args: argparse.Namespace) -> int:
         server.server_close()
     for path in server.recorder.files:
         _say(f"wrote {path}")
-    return EXIT_OK
+    for line in server.recorder.refused:  # said as it happened too; here, at the end
+        _say(line)
+    return EXIT_FAILED if server.recorder.refused else EXIT_OK
 
 
 def _shown(path: Path, root: Path) -> str:

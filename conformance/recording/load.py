@@ -5,13 +5,20 @@ writes: a recording is never rewritten in place."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from conformance.errors import ConformanceError
 from conformance.recording.clean import secrets_in
-from conformance.recording.model import Recording, digest_of
+from conformance.recording.model import (
+    MIB,
+    RECORDING_CAP_VARIABLE,
+    Recording,
+    digest_of,
+    recording_cap_mib,
+)
 from conformance.wires.nesting import too_deep
 from conformance.wires.registry import columns
 
@@ -74,10 +81,25 @@ def parse_recording(text: str, path: Path) -> Recording:
 
 
 def load_recording(path: Path) -> Recording:
+    """A recording file, sized before it is read: one above the cap is refused unread."""
     try:
-        raw = path.read_bytes()
+        cap = recording_cap_mib()
+    except ValueError as error:
+        raise RecordingError(path, "file", str(error)) from None
+    try:
+        with open(path, "rb") as stream:
+            size = os.fstat(stream.fileno()).st_size
+            raw = b"" if size > cap * MIB else stream.read(cap * MIB + 1)
     except OSError as error:
         raise RecordingError(path, "file", error.strerror or str(error)) from None
+    size = max(size, len(raw))
+    if size > cap * MIB:
+        raise RecordingError(
+            path,
+            "file",
+            f"{size} bytes, above the {cap} MiB cap on a recording file "
+            f"(set {RECORDING_CAP_VARIABLE}=<MiB> to raise it)",
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
@@ -23,6 +24,38 @@ from conformance.model import StrictModel
 from conformance.recording.blob import Blob, from_blob, to_blob
 
 FORMAT_VERSION = 1
+
+MIB = 1024 * 1024
+#: The largest answer ``record`` keeps, in MiB.  A streamed answer is held whole while it
+#: is cleaned and written (about eight times its size at the peak), so a runaway stream
+#: is streamed on to the client but not recorded.  A real answer is a few MiB at most.
+MAX_ANSWER_MIB = 64
+#: The largest recording file read, in MiB, sized before it is read: a file is parsed
+#: whole (a replay peaks at about eleven times its size: the answers are also decoded,
+#: served and read back by the target).  A long real conversation, every
+#: request carrying the history so far, stays far below it.
+MAX_RECORDING_MIB = 256
+ANSWER_CAP_VARIABLE = "WIRE_CONFORMANCE_MAX_ANSWER_MIB"
+RECORDING_CAP_VARIABLE = "WIRE_CONFORMANCE_MAX_RECORDING_MIB"
+
+
+def cap_mib(variable: str, default: int) -> int:
+    """A size cap in MiB: ``default``, or the environment ``variable`` that raises it."""
+    raw = os.environ.get(variable, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{variable}={raw!r}: give a whole number of MiB (at least 1)")
+    return int(raw)
+
+
+def answer_cap_mib() -> int:
+    return cap_mib(ANSWER_CAP_VARIABLE, MAX_ANSWER_MIB)
+
+
+def recording_cap_mib() -> int:
+    return cap_mib(RECORDING_CAP_VARIABLE, MAX_RECORDING_MIB)
+
 
 #: How a recorded response ended: in full, cut by the upstream mid-body (the client saw
 #: the same cut), or never answered (the upstream could not be reached; the proxy

@@ -23,6 +23,7 @@ import datetime
 import json
 import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -39,14 +40,18 @@ from conformance.provider.limits import MAX_BODY_BYTES
 from conformance.provider.loopback import QuietHandler
 from conformance.recording.clean import clean_exchange
 from conformance.recording.model import (
+    ANSWER_CAP_VARIABLE,
+    MAX_ANSWER_MIB,
+    MIB,
     Ending,
     Metadata,
+    answer_cap_mib,
     digest_of_data,
     file_text,
     record_exchange,
 )
 from conformance.recording.routing import conversation_key, dialect_of_host, model_of, wire_of
-from conformance.recording.sanitize import SANITIZER_VERSION
+from conformance.recording.sanitize import SANITIZER_VERSION, scrub_path
 from conformance.version import __version__
 
 #: Hop-by-hop headers a proxy never forwards (RFC 9110 §7.6.1), plus the ones httpx
@@ -103,6 +108,21 @@ class Recorder:
         self._queue: queue.Queue[_Pending | None] = queue.Queue()
         self._writer = threading.Thread(target=self._drain, name="recording-writer", daemon=True)
         self._writer.start()
+        #: One line per answer streamed to the client but not recorded (above the cap).
+        self.refused: list[str] = []
+
+    def refuse(self, request: HttpRequest, size: int, cap_mib: int) -> None:
+        """Say, at once and at the end, that an answer above the cap was not recorded."""
+        where = f"{request.method} {scrub_path(request.path)}"  # a path may hold a key
+        line = (
+            f"wire-conformance record: {where}: the answer passed {size} bytes, above the "
+            f"{cap_mib} MiB cap on a recorded answer (set "
+            f"{ANSWER_CAP_VARIABLE}=<MiB> to raise it): streamed to the client, not recorded"
+        )
+        with self._lock:
+            self.refused.append(line)
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
 
     @property
     def files(self) -> list[Path]:
@@ -209,6 +229,8 @@ class _ProxyHandler(QuietHandler):
         chunks: list[bytes] = []
         status: int = 502
         headers: tuple[tuple[str, str], ...] = ()
+        cap = self.server.max_answer_mib * MIB
+        size = 0  # bytes streamed; above the cap ``chunks`` is let go
 
         recorded: list[Ending] = []
 
@@ -216,6 +238,9 @@ class _ProxyHandler(QuietHandler):
             if recorded:  # once per exchange, however it ends
                 return
             recorded.append(ended)
+            if size > cap:
+                self.server.recorder.refuse(request, size, self.server.max_answer_mib)
+                return
             response = HttpResponse(status, b"".join(chunks), headers, tuple(chunks))
             self.server.recorder.add(request, response, ended, reason)
 
@@ -239,7 +264,11 @@ class _ProxyHandler(QuietHandler):
                 self._start(status, headers)
                 try:
                     for chunk in _reads(upstream):
-                        chunks.append(chunk)
+                        size += len(chunk)
+                        if size <= cap:
+                            chunks.append(chunk)
+                        elif chunks:
+                            chunks.clear()  # memory stays bounded: only the count goes on
                         self._send(chunk)
                 except httpx.HTTPError as error:
                     self.close_connection = True  # the client sees the same cut
@@ -285,10 +314,17 @@ class ProxyServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 64
 
-    def __init__(self, listen: tuple[str, int], upstream: str, recorder: Recorder) -> None:
+    def __init__(
+        self,
+        listen: tuple[str, int],
+        upstream: str,
+        recorder: Recorder,
+        max_answer_mib: int = MAX_ANSWER_MIB,
+    ) -> None:
         super().__init__(listen, _ProxyHandler)
         self.upstream = upstream.rstrip("/")
         self.recorder = recorder
+        self.max_answer_mib = max_answer_mib
         self.client = httpx.Client(timeout=httpx.Timeout(600.0, connect=10.0))
 
     def handle_error(self, request: Any, client_address: Any) -> None:
@@ -311,14 +347,18 @@ def start_proxy(
     listen: tuple[str, int] = ("127.0.0.1", 0),
     redact_text: bool = False,
     dialect: str | None = None,
+    max_answer_mib: int | None = None,
 ) -> tuple[ProxyServer, threading.Thread]:
     """A proxy serving in a background thread; ``shutdown()`` and ``server_close()`` end
-    it.  ``dialect`` defaults to the one the upstream's host says (``routing.dialect_of_host``)."""
+    it.  ``dialect`` defaults to the one the upstream's host says (``routing.dialect_of_host``);
+    ``max_answer_mib`` to ``model.answer_cap_mib()`` (a ``ValueError`` names a bad
+    setting)."""
     url = httpx.URL(upstream)
     host = url.host
     dialect = dialect or dialect_of_host(host, url.port)
+    cap = answer_cap_mib() if max_answer_mib is None else max_answer_mib
     recorder = Recorder(out, f"recorded through {host}", redact_text, dialect)
-    server = ProxyServer(listen, upstream, recorder)
+    server = ProxyServer(listen, upstream, recorder, cap)
     thread = threading.Thread(
         target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
     )

@@ -4,7 +4,7 @@ asks a client to, or the JSON message.  Provider errors and malformed answers ra
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
@@ -97,16 +97,29 @@ class _Streamed:
 
     item: dict[str, Any]
     at: str
-    json: str = ""
+    #: The deltas' pieces, per field, joined once at the end: appending each piece to a
+    #: growing string copies it every time (minutes for a 100 MB answer).
+    pieces: dict[str, list[str]] = field(default_factory=dict)
     stopped: bool = False
     empty_last: bool = False
     empty_before_signature: bool = False
 
+    def add(self, name: str, piece: str) -> None:
+        if name not in self.pieces:
+            self.pieces[name] = [] if name == "partial_json" else [values.text(self.item.get(name))]
+        self.pieces[name].append(piece)
+
+    @property
+    def json(self) -> str:
+        return "".join(self.pieces.get("partial_json", ()))
+
     def block(self) -> ContentBlock | None:
         arguments = None
-        if self.item.get("type") in _CALL_TYPES and (self.json or not self.stopped):
-            arguments = call_arguments(self.json, complete=self.stopped)
-        block = _read_block(self.item, self.at, arguments)
+        json = self.json
+        if self.item.get("type") in _CALL_TYPES and (json or not self.stopped):
+            arguments = call_arguments(json, complete=self.stopped)
+        joined = {k: "".join(v) for k, v in self.pieces.items() if k != "partial_json"}
+        block = _read_block({**self.item, **joined}, self.at, arguments)
         if isinstance(block, Reasoning) and block.signature and self.empty_before_signature:
             return block.model_copy(update={"empty_chunk_before_signature": True})
         return block
@@ -159,19 +172,17 @@ def _extend(streamed: _Streamed, delta: dict[str, Any], at: str) -> None:
     kind = delta.get("type")
     if not isinstance(kind, str) or kind not in _DELTA_FIELDS:
         return
-    block_type, field = _DELTA_FIELDS[kind]
+    block_type, name = _DELTA_FIELDS[kind]
     if streamed.item.get("type") != block_type and not (
         block_type == "tool_use" and streamed.item.get("type") in _CALL_TYPES
     ):
         raise ResponseReadError(f"a {kind} for a {streamed.item.get('type')} block", at)
-    piece = required(delta, field, str, at)
-    if field == "partial_json":
-        streamed.json += piece
-        return
-    if field == "signature":
-        streamed.empty_before_signature = streamed.empty_last
-    streamed.empty_last = field == "thinking" and not piece
-    streamed.item[field] = values.text(streamed.item.get(field)) + piece
+    piece = required(delta, name, str, at)
+    if name != "partial_json":
+        if name == "signature":
+            streamed.empty_before_signature = streamed.empty_last
+        streamed.empty_last = name == "thinking" and not piece
+    streamed.add(name, piece)
 
 
 def _read_message(body: bytes) -> ScriptedResponse:

@@ -133,8 +133,10 @@ class _Streamed:
     item: dict[str, Any]
     at: str
     done: bool = False
-    parts: dict[int, str] = field(default_factory=dict)  # content_index -> text so far
-    summary: dict[int, str] = field(default_factory=dict)  # summary_index -> text so far
+    #: content_index / summary_index -> the pieces so far, joined once at the end:
+    #: appending each piece to a growing string copies it every time.
+    parts: dict[int, list[str]] = field(default_factory=dict)
+    summary: dict[int, list[str]] = field(default_factory=dict)
     arguments: str = ""
 
     def blocks(self) -> list[ContentBlock]:
@@ -145,10 +147,10 @@ class _Streamed:
             return _read_item(self.item, self.at)
         kind = self.item.get("type")
         if kind == "reasoning":
-            summary = tuple(text for _, text in sorted(self.summary.items()))
+            summary = tuple("".join(pieces) for _, pieces in sorted(self.summary.items()))
             return [Reasoning(id=nonempty_id(self.item.get("id")), summary=summary_parts(summary))]
         if kind == "message":
-            return [Text(text=text) for _, text in sorted(self.parts.items())]
+            return [Text(text="".join(pieces)) for _, pieces in sorted(self.parts.items())]
         if kind == "function_call":
             call = _read_item({**self.item, "arguments": ""}, self.at)[0]
             arguments = call_arguments(self.arguments, complete=False)
@@ -212,13 +214,13 @@ def _extend(streamed: _Streamed, kind: str, data: dict[str, Any], at: str) -> No
     elif kind == "response.content_part.added" or kind in _TEXT_DELTAS:
         part = required(data, "content_index", int, at)
         piece = required(data, "delta", str, at) if kind in _TEXT_DELTAS else ""
-        streamed.parts[part] = streamed.parts.get(part, "") + piece
+        streamed.parts.setdefault(part, []).append(piece)
     elif kind == _ARGUMENT_DELTA:
         streamed.arguments += required(data, "delta", str, at)
     else:
         part = required(data, "summary_index", int, at)
         piece = required(data, "delta", str, at) if kind == _SUMMARY_DELTA else ""
-        streamed.summary[part] = streamed.summary.get(part, "") + piece
+        streamed.summary.setdefault(part, []).append(piece)
 
 
 def _read_json(body: bytes) -> ScriptedResponse:
