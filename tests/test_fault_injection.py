@@ -18,7 +18,8 @@ Loopback provider
 Processes (command targets)
 - a detached grandchild writing into the scratch folder does not crash cleanup
 - a grandchild that calls ``setsid`` does not outlive the run
-- stdout and stderr are kept as bounded tails
+- stdout and stderr are kept as bounded tails; a holder that left the session and
+  cleared its environment (`setsid env -i`) does not hold the cell: its pipes are abandoned
 Signals
 - SIGTERM, SIGHUP and SIGINT end the targets, remove scratch files, write the reports
   and exit 128+signal without a traceback
@@ -428,6 +429,29 @@ def test_a_grandchild_that_calls_setsid_does_not_outlive_the_run(scratch_root: P
     while processes_with(token) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert processes_with(token) == []
+
+
+@pytest.mark.slow
+def test_a_detached_grandchild_with_no_environment_holding_the_pipes_does_not_hold_the_cell(
+    scratch_root: Path,
+) -> None:
+    """``setsid env -i``: out of the group and without the marker, it keeps stdout and
+    stderr open.  The cell ends once the shell exits (plus a grace), not at its EOF."""
+    token = f"pipe-holder-{os.getpid()}-{time.monotonic_ns()}"
+    command = f"setsid env -i sh -c 'sleep 300; : {token}'"
+    target = CommandTarget(command, timeout=3, grace=0.5)
+    results: list[object] = []
+    cell = threading.Thread(target=lambda: results.append(target.run(SESSION, ok)), daemon=True)
+    try:
+        cell.start()
+        cell.join(60)  # a hang guard, not a timing assertion
+        assert not cell.is_alive(), "the cell waited for the detached holder's EOF"
+    finally:
+        for pid in processes_with(token):
+            os.kill(pid, signal.SIGKILL)
+        cell.join(10)
+    assert len(results) == 1
+    assert list(scratch_root.iterdir()) == []
 
 
 @pytest.mark.slow
