@@ -29,6 +29,8 @@ In-process targets
   names it, and the run goes on
 Streams
 - a 300 000-event scripted stream leaks no thread
+Probe scratch copies
+- a FIFO in the target's folder is named and skipped; a `TMPDIR` inside it is not copied
 Command line
 - ``--timeout`` rejects 0, negatives, nan, inf and more than a day
 - ``--wire openai-chat:deepseek`` is accepted by ``run``
@@ -813,3 +815,33 @@ def test_a_report_that_cannot_be_written_is_one_line_and_the_others_are_written(
     assert write_report(kept, "new") == f"cannot write report {kept}: No space left on device"
     assert kept.read_text() == "complete"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+# ------------------------------------------------------------------ probe scratch copy
+
+
+def test_a_probe_scratch_copy_skips_special_files_and_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO in the target's folder is named and skipped (``copytree`` would raise
+    ``shutil.Error``); a ``TMPDIR`` inside the folder does not copy the copy into itself."""
+    from conformance.probe.scratch_root import scratch_copy
+
+    root = tmp_path / "target"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "agent.py").write_text("print('hi')\n")
+    (root / "link.py").symlink_to("src/agent.py")
+    os.mkfifo(root / "src" / "pipe")
+    inner_tmp = root / "tmp"
+    inner_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(inner_tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    with scratch_copy(root) as copy:
+        assert (copy / "src" / "agent.py").read_text() == "print('hi')\n"
+        assert (copy / "link.py").is_symlink()
+        assert not (copy / "src" / "pipe").exists()
+        assert list((copy / "tmp").iterdir()) == []  # not the copy inside itself
+    assert list(inner_tmp.iterdir()) == []
+    err = capsys.readouterr().err
+    assert "src/pipe" in err
+    assert "not a regular file" in err
