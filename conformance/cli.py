@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from conformance.interrupt import Interrupted, ending_signals_raise
+from conformance.interrupt import Interrupted, ending_signals_raise, exit_on_interrupt
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
     DEFAULT_TIMEOUT,
@@ -716,6 +716,13 @@ def _listing(response: ScriptedResponse) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Every command; an interruption it does not catch itself is one line and
+    ``128 + N`` (``conformance.interrupt``; ``conformance.__main__`` arms the signals
+    before this module is even imported)."""
+    return exit_on_interrupt(lambda: _command(argv))
+
+
+def _command(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     # emoji off: a column name such as `openai-chat:gemini:` is data, not an emoji code
     console = Console(soft_wrap=True, emoji=False)

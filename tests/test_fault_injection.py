@@ -22,7 +22,10 @@ Processes (command targets)
   cleared its environment (`setsid env -i`) does not hold the cell: its pipes are abandoned
 Signals
 - SIGTERM, SIGHUP and SIGINT end the targets, remove scratch files, write the reports
-  and exit 128+signal without a traceback
+  and exit 128+signal without a traceback; so does ``replay``; ``record`` exits 128+signal
+  on SIGTERM/SIGHUP; a signal while the command line is imported, or after ``probe``
+  wrote its JSON, is one line and 128+signal; SIGTERM during a pytest cell removes its
+  scratch folder
 In-process targets
 - a target that hangs stops burning CPU after its timeout
 - a target whose constructor or import calls ``sys.exit`` or raises is an error that
@@ -507,6 +510,180 @@ def test_a_signal_ends_the_targets_cleans_up_writes_reports_and_exits_128_plus(
     assert json.loads(report.read_text())["target"].startswith("cmd-")
     assert processes_with(token) == []
     assert list(scratch_root.iterdir()) == []
+
+
+#: This checkout, first on the path of a child run from another folder (the installed
+#: package may be another checkout).
+CHECKOUT = str(Path(__file__).resolve().parents[1])
+
+
+def child_environment(**extra: str) -> dict[str, str]:
+    """The environment of a child Python run from another folder: this checkout's package,
+    and none of the xdist worker's variables (a pytest child is a session of its own)."""
+    kept = {
+        k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))
+    }
+    path = os.pathsep.join(p for p in (CHECKOUT, os.environ.get("PYTHONPATH")) if p)
+    return {**kept, "PYTHONPATH": path, **extra}
+
+
+def wait_for_scratch(root: Path, process: subprocess.Popen[bytes]) -> None:
+    """Until a command's scratch folder exists (its slow command runs), or a hang guard."""
+    deadline = time.monotonic() + 60
+    while not list(root.iterdir()) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    assert list(root.iterdir()), "the slow command never started"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signal_during_replay_ends_the_command_removes_scratch_and_exits_128_plus(
+    scratch_root: Path, sig: signal.Signals
+) -> None:
+    token = f"replay-{sig.name}-{os.getpid()}-{time.monotonic_ns()}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "conformance", "replay", "--target", f"cmd:sleep 60; : {token}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(scratch_root)},
+    )
+    wait_for_scratch(scratch_root, process)
+    process.send_signal(sig)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + sig, err.decode()
+    assert b"Traceback" not in out + err
+    assert f"interrupted by {sig.name}".encode() in err
+    assert processes_with(token) == []
+    assert list(scratch_root.iterdir()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_record_ended_by_sigterm_or_sighup_exits_128_plus(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    """Ctrl-C is how a recording session is meant to end (exit 0); SIGTERM or SIGHUP is
+    an interruption a script must be able to tell apart."""
+    upstream = ["--upstream", "http://127.0.0.1:9", "--listen", "127.0.0.1:0"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "conformance", "record", *upstream, "--out", str(tmp_path / "r")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline().startswith(b"recording ")  # listening: the wait is on
+    process.send_signal(sig)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + sig, err.decode()
+    assert b"Traceback" not in out + err
+    assert f"interrupted by {sig.name}".encode() in out + err
+
+
+#: Runs the command line with a signal sent to itself at one chosen moment: when
+#: ``conformance.cli`` starts being imported (the start of every command), or right after
+#: ``probe`` wrote its JSON report.
+SELF_SIGNAL = """
+import importlib.abc, os, signal, sys
+sig, moment, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+
+class Signal(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "conformance.cli":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), sig)
+        return None
+
+if moment == "import":
+    sys.meta_path.insert(0, Signal())
+from conformance.__main__ import main
+if moment == "probe-written":
+    import conformance.probe.command as probe
+    written = probe._write
+    def write_then_signal(*args):
+        done = written(*args)
+        os.kill(os.getpid(), sig)
+        return done
+    probe._write = write_then_signal
+sys.exit(main(argv))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "-q", "--case", "xml-*", "--wire", "anthropic-messages"],
+        ["replay"],
+        ["generate", "--examples", "1"],
+        ["probe", "--schema"],
+        ["record", "--upstream", "http://127.0.0.1:9", "--out", "nowhere"],
+    ],
+    ids=lambda argv: argv[0] if isinstance(argv, list) else None,
+)
+def test_a_signal_while_the_command_line_is_imported_is_one_line_and_128_plus(
+    tmp_path: Path, sig: signal.Signals, argv: list[str]
+) -> None:
+    ran = subprocess.run(
+        [sys.executable, "-c", SELF_SIGNAL, str(int(sig)), "import", *argv],
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=child_environment(),
+        check=False,
+    )
+    assert ran.returncode == 128 + sig, ran.stderr.decode()
+    assert b"Traceback" not in ran.stdout + ran.stderr
+    assert f"interrupted by {sig.name}".encode() in ran.stderr
+    assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.slow
+def test_a_signal_after_probe_wrote_its_json_is_one_line_and_128_plus(tmp_path: Path) -> None:
+    report = tmp_path / "probe.json"
+    argv = ["probe", "--case", "xml-*", "--wire", "anthropic-messages", "--json", str(report)]
+    ran = subprocess.run(
+        [sys.executable, "-c", SELF_SIGNAL, str(int(signal.SIGTERM)), "probe-written", *argv],
+        capture_output=True,
+        timeout=600,
+        cwd=tmp_path,
+        env=child_environment(),
+        check=False,
+    )
+    assert ran.returncode == 128 + signal.SIGTERM, ran.stderr.decode()
+    assert b"Traceback" not in ran.stdout + ran.stderr
+    assert json.loads(report.read_text())["mutants"]
+
+
+PYTEST_SUITE = """
+from conformance.pytest.suite import ConformanceSuite
+
+class TestSlow(ConformanceSuite):
+    target = "cmd:sleep 60; : TOKEN"
+    case_patterns = ("xml-*",)
+    wires = ("anthropic-messages",)
+"""
+
+
+@pytest.mark.slow
+def test_sigterm_during_a_pytest_cell_ends_its_command_and_removes_its_scratch(
+    tmp_path: Path, scratch_root: Path
+) -> None:
+    token = f"pytest-{os.getpid()}-{time.monotonic_ns()}"
+    (tmp_path / "test_slow.py").write_text(PYTEST_SUITE.replace("TOKEN", token))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0", "test_slow.py"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=child_environment(TMPDIR=str(scratch_root)),
+    )
+    wait_for_scratch(scratch_root, process)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGTERM, (out + err).decode()
+    assert processes_with(token) == []
+    assert [p for p in scratch_root.iterdir() if p.name.startswith("conformance-cmd-")] == []
 
 
 # -------------------------------------------------------------------- in-process targets

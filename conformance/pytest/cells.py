@@ -18,6 +18,7 @@ from conformance.cases.library import load_library
 from conformance.cases.load_error import LoadError
 from conformance.cases.loader import CaseSet
 from conformance.cases.schema import Case
+from conformance.interrupt import cell_signals_interrupt
 from conformance.pytest.plugin import NOTES, SWEEP
 from conformance.pytest.suite import ConformanceSuite
 from conformance.pytest.sweep import Sweep
@@ -220,7 +221,8 @@ def _add_to_sweep(
 def check_cell(cell: Cell | BrokenCaseFile, request: pytest.FixtureRequest) -> None:
     if isinstance(cell, BrokenCaseFile):
         pytest.fail(f"case file error: {cell.error}", pytrace=False)
-    result, transcript = run_job(cell.target, cell.job, cell.options)
+    with cell_signals_interrupt():  # SIGTERM ends the cell's processes and scratch folder
+        result, transcript = run_job(cell.target, cell.job, cell.options)
     if result.verdict == "n/a":
         pytest.skip(f"n/a: {result.reason}")
     if result.verdict == "xfail":

@@ -221,6 +221,8 @@ def _listen(text: str, allow_remote: bool) -> tuple[str, int]:
 
 
 def _record(args: argparse.Namespace) -> int:
+    import signal
+
     import httpx
 
     from conformance.interrupt import Interrupted, ending_signals_raise
@@ -242,17 +244,23 @@ def _record(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     _say(f"recording {args.upstream} at {server.base_url} into {args.out} (Ctrl-C ends)")
     sys.stdout.flush()
+    # A recording session only ends on a signal: Ctrl-C (SIGINT) is how it is meant to
+    # end and exits 0; SIGTERM or SIGHUP (a CI step's timeout, a closed terminal) is an
+    # interruption and exits 128 + N, so a script can tell the two apart.
+    status = EXIT_OK
     try:
         with ending_signals_raise():
             thread.join()
-    except Interrupted:
-        pass
+    except Interrupted as interruption:
+        if interruption.signum != signal.SIGINT:
+            _say(f"wire-conformance: {interruption}")
+            status = interruption.exit_status
     finally:
         server.shutdown()
         server.server_close()
     for path in server.recorder.files:
         _say(f"wrote {path}")
-    return EXIT_OK
+    return status
 
 
 def _shown(path: Path, root: Path) -> str:
