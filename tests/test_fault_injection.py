@@ -30,6 +30,8 @@ In-process targets
 - a target that hangs stops burning CPU after its timeout
 - a target whose constructor or import calls ``sys.exit`` or raises is an error that
   names it, and the run goes on
+- a target (or a thread of its own) calling ``os._exit(0)`` is an error naming it, not
+  the silent end of the run; a child it forks still exits
 Streams
 - a 300 000-event scripted stream leaks no thread
 Probe scratch copies
@@ -1022,3 +1024,69 @@ def test_a_probe_scratch_copy_skips_special_files_and_itself(
     err = capsys.readouterr().err
     assert "src/pipe" in err
     assert "not a regular file" in err
+
+
+# ------------------------------------------------------------------ process exits
+
+
+class HardExit(Adapter):
+    """Its session calls ``os._exit(0)``: in the suite's process that would end the run
+    with status 0, no output and no report."""
+
+    name = "hard-exit"
+    wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
+
+    def open(self, session: Session) -> AdapterSession:
+        os._exit(0)
+
+
+class HardExitInAThread(Adapter):
+    """A thread of its own calls ``os._exit(0)``, then the session waits."""
+
+    name = "hard-exit-thread"
+    wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
+
+    def open(self, session: Session) -> AdapterSession:
+        worker = threading.Thread(target=os._exit, args=(0,))
+        worker.start()
+        worker.join()
+        raise NotImplementedError("still here")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["HardExit", "HardExitInAThread"])
+def test_an_in_process_target_calling_os_exit_is_an_error_not_the_end_of_the_run(
+    tmp_path: Path, target: str
+) -> None:
+    report = tmp_path / "r.json"
+    spec = f"tests.test_fault_injection:{target}"
+    argv = ["run", "-q", "--wire", "anthropic-messages", "--target", spec, "--json", str(report)]
+    ran = subprocess.run(
+        [sys.executable, "-m", "conformance", *argv],
+        capture_output=True,
+        timeout=600,
+        cwd=CHECKOUT,
+        env=child_environment(),
+        check=False,
+    )
+    assert ran.returncode == 1, ran.stderr.decode()
+    cells = json.loads(report.read_text())["results"]
+    judged = [c for c in cells if c["verdict"] != "n/a"]
+    assert judged
+    assert all(c["verdict"] == "error" for c in judged)
+    assert all("os._exit(0)" in c["reason"] for c in judged)
+
+
+def test_os_exit_in_a_forked_child_of_an_in_process_cell_still_exits() -> None:
+    """The guard is for the suite's own process: a child forked during a cell (a
+    multiprocessing worker) exits as asked instead of running the suite's stack."""
+    from conformance.targets.kind import Outcome, hold_in_process
+
+    def task() -> Outcome:
+        pid = os.fork()
+        if pid == 0:
+            os._exit(7)
+        _, status = os.waitpid(pid, 0)
+        return Outcome(stopped=f"child {os.waitstatus_to_exitcode(status)}")
+
+    assert hold_in_process(task, 30).stopped == "child 7"
