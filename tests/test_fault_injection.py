@@ -15,6 +15,8 @@ Loopback provider
   answered with a 400 and recorded
 - TCP_NODELAY is on and each SSE event is its own write; the backlog takes 300
   connections at once
+- a request whose headers never finish reaches no handler (the cell's timeout shows,
+  not "body is not valid JSON"); a frame announcing 2^80 bytes is refused before reading
 Processes (command targets)
 - a detached grandchild writing into the scratch folder does not crash cleanup
 - a grandchild that calls ``setsid`` does not outlive the run
@@ -284,6 +286,56 @@ def test_malformed_framing_is_a_400_recorded_as_a_rejected_request(
     assert exchange.served is None
     assert exchange.violations[0].rule.id == "provider/malformed-framing"
     assert problem in (exchange.problem or "")
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n",
+        b"POST / HTTP/1.1\r\n",
+    ],
+)
+def test_a_request_whose_headers_never_finish_is_no_request(head: bytes) -> None:
+    """The client stops before the blank line ending the headers (here it closes its
+    side; a hanging one is cut when the cell times out): nothing reaches the provider,
+    which would judge an empty body "not valid JSON" (a ``fail`` hiding the timeout)."""
+    scripted = provider()
+    with (
+        LoopbackServer(scripted.handle) as server,
+        socket.create_connection(("127.0.0.1", server.port), timeout=30) as connection,
+    ):
+        connection.sendall(head)
+        connection.shutdown(socket.SHUT_WR)
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+    assert received == b""
+    assert scripted.exchanges == []
+
+
+@pytest.mark.parametrize(
+    "framing",
+    [
+        b"Transfer-Encoding: chunked\r\n\r\n" + format(2**80, "x").encode() + b"\r\nab",
+        b"Content-Length: " + str(2**80).encode() + b"\r\n\r\nab",
+        b"Content-Length: " + b"9" * 5000 + b"\r\n\r\nab",
+    ],
+    ids=["chunk-2^80", "length-2^80", "length-5000-digits"],
+)
+def test_an_absurd_announced_length_is_refused_before_reading(framing: bytes) -> None:
+    """The client announces 2^80 bytes, sends two and waits: the answer is a 400 at
+    once, not a connection thread hashing until the client gives up."""
+    scripted = provider()
+    with (
+        LoopbackServer(scripted.handle) as server,
+        socket.create_connection(("127.0.0.1", server.port), timeout=60) as connection,
+    ):
+        connection.sendall(b"POST /v1/messages HTTP/1.1\r\nHost: x\r\n" + framing)
+        answer = connection.recv(65536)  # the connection stays open on our side
+    assert answer.startswith(b"HTTP/1.1 400 ")
+    (exchange,) = scripted.exchanges
+    assert exchange.violations[0].rule.id == "provider/malformed-framing"
+    assert "refused before reading it" in (exchange.problem or "")
 
 
 def test_an_over_cap_body_over_loopback_is_hashed_not_kept() -> None:
