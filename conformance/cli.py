@@ -441,7 +441,8 @@ def _interrupted(
     """A run ended by a signal: the reports of the cells that finished, one line, and
     the conventional exit status (the targets were ended on the way out)."""
     report = _report(target, results, args, load_errors, ())
-    _write_reports(args, report, console)
+    incomplete = f"{interruption}; the report holds the {len(results)} cells that finished"
+    _write_reports(args, report.model_copy(update={"incomplete": incomplete}), console)
     console.print(
         f"wire-conformance: {interruption}; reports hold the {len(results)} cells that finished",
         markup=False,

@@ -24,7 +24,8 @@ Processes (command targets)
   cleared its environment (`setsid env -i`) does not hold the cell: its pipes are abandoned
 Signals
 - SIGTERM, SIGHUP and SIGINT end the targets, remove scratch files, write the reports
-  and exit 128+signal without a traceback; so does ``replay``; ``record`` exits 128+signal
+  and exit 128+signal without a traceback; every report says it is incomplete (JSON
+  ``incomplete``, a JUnit error testcase, a Markdown line); so does ``replay``; ``record`` exits 128+signal
   on SIGTERM/SIGHUP; a signal while the command line is imported, or after ``probe``
   wrote its JSON, is one line and 128+signal; SIGTERM during a pytest cell removes its
   scratch folder
@@ -546,6 +547,10 @@ def test_a_signal_ends_the_targets_cleans_up_writes_reports_and_exits_128_plus(
             "anthropic-messages",
             "--json",
             str(report),
+            "--junit",
+            str(report.with_suffix(".xml")),
+            "--markdown",
+            str(report.with_suffix(".md")),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -561,7 +566,14 @@ def test_a_signal_ends_the_targets_cleans_up_writes_reports_and_exits_128_plus(
     assert process.returncode == 128 + sig, err.decode()
     assert b"Traceback" not in out + err
     assert f"interrupted by {sig.name}".encode() in out
-    assert json.loads(report.read_text())["target"].startswith("cmd-")
+    written = json.loads(report.read_text())
+    assert written["target"].startswith("cmd-")
+    # every report says it is incomplete: none reads as a whole, green run
+    assert written["incomplete"].startswith(f"interrupted by {sig.name}")
+    junit = report.with_suffix(".xml").read_text()
+    assert 'name="incomplete"' in junit
+    assert 'errors="0"' not in junit
+    assert "Incomplete run" in report.with_suffix(".md").read_text()
     assert processes_with(token) == []
     assert list(scratch_root.iterdir()) == []
 

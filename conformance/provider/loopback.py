@@ -93,7 +93,7 @@ class _RequestHandler(QuietHandler):
         "not valid JSON", hiding the timeout the cell reports."""
         stream = self.rfile
         watch = _LineWatch(stream)
-        self.rfile = watch
+        setattr(self, "rfile", watch)  # noqa: B010 (a stand-in, not a BufferedIOBase)
         try:
             parsed = super().parse_request()
         finally:
