@@ -1154,3 +1154,39 @@ def test_os_exit_in_a_forked_child_of_an_in_process_cell_still_exits() -> None:
         return Outcome(stopped=f"child {os.waitstatus_to_exitcode(status)}")
 
     assert hold_in_process(task, 30).stopped == "child 7"
+
+
+# ----------------------------------------------------------------------- snapshots
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [(b"", "is empty (0 bytes)"), (b'[\n  {\n    "model": "cla', "is not JSON")],
+    ids=["empty", "cut-short"],
+)
+def test_a_zero_byte_or_cut_snapshot_is_a_corrupt_file_not_a_drift(
+    tmp_path: Path, content: bytes, problem: str
+) -> None:
+    """A full disk or an interrupted write leaves such a file: the report names the file
+    as corrupt instead of a diff that blames the target; updating rewrites it."""
+    from conformance.reference.adapter import ReferenceAdapter
+    from conformance.snapshots import SnapshotSlot, SnapshotStore
+
+    target = target_from_object(ReferenceAdapter())
+    job = next(j for j in plan([conversation_case()], target) if j.skip is None)
+    _, transcript = run_job(target, job, RunOptions())
+    assert transcript is not None
+    slot = SnapshotSlot(tmp_path, "reference", job.column, job.case.id)
+    slot.directory.mkdir(parents=True)
+    slot.path.write_bytes(content)
+    state, why = SnapshotStore(tmp_path, "reference").compare(job.column, job.case.id, transcript)
+    assert state == "changed"
+    assert why is not None
+    assert why.startswith(f"the snapshot {slot.path} {problem}")
+    assert "a corrupt file, not a drift" in why
+    assert "--- snapshot" not in why  # no diff
+    updating = SnapshotStore(tmp_path, "reference", update=True)
+    updating.compare(job.column, job.case.id, transcript)
+    assert (
+        SnapshotStore(tmp_path, "reference").check(job.column, job.case.id, transcript) == "match"
+    )

@@ -24,7 +24,13 @@ from conformance.pytest.suite import ConformanceSuite
 from conformance.pytest.sweep import Sweep
 from conformance.report.terminal import details
 from conformance.runner import Job, RunOptions, plan, run_job
-from conformance.snapshots import CELL_PARAMETER, RequestBodies, SnapshotSlot, emitted_bodies
+from conformance.snapshots import (
+    CELL_PARAMETER,
+    RequestBodies,
+    SnapshotSlot,
+    corruption,
+    emitted_bodies,
+)
 from conformance.targets.resolve import (
     ResolvedTarget,
     TargetError,
@@ -257,6 +263,16 @@ def compare_snapshot(slot: SnapshotSlot, bodies: Any, request: pytest.FixtureReq
             f"no snapshot for this cell yet ({slot.path.name} under "
             f"{slot.directory.parent.name}/{slot.directory.name}/): record it with "
             "`pytest --snapshot-update`",
+            pytrace=False,
+        )
+    try:
+        problem = corruption(slot.path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError):
+        problem = "is not UTF-8 text"
+    if problem is not None:  # a diff against a cut file would blame the target
+        pytest.fail(
+            f"the snapshot {slot.path} {problem}: a corrupt file, not a drift; rewrite "
+            "it with `pytest --snapshot-update`",
             pytrace=False,
         )
     diff = [_ANSI.sub("", line).rstrip() for line in snapshot.get_assert_diff()]
