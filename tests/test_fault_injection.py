@@ -25,10 +25,10 @@ Processes (command targets)
 Signals
 - SIGTERM, SIGHUP and SIGINT end the targets, remove scratch files, write the reports
   and exit 128+signal without a traceback; every report says it is incomplete (JSON
-  ``incomplete``, a JUnit error testcase, a Markdown line); so does ``replay``; ``record`` exits 128+signal
-  on SIGTERM/SIGHUP; a signal while the command line is imported, or after ``probe``
-  wrote its JSON, is one line and 128+signal; SIGTERM during a pytest cell removes its
-  scratch folder
+  ``incomplete``, a JUnit error testcase, a Markdown line)
+- so does ``replay``; ``record`` exits 128+signal on SIGTERM/SIGHUP; a signal while the
+  command line is imported, or after ``probe`` wrote its JSON, is one line and
+  128+signal; SIGTERM during a pytest cell removes its scratch folder
 In-process targets
 - a target that hangs stops burning CPU after its timeout
 - a target whose constructor or import calls ``sys.exit`` or raises is an error that
