@@ -211,6 +211,7 @@ class SnapshotStore:
         """``check``, with the diff of a changed snapshot (stored -> emitted, bounded)."""
         slot = SnapshotSlot(self.root, self.target, wire, case_id)
         serialized = str(self.extension.serialize(emitted_bodies(transcript)))
+        problem: str | None = None  # why the stored file is corrupt
         try:
             stored = self.extension.recall(slot)
         except ValueError:  # not text: a corrupt snapshot, rewritten when updating
@@ -228,10 +229,8 @@ class SnapshotStore:
             state = "changed"
         diff = bounded_diff(stored or "", serialized) if state == "changed" else None
         if problem is not None:  # a corrupt file, not a drift: no diff that blames the target
-            diff = (
-                f"the snapshot {slot.path} {problem}: a corrupt file, not a drift"
-                + ("" if self.update else "; --update-snapshots rewrites it")
-            )
+            rewrite = "" if self.update else "; --update-snapshots rewrites it"
+            diff = f"the snapshot {slot.path} {problem}: a corrupt file, not a drift{rewrite}"
         if self.update and state != "match":
             try:
                 self.extension.store(slot, serialized)

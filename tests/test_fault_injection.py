@@ -39,6 +39,8 @@ Streams
 - a 300 000-event scripted stream leaks no thread
 Probe scratch copies
 - a FIFO in the target's folder is named and skipped; a `TMPDIR` inside it is not copied
+Snapshots
+- a 0-byte or cut-short snapshot is named as a corrupt file, not shown as a drift
 Command line
 - ``--timeout`` rejects 0, negatives, nan, inf and more than a day
 - ``--wire openai-chat:deepseek`` is accepted by ``run``
