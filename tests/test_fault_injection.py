@@ -39,6 +39,8 @@ Streams
 - a 300 000-event scripted stream leaks no thread
 Probe scratch copies
 - a FIFO in the target's folder is named and skipped; a `TMPDIR` inside it is not copied
+Recordings
+- a dangling ``*.json`` link is an error naming it; a name with a newline is escaped
 Snapshots
 - a 0-byte or cut-short snapshot is named as a corrupt file, not shown as a drift
 Command line
@@ -1192,3 +1194,29 @@ def test_a_zero_byte_or_cut_snapshot_is_a_corrupt_file_not_a_drift(
     assert (
         SnapshotStore(tmp_path, "reference").check(job.column, job.case.id, transcript) == "match"
     )
+
+
+# ---------------------------------------------------------------------- recordings
+
+
+@pytest.mark.parametrize("command", ["replay", "audit"])
+def test_a_dangling_link_and_a_newline_in_a_recording_name_are_shown_not_hidden(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """A dangling ``*.json`` link was skipped silently (the recording went missing from
+    the replay); a name with a newline was printed raw, a line of its own."""
+    from conformance.recording.load import bundled_recordings_dir
+
+    source = sorted(bundled_recordings_dir().rglob("*.json"))[0]
+    folder = tmp_path / "recs"
+    folder.mkdir()
+    (folder / "evil\nname.json").write_bytes(source.read_bytes())
+    (folder / "gone.json").symlink_to(tmp_path / "nowhere.json")
+    argv = ["replay", str(folder)] if command == "replay" else ["recording", "audit", str(folder)]
+    code = main(argv)
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "gone.json" in out
+    assert "which does not exist or loops" in out
+    assert "evil\\nname.json" in out
+    assert not any(line.startswith("name.json") for line in out.splitlines())

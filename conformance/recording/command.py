@@ -266,9 +266,11 @@ def _record(args: argparse.Namespace) -> int:
 def _shown(path: Path, root: Path) -> str:
     """A recording as reports name it: from the directory given on (so two directories'
     files stay apart), or the file as given."""
+    from conformance.paths import printable
+
     if not root.is_dir():
-        return str(root)
-    return (Path(root.resolve().name) / path.relative_to(root)).as_posix()
+        return printable(str(root))
+    return printable((Path(root.resolve().name) / path.relative_to(root)).as_posix())
 
 
 def _replay(args: argparse.Namespace) -> int:
