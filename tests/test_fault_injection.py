@@ -41,6 +41,8 @@ Probe scratch copies
 - a FIFO in the target's folder is named and skipped; a `TMPDIR` inside it is not copied
 Recordings
 - a dangling ``*.json`` link is an error naming it; a name with a newline is escaped
+Reports
+- a looping target's violations are capped (20 of a check, 100 in all) and counted
 Snapshots
 - a 0-byte or cut-short snapshot is named as a corrupt file, not shown as a drift
 Command line
@@ -1220,3 +1222,41 @@ def test_a_dangling_link_and_a_newline_in_a_recording_name_are_shown_not_hidden(
     assert "which does not exist or loops" in out
     assert "evil\\nname.json" in out
     assert not any(line.startswith("name.json") for line in out.splitlines())
+
+
+# ------------------------------------------------------------------ report size
+
+
+LOOPING = """
+import os, urllib.error, urllib.request
+for n in range(400):
+    request = urllib.request.Request(
+        os.environ["ANTHROPIC_BASE_URL"] + "/v1/messages", data=b'{"model": 1}', method="POST"
+    )
+    try:
+        urllib.request.urlopen(request).read()
+    except urllib.error.HTTPError as error:
+        error.read()
+"""
+
+
+@pytest.mark.slow
+def test_a_looping_targets_violations_are_capped_and_counted(
+    tmp_path: Path, scratch_root: Path
+) -> None:
+    """400 malformed requests were 400+ violations kept in the report (10 000 gave 3 MB):
+    a cell keeps at most 20 of a check and 100 in all, the expectations stay, and the
+    last entry counts the rest.  The verdict is judged on all of them."""
+    report = tmp_path / "r.json"
+    argv = ["run", "-q", "--wire", "anthropic-messages", "--case", "xml-structured-call-preferred"]
+    code = main([*argv, "--target", f"cmd:{shell_python(LOOPING)}", "--json", str(report)])
+    (cell,) = json.loads(report.read_text())["results"]
+    assert code == 1
+    assert cell["verdict"] == "fail"
+    assert cell["requests"] == 400
+    checks = [v["check"] for v in cell["violations"]]
+    assert len(checks) <= 100
+    assert checks.count("provider/malformed-request") == 20
+    assert "expect" in checks
+    assert checks[-1] == "report/more-violations"
+    assert cell["violations"][-1]["message"].startswith("380 more not kept in the report")
