@@ -502,7 +502,8 @@ def test_a_detached_grandchild_with_no_environment_holding_the_pipes_does_not_ho
     scratch_root: Path,
 ) -> None:
     """``setsid env -i``: out of the group and without the marker, it keeps stdout and
-    stderr open.  The cell ends once the shell exits (plus a grace), not at its EOF."""
+    stderr open.  The cell ends once the shell exits (plus a grace), not at its EOF, and
+    the holder is ended: ``/proc/<pid>/fd`` shows it holds the pipe."""
     token = f"pipe-holder-{os.getpid()}-{time.monotonic_ns()}"
     command = f"setsid env -i sh -c 'sleep 300; : {token}'"
     target = CommandTarget(command, timeout=3, grace=0.5)
@@ -512,6 +513,11 @@ def test_a_detached_grandchild_with_no_environment_holding_the_pipes_does_not_ho
         cell.start()
         cell.join(60)  # a hang guard, not a timing assertion
         assert not cell.is_alive(), "the cell waited for the detached holder's EOF"
+        # found by the pipe it holds, though it has neither the group nor the marker
+        deadline = time.monotonic() + 3
+        while processes_with(token) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert processes_with(token) == []
     finally:
         for pid in processes_with(token):
             os.kill(pid, signal.SIGKILL)

@@ -43,6 +43,8 @@ class TailReader:
     def __init__(self, stream: IO[bytes]) -> None:
         self._stream = stream
         self._fd = stream.fileno()
+        #: The pipe's inode: how ``/proc/<pid>/fd`` names it in a process holding it.
+        self.inode = os.fstat(self._fd).st_ino
         self._stop = threading.Event()
         self._kept: deque[bytes] = deque()
         self._size = 0
@@ -65,6 +67,11 @@ class TailReader:
             self._size += len(data)
             while self._size - len(self._kept[0]) >= TAIL_BYTES:
                 self._size -= len(self._kept.popleft())
+
+    def ended(self, wait: float) -> bool:
+        """Whether the stream reached its end (every writer closed it) within ``wait`` s."""
+        self._thread.join(wait)
+        return not self._thread.is_alive()
 
     def finish(self) -> str:
         """The tail as text, once the stream ended (or after ``DRAIN_SECONDS``).  The
