@@ -186,6 +186,14 @@ _guard_lock = threading.Lock()
 #: statuses their code asked for.
 _guarded = {"cells": 0, "pid": 0}
 _exit_calls: list[int] = []
+#: Off in a process whose own exit is already an outcome (a probe's forked child).
+_guarding = [True]
+
+
+def let_process_exits_through() -> None:
+    """In this process, ``os._exit`` during a cell ends the process again: for a forked
+    child whose parent reports its death (``conformance.probe.run.probe_forked``)."""
+    _guarding[0] = False
 
 
 def _guarded_exit(status: int) -> NoReturn:
@@ -203,6 +211,9 @@ def _process_exit_guard() -> Iterator[list[int]]:
     the statuses of such calls go to.  Code that bound ``_exit`` before the cell (``from
     os import _exit``), C code calling ``_exit()``, ``os.abort`` and a signal still end
     the process: an in-process target shares the suite's process."""
+    if not _guarding[0]:
+        yield _exit_calls
+        return
     with _guard_lock:
         if not _guarded["cells"]:
             _guarded["pid"] = os.getpid()
