@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from conformance.interrupt import Interrupted, ending_signals_raise
+from conformance.interrupt import Interrupted, ending_signals_raise, exit_on_interrupt
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
     DEFAULT_TIMEOUT,
@@ -463,7 +463,8 @@ def _interrupted(
     """A run ended by a signal: the reports of the cells that finished, one line, and
     the conventional exit status (the targets were ended on the way out)."""
     report = _report(target, results, args, load_errors, ())
-    _write_reports(args, report, console)
+    incomplete = f"{interruption}; the report holds the {len(results)} cells that finished"
+    _write_reports(args, report.model_copy(update={"incomplete": incomplete}), console)
     console.print(
         f"wire-conformance: {interruption}; reports hold the {len(results)} cells that finished",
         markup=False,
@@ -782,6 +783,13 @@ def _listing(response: ScriptedResponse) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Every command; an interruption it does not catch itself is one line and
+    ``128 + N`` (``conformance.interrupt``; ``conformance.__main__`` arms the signals
+    before this module is even imported)."""
+    return exit_on_interrupt(lambda: _command(argv))
+
+
+def _command(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     # emoji off: a column name such as `openai-chat:gemini:` is data, not an emoji code
     console = Console(soft_wrap=True, emoji=False)

@@ -34,6 +34,15 @@ def segment(name: str, what: str) -> str:
     return name
 
 
+def printable(name: str) -> str:
+    """A file name as the suite prints it: every character that is not printable (a
+    newline, an escape sequence, a bidi control) escaped as Python writes it, so a name
+    can neither break a report's line into two nor restyle a terminal."""
+    if name.isprintable():
+        return name
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in name)
+
+
 def inside(root: Path, path: Path) -> Path:
     """``path`` when it resolves to a place under ``root`` (links followed), else
     ``UnsafePath``: what every write and delete under a root asks first."""

@@ -8,6 +8,7 @@ crashing or hanging target is an ``error`` result with the reason; the run goes 
 from __future__ import annotations
 
 import fnmatch
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -30,6 +31,8 @@ from conformance.verdict import (
     DEFAULT_TIMEOUT,
     EvidenceThreshold,
     Result,
+    Severity,
+    Violation,
 )
 from conformance.wires.registry import get_wire, split_column
 from conformance.wires.roles import Wire
@@ -158,8 +161,45 @@ def run_job(
 ) -> tuple[Result, Transcript | None]:
     """Run one cell and judge it; the result names the case's title and file."""
     result, transcript = _judge_job(target, job, options)
-    where = {"title": job.case.title, "file": options.files.get(job.case.id)}
+    where: dict[str, object] = {"title": job.case.title, "file": options.files.get(job.case.id)}
+    if len(result.violations) > MAX_KEPT_VIOLATIONS:
+        where["violations"] = capped(result.violations, "must")
+    if len(result.warnings) > MAX_KEPT_VIOLATIONS:
+        where["warnings"] = capped(result.warnings, "should")
     return result.model_copy(update=where), transcript
+
+
+#: The violations (and, apart, the warnings) a cell's result keeps: a target that loops
+#: (10 000 requests, each breaking a rule) would otherwise make a report of megabytes.
+#: At most ``MAX_PER_CHECK`` of one check are kept, so a flood of one check does not hide
+#: the others (the expectations).  The verdict is judged on all of them; the last kept
+#: entry counts the others.
+MAX_KEPT_VIOLATIONS = 100
+MAX_PER_CHECK = 20
+
+
+def capped(found: tuple[Violation, ...], severity: Severity) -> tuple[Violation, ...]:
+    """``found`` when it is short; else at most ``MAX_PER_CHECK`` of each check and
+    ``MAX_KEPT_VIOLATIONS`` in all, in their order, the last one counting the rest."""
+    if len(found) <= MAX_KEPT_VIOLATIONS:
+        return found
+    kept: list[Violation] = []
+    left: Counter[str] = Counter()
+    per_check: Counter[str] = Counter()
+    for violation in found:
+        per_check[violation.check] += 1
+        if per_check[violation.check] <= MAX_PER_CHECK and len(kept) < MAX_KEPT_VIOLATIONS - 1:
+            kept.append(violation)
+        else:
+            left[violation.check] += 1
+    counted = ", ".join(f"{n} {check}" for check, n in sorted(left.items()))
+    more = Violation(
+        check="report/more-violations",
+        message=f"{sum(left.values())} more not kept in the report ({counted}); a cell "
+        f"keeps {MAX_PER_CHECK} of each check and {MAX_KEPT_VIOLATIONS} in all",
+        severity=severity,
+    )
+    return (*kept, more)
 
 
 def _judge_job(

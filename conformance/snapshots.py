@@ -177,6 +177,19 @@ def bounded_diff(stored: str, emitted: str) -> str:
     return "\n".join(shown)
 
 
+def corruption(stored: str) -> str | None:
+    """What is wrong with a stored snapshot's text that no target could have caused, or
+    ``None``: an empty file or one cut short (an interrupted write, a full disk) is a
+    corrupt file, and a drift diff against it would blame the target."""
+    if not stored.strip():
+        return f"is empty ({len(stored.encode())} bytes)"
+    try:
+        json.loads(stored)
+    except (ValueError, RecursionError) as error:
+        return f"is not JSON ({str(error)[:80]})"
+    return None
+
+
 class SnapshotStore:
     """The command line's face of ``RequestBodies``: compare (and optionally update) the
     snapshots under ``root`` for one target."""
@@ -198,12 +211,15 @@ class SnapshotStore:
         """``check``, with the diff of a changed snapshot (stored -> emitted, bounded)."""
         slot = SnapshotSlot(self.root, self.target, wire, case_id)
         serialized = str(self.extension.serialize(emitted_bodies(transcript)))
+        problem: str | None = None  # why the stored file is corrupt
         try:
             stored = self.extension.recall(slot)
-        except ValueError:  # not text: a changed snapshot, rewritten when updating
-            stored = ""
+        except ValueError:  # not text: a corrupt snapshot, rewritten when updating
+            stored, problem = "", "is not UTF-8 text"
         except OSError as error:  # unreadable: the cell's verdict stands, the drift says why
             return "changed", f"cannot read the snapshot {slot.path}: {error.strerror or error}"
+        else:
+            problem = None if stored is None else corruption(stored)
         state: SnapshotState
         if stored is None:
             state = "new"
@@ -212,6 +228,9 @@ class SnapshotStore:
         else:
             state = "changed"
         diff = bounded_diff(stored or "", serialized) if state == "changed" else None
+        if problem is not None:  # a corrupt file, not a drift: no diff that blames the target
+            rewrite = "" if self.update else "; --update-snapshots rewrites it"
+            diff = f"the snapshot {slot.path} {problem}: a corrupt file, not a drift{rewrite}"
         if self.update and state != "match":
             try:
                 self.extension.store(slot, serialized)

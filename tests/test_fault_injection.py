@@ -15,19 +15,36 @@ Loopback provider
   answered with a 400 and recorded
 - TCP_NODELAY is on and each SSE event is its own write; the backlog takes 300
   connections at once
+- a request whose headers never finish reaches no handler (the cell's timeout shows,
+  not "body is not valid JSON"); a frame announcing 2^80 bytes is refused before reading
 Processes (command targets)
 - a detached grandchild writing into the scratch folder does not crash cleanup
 - a grandchild that calls ``setsid`` does not outlive the run
-- stdout and stderr are kept as bounded tails
+- stdout and stderr are kept as bounded tails; a holder that left the session and
+  cleared its environment (`setsid env -i`) does not hold the cell: its pipes are abandoned
 Signals
 - SIGTERM, SIGHUP and SIGINT end the targets, remove scratch files, write the reports
-  and exit 128+signal without a traceback
+  and exit 128+signal without a traceback; every report says it is incomplete (JSON
+  ``incomplete``, a JUnit error testcase, a Markdown line)
+- so does ``replay``; ``record`` exits 128+signal on SIGTERM/SIGHUP; a signal while the
+  command line is imported, or after ``probe`` wrote its JSON, is one line and
+  128+signal; SIGTERM during a pytest cell removes its scratch folder
 In-process targets
 - a target that hangs stops burning CPU after its timeout
 - a target whose constructor or import calls ``sys.exit`` or raises is an error that
   names it, and the run goes on
+- a target (or a thread of its own) calling ``os._exit(0)`` is an error naming it, not
+  the silent end of the run; a child it forks still exits
 Streams
 - a 300 000-event scripted stream leaks no thread
+Probe scratch copies
+- a FIFO in the target's folder is named and skipped; a `TMPDIR` inside it is not copied
+Recordings
+- a dangling ``*.json`` link is an error naming it; a name with a newline is escaped
+Reports
+- a looping target's violations are capped (20 of a check, 100 in all) and counted
+Snapshots
+- a 0-byte or cut-short snapshot is named as a corrupt file, not shown as a drift
 Command line
 - ``--timeout`` rejects 0, negatives, nan, inf and more than a day
 - ``--wire openai-chat:deepseek`` is accepted by ``run``
@@ -280,6 +297,56 @@ def test_malformed_framing_is_a_400_recorded_as_a_rejected_request(
     assert problem in (exchange.problem or "")
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n",
+        b"POST / HTTP/1.1\r\n",
+    ],
+)
+def test_a_request_whose_headers_never_finish_is_no_request(head: bytes) -> None:
+    """The client stops before the blank line ending the headers (here it closes its
+    side; a hanging one is cut when the cell times out): nothing reaches the provider,
+    which would judge an empty body "not valid JSON" (a ``fail`` hiding the timeout)."""
+    scripted = provider()
+    with (
+        LoopbackServer(scripted.handle) as server,
+        socket.create_connection(("127.0.0.1", server.port), timeout=30) as connection,
+    ):
+        connection.sendall(head)
+        connection.shutdown(socket.SHUT_WR)
+        received = b""
+        while chunk := connection.recv(65536):
+            received += chunk
+    assert received == b""
+    assert scripted.exchanges == []
+
+
+@pytest.mark.parametrize(
+    "framing",
+    [
+        b"Transfer-Encoding: chunked\r\n\r\n" + format(2**80, "x").encode() + b"\r\nab",
+        b"Content-Length: " + str(2**80).encode() + b"\r\n\r\nab",
+        b"Content-Length: " + b"9" * 5000 + b"\r\n\r\nab",
+    ],
+    ids=["chunk-2^80", "length-2^80", "length-5000-digits"],
+)
+def test_an_absurd_announced_length_is_refused_before_reading(framing: bytes) -> None:
+    """The client announces 2^80 bytes, sends two and waits: the answer is a 400 at
+    once, not a connection thread hashing until the client gives up."""
+    scripted = provider()
+    with (
+        LoopbackServer(scripted.handle) as server,
+        socket.create_connection(("127.0.0.1", server.port), timeout=60) as connection,
+    ):
+        connection.sendall(b"POST /v1/messages HTTP/1.1\r\nHost: x\r\n" + framing)
+        answer = connection.recv(65536)  # the connection stays open on our side
+    assert answer.startswith(b"HTTP/1.1 400 ")
+    (exchange,) = scripted.exchanges
+    assert exchange.violations[0].rule.id == "provider/malformed-framing"
+    assert "refused before reading it" in (exchange.problem or "")
+
+
 def test_an_over_cap_body_over_loopback_is_hashed_not_kept() -> None:
     scripted = provider()
     with LoopbackServer(scripted.handle) as server:
@@ -433,6 +500,35 @@ def test_a_grandchild_that_calls_setsid_does_not_outlive_the_run(scratch_root: P
 
 
 @pytest.mark.slow
+def test_a_detached_grandchild_with_no_environment_holding_the_pipes_does_not_hold_the_cell(
+    scratch_root: Path,
+) -> None:
+    """``setsid env -i``: out of the group and without the marker, it keeps stdout and
+    stderr open.  The cell ends once the shell exits (plus a grace), not at its EOF, and
+    the holder is ended: ``/proc/<pid>/fd`` shows it holds the pipe."""
+    token = f"pipe-holder-{os.getpid()}-{time.monotonic_ns()}"
+    command = f"setsid env -i sh -c 'sleep 300; : {token}'"
+    target = CommandTarget(command, timeout=3, grace=0.5)
+    results: list[object] = []
+    cell = threading.Thread(target=lambda: results.append(target.run(SESSION, ok)), daemon=True)
+    try:
+        cell.start()
+        cell.join(60)  # a hang guard, not a timing assertion
+        assert not cell.is_alive(), "the cell waited for the detached holder's EOF"
+        # found by the pipe it holds, though it has neither the group nor the marker
+        deadline = time.monotonic() + 3
+        while processes_with(token) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert processes_with(token) == []
+    finally:
+        for pid in processes_with(token):
+            os.kill(pid, signal.SIGKILL)
+        cell.join(10)
+    assert len(results) == 1
+    assert list(scratch_root.iterdir()) == []
+
+
+@pytest.mark.slow
 def test_command_output_is_read_into_a_bounded_tail_not_a_file(scratch_root: Path) -> None:
     command = "readlink /proc/$$/fd/1; head -c 20000000 /dev/zero | tr '\\0' x; echo; echo END"
     ran = CommandTarget(command, timeout=20).run(SESSION, ok)
@@ -465,6 +561,10 @@ def test_a_signal_ends_the_targets_cleans_up_writes_reports_and_exits_128_plus(
             "anthropic-messages",
             "--json",
             str(report),
+            "--junit",
+            str(report.with_suffix(".xml")),
+            "--markdown",
+            str(report.with_suffix(".md")),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -480,9 +580,190 @@ def test_a_signal_ends_the_targets_cleans_up_writes_reports_and_exits_128_plus(
     assert process.returncode == 128 + sig, err.decode()
     assert b"Traceback" not in out + err
     assert f"interrupted by {sig.name}".encode() in out
-    assert json.loads(report.read_text())["target"].startswith("cmd-")
+    written = json.loads(report.read_text())
+    assert written["target"].startswith("cmd-")
+    # every report says it is incomplete: none reads as a whole, green run
+    assert written["incomplete"].startswith(f"interrupted by {sig.name}")
+    junit = report.with_suffix(".xml").read_text()
+    assert 'name="incomplete"' in junit
+    assert 'errors="0"' not in junit
+    assert "Incomplete run" in report.with_suffix(".md").read_text()
     assert processes_with(token) == []
     assert list(scratch_root.iterdir()) == []
+
+
+#: This checkout, first on the path of a child run from another folder (the installed
+#: package may be another checkout).
+CHECKOUT = str(Path(__file__).resolve().parents[1])
+
+
+def child_environment(**extra: str) -> dict[str, str]:
+    """The environment of a child Python run from another folder: this checkout's package,
+    and none of the xdist worker's variables (a pytest child is a session of its own)."""
+    kept = {
+        k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_XDIST", "PYTEST_CURRENT"))
+    }
+    path = os.pathsep.join(p for p in (CHECKOUT, os.environ.get("PYTHONPATH")) if p)
+    return {**kept, "PYTHONPATH": path, **extra}
+
+
+def wait_for_scratch(root: Path, process: subprocess.Popen[bytes]) -> None:
+    """Until a command's scratch folder exists (its slow command runs), or a hang guard."""
+    deadline = time.monotonic() + 60
+    while not list(root.iterdir()) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    assert list(root.iterdir()), "the slow command never started"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signal_during_replay_ends_the_command_removes_scratch_and_exits_128_plus(
+    scratch_root: Path, sig: signal.Signals
+) -> None:
+    token = f"replay-{sig.name}-{os.getpid()}-{time.monotonic_ns()}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "conformance", "replay", "--target", f"cmd:sleep 60; : {token}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(scratch_root)},
+    )
+    wait_for_scratch(scratch_root, process)
+    process.send_signal(sig)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + sig, err.decode()
+    assert b"Traceback" not in out + err
+    assert f"interrupted by {sig.name}".encode() in err
+    assert processes_with(token) == []
+    assert list(scratch_root.iterdir()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_record_ended_by_sigterm_or_sighup_exits_128_plus(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    """Ctrl-C is how a recording session is meant to end (exit 0); SIGTERM or SIGHUP is
+    an interruption a script must be able to tell apart."""
+    upstream = ["--upstream", "http://127.0.0.1:9", "--listen", "127.0.0.1:0"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "conformance", "record", *upstream, "--out", str(tmp_path / "r")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline().startswith(b"recording ")  # listening: the wait is on
+    process.send_signal(sig)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + sig, err.decode()
+    assert b"Traceback" not in out + err
+    assert f"interrupted by {sig.name}".encode() in out + err
+
+
+#: Runs the command line with a signal sent to itself at one chosen moment: when
+#: ``conformance.cli`` starts being imported (the start of every command), or right after
+#: ``probe`` wrote its JSON report.
+SELF_SIGNAL = """
+import importlib.abc, os, signal, sys
+sig, moment, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+
+class Signal(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "conformance.cli":
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), sig)
+        return None
+
+if moment == "import":
+    sys.meta_path.insert(0, Signal())
+from conformance.__main__ import main
+if moment == "probe-written":
+    import conformance.probe.command as probe
+    written = probe._write
+    def write_then_signal(*args):
+        done = written(*args)
+        os.kill(os.getpid(), sig)
+        return done
+    probe._write = write_then_signal
+sys.exit(main(argv))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["run", "-q", "--case", "xml-*", "--wire", "anthropic-messages"],
+        ["replay"],
+        ["generate", "--examples", "1"],
+        ["probe", "--schema"],
+        ["record", "--upstream", "http://127.0.0.1:9", "--out", "nowhere"],
+    ],
+    ids=lambda argv: argv[0] if isinstance(argv, list) else None,
+)
+def test_a_signal_while_the_command_line_is_imported_is_one_line_and_128_plus(
+    tmp_path: Path, sig: signal.Signals, argv: list[str]
+) -> None:
+    ran = subprocess.run(
+        [sys.executable, "-c", SELF_SIGNAL, str(int(sig)), "import", *argv],
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=child_environment(),
+        check=False,
+    )
+    assert ran.returncode == 128 + sig, ran.stderr.decode()
+    assert b"Traceback" not in ran.stdout + ran.stderr
+    assert f"interrupted by {sig.name}".encode() in ran.stderr
+    assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.slow
+def test_a_signal_after_probe_wrote_its_json_is_one_line_and_128_plus(tmp_path: Path) -> None:
+    report = tmp_path / "probe.json"
+    argv = ["probe", "--case", "xml-*", "--wire", "anthropic-messages", "--json", str(report)]
+    ran = subprocess.run(
+        [sys.executable, "-c", SELF_SIGNAL, str(int(signal.SIGTERM)), "probe-written", *argv],
+        capture_output=True,
+        timeout=600,
+        cwd=tmp_path,
+        env=child_environment(),
+        check=False,
+    )
+    assert ran.returncode == 128 + signal.SIGTERM, ran.stderr.decode()
+    assert b"Traceback" not in ran.stdout + ran.stderr
+    assert json.loads(report.read_text())["mutants"]
+
+
+PYTEST_SUITE = """
+from conformance.pytest.suite import ConformanceSuite
+
+class TestSlow(ConformanceSuite):
+    target = "cmd:sleep 60; : TOKEN"
+    case_patterns = ("xml-*",)
+    wires = ("anthropic-messages",)
+"""
+
+
+@pytest.mark.slow
+def test_sigterm_during_a_pytest_cell_ends_its_command_and_removes_its_scratch(
+    tmp_path: Path, scratch_root: Path
+) -> None:
+    token = f"pytest-{os.getpid()}-{time.monotonic_ns()}"
+    (tmp_path / "test_slow.py").write_text(PYTEST_SUITE.replace("TOKEN", token))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0", "test_slow.py"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=child_environment(TMPDIR=str(scratch_root)),
+    )
+    wait_for_scratch(scratch_root, process)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGTERM, (out + err).decode()
+    assert processes_with(token) == []
+    assert [p for p in scratch_root.iterdir() if p.name.startswith("conformance-cmd-")] == []
 
 
 # -------------------------------------------------------------------- in-process targets
@@ -925,3 +1206,199 @@ def test_record_refuses_a_cap_setting_that_is_not_a_size(
     assert "WIRE_CONFORMANCE_MAX_ANSWER_MIB='0': give a whole number of MiB" in (
         capsys.readouterr().out
     )
+
+
+# ------------------------------------------------------------------ probe scratch copy
+
+
+def test_a_probe_scratch_copy_skips_special_files_and_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A FIFO in the target's folder is named and skipped (``copytree`` would raise
+    ``shutil.Error``); a ``TMPDIR`` inside the folder does not copy the copy into itself."""
+    from conformance.probe.scratch_root import scratch_copy
+
+    root = tmp_path / "target"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "agent.py").write_text("print('hi')\n")
+    (root / "link.py").symlink_to("src/agent.py")
+    os.mkfifo(root / "src" / "pipe")
+    inner_tmp = root / "tmp"
+    inner_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(inner_tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    with scratch_copy(root) as copy:
+        assert (copy / "src" / "agent.py").read_text() == "print('hi')\n"
+        assert (copy / "link.py").is_symlink()
+        assert not (copy / "src" / "pipe").exists()
+        assert list((copy / "tmp").iterdir()) == []  # not the copy inside itself
+    assert list(inner_tmp.iterdir()) == []
+    err = capsys.readouterr().err
+    assert "src/pipe" in err
+    assert "not a regular file" in err
+
+
+# ------------------------------------------------------------------ process exits
+
+
+class HardExit(Adapter):
+    """Its session calls ``os._exit(0)``: in the suite's process that would end the run
+    with status 0, no output and no report."""
+
+    name = "hard-exit"
+    wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
+
+    def open(self, session: Session) -> AdapterSession:
+        os._exit(0)
+
+
+class HardExitInAThread(Adapter):
+    """A thread of its own calls ``os._exit(0)``, then the session waits."""
+
+    name = "hard-exit-thread"
+    wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
+
+    def open(self, session: Session) -> AdapterSession:
+        worker = threading.Thread(target=os._exit, args=(0,))
+        worker.start()
+        worker.join()
+        raise NotImplementedError("still here")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["HardExit", "HardExitInAThread"])
+def test_an_in_process_target_calling_os_exit_is_an_error_not_the_end_of_the_run(
+    tmp_path: Path, target: str
+) -> None:
+    report = tmp_path / "r.json"
+    spec = f"tests.test_fault_injection:{target}"
+    argv = ["run", "-q", "--wire", "anthropic-messages", "--target", spec, "--json", str(report)]
+    ran = subprocess.run(
+        [sys.executable, "-m", "conformance", *argv],
+        capture_output=True,
+        timeout=600,
+        cwd=CHECKOUT,
+        env=child_environment(),
+        check=False,
+    )
+    assert ran.returncode == 1, ran.stderr.decode()
+    cells = json.loads(report.read_text())["results"]
+    judged = [c for c in cells if c["verdict"] != "n/a"]
+    assert judged
+    assert all(c["verdict"] == "error" for c in judged)
+    assert all("os._exit(0)" in c["reason"] for c in judged)
+
+
+def test_os_exit_in_a_forked_child_of_an_in_process_cell_still_exits() -> None:
+    """The guard is for the suite's own process: a child forked during a cell (a
+    multiprocessing worker) exits as asked instead of running the suite's stack."""
+    from conformance.targets.kind import Outcome, hold_in_process
+
+    def task() -> Outcome:
+        pid = os.fork()
+        if pid == 0:
+            os._exit(7)
+        _, status = os.waitpid(pid, 0)
+        return Outcome(stopped=f"child {os.waitstatus_to_exitcode(status)}")
+
+    assert hold_in_process(task, 30).stopped == "child 7"
+
+
+# ----------------------------------------------------------------------- snapshots
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [(b"", "is empty (0 bytes)"), (b'[\n  {\n    "model": "cla', "is not JSON")],
+    ids=["empty", "cut-short"],
+)
+def test_a_zero_byte_or_cut_snapshot_is_a_corrupt_file_not_a_drift(
+    tmp_path: Path, content: bytes, problem: str
+) -> None:
+    """A full disk or an interrupted write leaves such a file: the report names the file
+    as corrupt instead of a diff that blames the target; updating rewrites it."""
+    from conformance.reference.adapter import ReferenceAdapter
+    from conformance.snapshots import SnapshotSlot, SnapshotStore
+
+    target = target_from_object(ReferenceAdapter())
+    job = next(j for j in plan([conversation_case()], target) if j.skip is None)
+    _, transcript = run_job(target, job, RunOptions())
+    assert transcript is not None
+    slot = SnapshotSlot(tmp_path, "reference", job.column, job.case.id)
+    slot.directory.mkdir(parents=True)
+    slot.path.write_bytes(content)
+    state, why = SnapshotStore(tmp_path, "reference").compare(job.column, job.case.id, transcript)
+    assert state == "changed"
+    assert why is not None
+    assert why.startswith(f"the snapshot {slot.path} {problem}")
+    assert "a corrupt file, not a drift" in why
+    assert "--- snapshot" not in why  # no diff
+    updating = SnapshotStore(tmp_path, "reference", update=True)
+    updating.compare(job.column, job.case.id, transcript)
+    assert (
+        SnapshotStore(tmp_path, "reference").check(job.column, job.case.id, transcript) == "match"
+    )
+
+
+# ---------------------------------------------------------------------- recordings
+
+
+@pytest.mark.parametrize("command", ["replay", "audit"])
+def test_a_dangling_link_and_a_newline_in_a_recording_name_are_shown_not_hidden(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """A dangling ``*.json`` link was skipped silently (the recording went missing from
+    the replay); a name with a newline was printed raw, a line of its own."""
+    from conformance.recording.load import bundled_recordings_dir
+
+    source = sorted(bundled_recordings_dir().rglob("*.json"))[0]
+    folder = tmp_path / "recs"
+    folder.mkdir()
+    (folder / "evil\nname.json").write_bytes(source.read_bytes())
+    (folder / "gone.json").symlink_to(tmp_path / "nowhere.json")
+    argv = ["replay", str(folder)] if command == "replay" else ["recording", "audit", str(folder)]
+    code = main(argv)
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "gone.json" in out
+    assert "which does not exist or loops" in out
+    assert "evil\\nname.json" in out
+    assert not any(line.startswith("name.json") for line in out.splitlines())
+
+
+# ------------------------------------------------------------------ report size
+
+
+LOOPING = """
+import os, urllib.error, urllib.request
+for n in range(400):
+    request = urllib.request.Request(
+        os.environ["ANTHROPIC_BASE_URL"] + "/v1/messages", data=b'{"model": 1}', method="POST"
+    )
+    try:
+        urllib.request.urlopen(request).read()
+    except urllib.error.HTTPError as error:
+        error.read()
+"""
+
+
+@pytest.mark.slow
+def test_a_looping_targets_violations_are_capped_and_counted(
+    tmp_path: Path, scratch_root: Path
+) -> None:
+    """400 malformed requests were 400+ violations kept in the report (10 000 gave 3 MB):
+    a cell keeps at most 20 of a check and 100 in all, the expectations stay, and the
+    last entry counts the rest.  The verdict is judged on all of them."""
+    report = tmp_path / "r.json"
+    argv = ["run", "-q", "--wire", "anthropic-messages", "--case", "xml-structured-call-preferred"]
+    code = main([*argv, "--target", f"cmd:{shell_python(LOOPING)}", "--json", str(report)])
+    (cell,) = json.loads(report.read_text())["results"]
+    assert code == 1
+    assert cell["verdict"] == "fail"
+    assert cell["requests"] == 400
+    checks = [v["check"] for v in cell["violations"]]
+    assert len(checks) <= 100
+    assert checks.count("provider/malformed-request") == 20
+    assert "expect" in checks
+    assert checks[-1] == "report/more-violations"
+    assert cell["violations"][-1]["message"].startswith("380 more not kept in the report")

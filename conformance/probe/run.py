@@ -42,6 +42,7 @@ from conformance.probe.verdicts import (
     observe,
 )
 from conformance.runner import Job, RunOptions, run_job, run_jobs_parallel
+from conformance.targets.kind import let_process_exits_through
 from conformance.targets.resolve import REFERENCE_SPEC, ResolvedTarget, TargetError, resolve_target
 from conformance.verdict import Result
 
@@ -305,6 +306,7 @@ def probe_forked(
         status = 0
         try:
             os.close(read_end)
+            let_process_exits_through()  # a mutant's os._exit is the crash reported here
             result = probe_in_process(spec, probe, jobs, options, reached, fresh=True)
             with os.fdopen(write_end, "w", encoding="utf-8") as out:
                 out.write(result.model_dump_json())

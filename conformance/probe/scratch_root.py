@@ -11,9 +11,11 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import stat
 import subprocess
+import sys
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -31,13 +33,50 @@ IGNORED = shutil.ignore_patterns(
 BUILD_TAIL = 600
 
 
+#: The special files already named on stderr (a probe copies the root once per mutant).
+_NAMED: set[str] = set()
+
+
+def _copied_only(root: Path, scratch: Path) -> Callable[[str, list[str]], set[str]]:
+    """A ``copytree`` filter: besides ``IGNORED``, leave out the scratch folder itself (a
+    ``TMPDIR`` inside the root would copy the copy into itself) and every file that is
+    not a regular file, folder or link (a FIFO would block the copy or make ``copytree``
+    raise).  Each special file left out is named once on stderr."""
+    scratch_real = os.path.realpath(scratch)
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        left_out = set(IGNORED(folder, names))
+        for name in names:
+            path = os.path.join(folder, name)
+            if os.path.realpath(path) == scratch_real:
+                left_out.add(name)
+                continue
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:
+                continue  # gone meanwhile: copytree says so if it matters
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+                left_out.add(name)
+                shown = os.path.relpath(path, root)
+                if shown not in _NAMED:
+                    _NAMED.add(shown)
+                    print(
+                        f"probe: {shown!r} is not a regular file, folder or link; "
+                        "the scratch copies leave it out",
+                        file=sys.stderr,
+                    )
+        return left_out
+
+    return ignore
+
+
 @contextmanager
 def scratch_copy(root: Path) -> Iterator[Path]:
     """A copy of ``root`` in a temporary folder, removed on the way out."""
     folder = Path(tempfile.mkdtemp(prefix="wire-conformance-probe-"))
     try:
         copy = folder / (root.name or "root")
-        shutil.copytree(root, copy, symlinks=True, ignore=IGNORED)
+        shutil.copytree(root, copy, symlinks=True, ignore=_copied_only(root, folder))
         yield copy
     finally:
         shutil.rmtree(folder, ignore_errors=True)

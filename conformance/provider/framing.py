@@ -18,6 +18,11 @@ from typing import Protocol
 _BLOCK = 1 << 16
 #: The longest chunk-size line read (a hex size and extensions).
 _LINE = 4096
+#: The largest length one frame may announce (a ``Content-Length`` or a chunk size):
+#: 1 GiB, 32 times the body cap.  A body above the cap is read through a hash to
+#: record it; a frame announcing more than this (a chunk size of 2^80) is refused before
+#: any of it is read, instead of holding a connection thread until the client gives up.
+MAX_FRAME = 1 << 30
 
 
 class _Stream(Protocol):
@@ -69,11 +74,23 @@ def _read_exactly(stream: _Stream, length: int, sink: _Sink) -> None:
         length -= len(data)
 
 
+def _announced(what: str, size: int) -> int:
+    """``size``, unless it is above ``MAX_FRAME``."""
+    if size > MAX_FRAME:
+        raise FramingError(
+            f"{what} announces more than the {MAX_FRAME} bytes a frame may announce;"
+            " refused before reading it"
+        )
+    return size
+
+
 def _content_length(value: str) -> int:
     text = value.strip()
     if not text.isdigit() or not text.isascii():
         raise FramingError(f"Content-Length {value!r} is not a non-negative integer")
-    return int(text)
+    digits = text.lstrip("0") or "0"  # int() refuses more than 4300 digits
+    size = int(digits) if len(digits) <= 19 else MAX_FRAME + 1
+    return _announced(f"Content-Length {text[:40]!r}", size)
 
 
 def _chunk_size(line: bytes) -> int:
@@ -86,7 +103,7 @@ def _chunk_size(line: bytes) -> int:
         raise FramingError(f"chunk size {text[:40]!r} is not hexadecimal") from None
     if size < 0 or text.startswith((b"-", b"+")):
         raise FramingError(f"chunk size {text[:40]!r} is negative")
-    return size
+    return _announced(f"chunk size {text[:40]!r}", size)
 
 
 def _chunked(stream: _Stream, sink: _Sink) -> None:

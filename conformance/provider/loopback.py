@@ -63,10 +63,45 @@ class QuietHandler(BaseHTTPRequestHandler):
             self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+class _LineWatch:
+    """``rfile`` while the headers are read: notes whether a read met the end of the
+    stream (a connection closed before the blank line that ends the headers)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.ended = False
+
+    def readline(self, limit: int = -1) -> bytes:
+        line: bytes = self._stream.readline(limit)
+        if not line:
+            self.ended = True
+        return line
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 class _RequestHandler(QuietHandler):
     """Hands every request, whatever its method, to the server's handler."""
 
     server: _Server
+
+    def parse_request(self) -> bool:
+        """A request whose headers never finished (the client stopped sending, and the
+        connection was closed when the cell timed out) is no request: it never reaches
+        the handler, whose record would otherwise show an empty body and judge it
+        "not valid JSON", hiding the timeout the cell reports."""
+        stream = self.rfile
+        watch = _LineWatch(stream)
+        setattr(self, "rfile", watch)  # noqa: B010 (a stand-in, not a BufferedIOBase)
+        try:
+            parsed = super().parse_request()
+        finally:
+            self.rfile = stream
+        if parsed and watch.ended:
+            self.close_connection = True
+            return False
+        return parsed
 
     def _request(self) -> HttpRequest:
         """The request off the socket; a body whose framing is malformed is named in

@@ -18,12 +18,19 @@ from conformance.cases.library import load_library
 from conformance.cases.load_error import LoadError
 from conformance.cases.loader import CaseSet
 from conformance.cases.schema import Case
+from conformance.interrupt import cell_signals_interrupt
 from conformance.pytest.plugin import NOTES, SWEEP
 from conformance.pytest.suite import ConformanceSuite
 from conformance.pytest.sweep import Sweep
 from conformance.report.terminal import details
 from conformance.runner import Job, RunOptions, plan, run_job
-from conformance.snapshots import CELL_PARAMETER, RequestBodies, SnapshotSlot, emitted_bodies
+from conformance.snapshots import (
+    CELL_PARAMETER,
+    RequestBodies,
+    SnapshotSlot,
+    corruption,
+    emitted_bodies,
+)
 from conformance.targets.resolve import (
     ResolvedTarget,
     TargetError,
@@ -220,7 +227,8 @@ def _add_to_sweep(
 def check_cell(cell: Cell | BrokenCaseFile, request: pytest.FixtureRequest) -> None:
     if isinstance(cell, BrokenCaseFile):
         pytest.fail(f"case file error: {cell.error}", pytrace=False)
-    result, transcript = run_job(cell.target, cell.job, cell.options)
+    with cell_signals_interrupt():  # SIGTERM ends the cell's processes and scratch folder
+        result, transcript = run_job(cell.target, cell.job, cell.options)
     if result.verdict == "n/a":
         pytest.skip(f"n/a: {result.reason}")
     if result.verdict == "xfail":
@@ -255,6 +263,16 @@ def compare_snapshot(slot: SnapshotSlot, bodies: Any, request: pytest.FixtureReq
             f"no snapshot for this cell yet ({slot.path.name} under "
             f"{slot.directory.parent.name}/{slot.directory.name}/): record it with "
             "`pytest --snapshot-update`",
+            pytrace=False,
+        )
+    try:
+        problem = corruption(slot.path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError):
+        problem = "is not UTF-8 text"
+    if problem is not None:  # a diff against a cut file would blame the target
+        pytest.fail(
+            f"the snapshot {slot.path} {problem}: a corrupt file, not a drift; rewrite "
+            "it with `pytest --snapshot-update`",
             pytrace=False,
         )
     diff = [_ANSI.sub("", line).rstrip() for line in snapshot.get_assert_diff()]

@@ -172,6 +172,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     config = session.config
+    _signal_status(session)
     workeroutput = getattr(config, "workeroutput", None)
     if workeroutput is not None:
         notes: dict[str, None] = config.stash.get(NOTES, {})
@@ -183,6 +184,17 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         workeroutput[WORKER_OUTPUT] = sweep.found()
     else:
         sweep.finish(update=bool(config.getoption("update_snapshots", False)))
+
+
+def _signal_status(session: pytest.Session) -> None:
+    """A session a SIGTERM or SIGHUP ended during a cell exits ``128 + N`` as the
+    commands do, not pytest's 2 for Ctrl-C (``conformance.interrupt``)."""
+    import sys
+
+    interrupt = sys.modules.get("conformance.interrupt")  # imported once a cell ran
+    taken: list[int] = getattr(interrupt, "taken", [])
+    if taken:
+        session.exitstatus = 128 + taken[0]
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -238,6 +238,8 @@ def _listen(text: str, allow_remote: bool) -> tuple[str, int]:
 
 
 def _record(args: argparse.Namespace) -> int:
+    import signal
+
     import httpx
 
     from conformance.interrupt import Interrupted, ending_signals_raise
@@ -261,11 +263,17 @@ def _record(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     _say(f"recording {args.upstream} at {server.base_url} into {args.out} (Ctrl-C ends)")
     sys.stdout.flush()
+    # A recording session only ends on a signal: Ctrl-C (SIGINT) is how it is meant to
+    # end and exits 0; SIGTERM or SIGHUP (a CI step's timeout, a closed terminal) is an
+    # interruption and exits 128 + N, so a script can tell the two apart.
+    status = EXIT_OK
     try:
         with ending_signals_raise():
             thread.join()
-    except Interrupted:
-        pass
+    except Interrupted as interruption:
+        if interruption.signum != signal.SIGINT:
+            _say(f"wire-conformance: {interruption}")
+            status = interruption.exit_status
     finally:
         server.shutdown()
         server.server_close()
@@ -273,15 +281,19 @@ def _record(args: argparse.Namespace) -> int:
         _say(f"wrote {path}")
     for line in server.recorder.refused:  # said as it happened too; here, at the end
         _say(line)
+    if status != EXIT_OK:
+        return status
     return EXIT_FAILED if server.recorder.refused else EXIT_OK
 
 
 def _shown(path: Path, root: Path) -> str:
     """A recording as reports name it: from the directory given on (so two directories'
     files stay apart), or the file as given."""
+    from conformance.paths import printable
+
     if not root.is_dir():
-        return str(root)
-    return (Path(root.resolve().name) / path.relative_to(root)).as_posix()
+        return printable(str(root))
+    return printable((Path(root.resolve().name) / path.relative_to(root)).as_posix())
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -82,6 +82,12 @@ def parse_recording(text: str, path: Path) -> Recording:
 
 def load_recording(path: Path) -> Recording:
     """A recording file, sized before it is read: one above the cap is refused unread."""
+    if path.is_symlink() and not path.exists():
+        try:
+            to = os.readlink(path)
+        except OSError:
+            to = "?"
+        raise RecordingError(path, "file", f"a link to {to!r}, which does not exist or loops")
     try:
         cap = recording_cap_mib()
     except ValueError as error:
@@ -115,7 +121,9 @@ def bundled_recordings_dir() -> Path:
 
 
 def recording_files(directory: Path) -> list[Path]:
-    """The recording files of a directory (recursively), sorted; a file path is itself."""
+    """The recording files of a directory (recursively), sorted; a file path is itself.
+    A link that leads nowhere is listed too, so that loading it names it as an error
+    instead of the recording silently going missing from the replay or the audit."""
     if directory.is_file():
         return [directory]
-    return sorted(p for p in directory.rglob(f"*{SUFFIX}") if p.is_file())
+    return sorted(p for p in directory.rglob(f"*{SUFFIX}") if p.is_file() or p.is_symlink())

@@ -9,14 +9,20 @@ from conformance.report.terminal import details
 
 
 def to_junit(report: Report) -> str:
+    # An interrupted run is one more erroring testcase: a dashboard must not show the
+    # cells that finished as a green run.
+    incomplete = report.incomplete is not None
     suite = ET.Element(
         "testsuite",
         name=f"wire-conformance[{report.target}]",
-        tests=str(len(report.results)),
+        tests=str(len(report.results) + incomplete),
         failures=str(report.summary["fail"]),
-        errors=str(report.summary["error"]),
+        errors=str(report.summary["error"] + incomplete),
         skipped=str(report.summary["n/a"] + report.summary["xfail"]),
     )
+    if report.incomplete is not None:
+        case = ET.SubElement(suite, "testcase", classname="run", name="incomplete")
+        ET.SubElement(case, "error", message=report.incomplete).text = report.incomplete
     for error in report.load_errors:
         case = ET.SubElement(suite, "testcase", classname="case-files", name=error.file)
         ET.SubElement(case, "error", message=error.message).text = str(error.line or "")

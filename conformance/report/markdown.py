@@ -11,6 +11,8 @@ def to_markdown(report: Report) -> str:
     cells = {r.key: r for r in report.results}
     lines = [f"## wire-conformance {report.suite_version}: `{report.target}`", ""]
     summary = summary_line(report)
+    if report.incomplete is not None:
+        lines += [f"**Incomplete run: {report.incomplete}.**", ""]
     lines += [summary, "", "| case | " + " | ".join(wires) + " |", "|---" * (len(wires) + 1) + "|"]
     for case in sorted({r.case for r in report.results}):
         row = [label(cells[(case, w)]) if (case, w) in cells else "" for w in wires]

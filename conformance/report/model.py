@@ -44,11 +44,16 @@ class Report(BaseModel):
     #: Snapshot files no cell of the plan owns (``--snapshots``, whole runs); only in
     #: the JSON when there are some.
     unused_snapshots: tuple[str, ...] = ()
+    #: Why the run did not finish (a signal ended it), when it did not: the report then
+    #: holds only the cells that finished, and no reader may take it for a whole run.
+    #: Only in the JSON when set.
+    incomplete: str | None = None
 
     @property
     def ok(self) -> bool:
-        """No fail, no error, and every case file loaded."""
-        return not self.load_errors and not (self.summary["fail"] or self.summary["error"])
+        """No fail, no error, every case file loaded, and the run finished."""
+        failed = self.summary["fail"] or self.summary["error"]
+        return not self.load_errors and not failed and self.incomplete is None
 
 
 def summarize(results: Iterable[Result]) -> dict[str, int]:
@@ -99,4 +104,6 @@ def summary_line(report: Report) -> str:
 
 def to_json(report: Report) -> str:
     unset = set() if report.unused_snapshots else {"unused_snapshots"}
+    if report.incomplete is None:
+        unset.add("incomplete")
     return report.model_dump_json(indent=2, exclude=unset) + "\n"

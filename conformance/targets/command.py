@@ -35,7 +35,12 @@ from conformance.targets.contract import (
     last_line,
     read_output,
 )
-from conformance.targets.descendants import MARKER_VARIABLE, end_marked, new_marker
+from conformance.targets.descendants import (
+    MARKER_VARIABLE,
+    end_holding,
+    end_marked,
+    new_marker,
+)
 from conformance.targets.kind import Outcome, Stage, TargetKind
 
 __all__ = ["TAIL_CHARS", "CommandKind", "CommandTarget", "contract_environment"]
@@ -89,6 +94,9 @@ class CommandResult:
 _ABANDON = threading.Event()
 #: How often a waiting command checks ``_ABANDON``.
 POLL_SECONDS = 0.05
+#: Seconds the output pipes may stay open once the command's processes are ended,
+#: before whoever still holds them is looked for.
+HOLDER_WAIT = 0.3
 
 
 def abandon_commands() -> None:
@@ -227,6 +235,9 @@ class CommandTarget:
         finally:
             end_process_group(process, self.grace)
             end_marked(environment[MARKER_VARIABLE], self.grace)
+            # Whatever still holds the output pipes escaped both (``setsid env -i``).
+            held = {r.inode for r in (stdout, stderr) if not r.ended(HOLDER_WAIT)}
+            end_holding(held, self.grace)
         return CommandResult(
             exit_code=process.returncode,
             timed_out=timed_out,

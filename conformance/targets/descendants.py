@@ -3,8 +3,11 @@
 A command runs in its own session, so ending its process group ends most of what it
 started.  A grandchild that calls ``setsid`` or double-forks leaves the group, but it
 keeps the environment it inherited: the suite sets a marker variable, unique per run,
-in every command's environment, and scans ``/proc/<pid>/environ`` for it.  (A process
-that clears its environment and leaves the group is out of reach without a cgroup.)
+in every command's environment, and scans ``/proc/<pid>/environ`` for it.  A process
+that also clears its environment (``setsid env -i``) is still found while it holds the
+command's stdout or stderr: ``/proc/<pid>/fd`` names the pipe (``holding``).  One that
+clears its environment, leaves the group and closes those pipes is out of reach without
+a cgroup.
 """
 
 from __future__ import annotations
@@ -79,3 +82,35 @@ def end_marked(marker: str, grace: float) -> None:
     while time.monotonic() < deadline and (pids := marked(marker)):
         time.sleep(0.02)
     _signal(marked(marker), signal.SIGKILL)
+
+
+def holding(inodes: set[int]) -> list[int]:
+    """The live processes (not the suite) with one of the pipes ``inodes`` open."""
+    wanted = {f"pipe:[{inode}]" for inode in inodes}
+    found: list[int] = []
+    proc = Path("/proc")
+    if not proc.is_dir() or not wanted:
+        return found
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            links = {os.readlink(fd) for fd in (entry / "fd").iterdir()}
+        except OSError:
+            continue
+        if links & wanted:
+            found.append(int(entry.name))
+    return found
+
+
+def end_holding(inodes: set[int], grace: float) -> None:
+    """SIGTERM every process holding one of the pipes, then SIGKILL what is left after
+    ``grace`` s."""
+    pids = holding(inodes)
+    if not pids:
+        return
+    _signal(pids, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and (pids := holding(inodes)):
+        time.sleep(0.02)
+    _signal(holding(inodes), signal.SIGKILL)

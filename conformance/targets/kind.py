@@ -20,12 +20,14 @@ How to add a kind (a mutated target for the probe runner, a recorded replay, ...
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 import traceback
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NoReturn
 
 from conformance.model import FinalOutput
 from conformance.provider.scripted import ScriptedProvider
@@ -168,6 +170,64 @@ def _stop(thread: threading.Thread) -> None:
     )
 
 
+class ProcessExit(BaseException):
+    """Raised in place of ``os._exit`` called while an in-process target's cell runs: a
+    process exit would end the suite itself, without a verdict, a report or a status."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        super().__init__(f"os._exit({status}) (a process exit, stopped by the suite)")
+
+
+#: ``os._exit`` as the interpreter gave it.
+_REAL_EXIT = os._exit
+_guard_lock = threading.Lock()
+#: In-process cells running now, the process that runs them, and the ``os._exit``
+#: statuses their code asked for.
+_guarded = {"cells": 0, "pid": 0}
+_exit_calls: list[int] = []
+#: Off in a process whose own exit is already an outcome (a probe's forked child).
+_guarding = [True]
+
+
+def let_process_exits_through() -> None:
+    """In this process, ``os._exit`` during a cell ends the process again: for a forked
+    child whose parent reports its death (``conformance.probe.run.probe_forked``)."""
+    _guarding[0] = False
+
+
+def _guarded_exit(status: int) -> NoReturn:
+    """``os._exit`` while in-process cells run: in the suite's own process it raises
+    ``ProcessExit`` in the calling thread; in a forked child it exits as asked."""
+    if _guarded["cells"] and os.getpid() == _guarded["pid"]:
+        _exit_calls.append(status)
+        raise ProcessExit(status)
+    _REAL_EXIT(status)
+
+
+@contextmanager
+def _process_exit_guard() -> Iterator[list[int]]:
+    """While open, ``os._exit`` in this process raises ``ProcessExit``; yields the list
+    the statuses of such calls go to.  Code that bound ``_exit`` before the cell (``from
+    os import _exit``), C code calling ``_exit()``, ``os.abort`` and a signal still end
+    the process: an in-process target shares the suite's process."""
+    if not _guarding[0]:
+        yield _exit_calls
+        return
+    with _guard_lock:
+        if not _guarded["cells"]:
+            _guarded["pid"] = os.getpid()
+            os._exit = _guarded_exit
+        _guarded["cells"] += 1
+    try:
+        yield _exit_calls
+    finally:
+        with _guard_lock:
+            _guarded["cells"] -= 1
+            if not _guarded["cells"]:
+                os._exit = _REAL_EXIT
+
+
 def hold_in_process(task: Callable[[], Outcome], timeout: float) -> Outcome:
     """Run ``task`` on a fresh daemon thread and wait at most ``timeout`` seconds.
 
@@ -185,9 +245,15 @@ def hold_in_process(task: Callable[[], Outcome], timeout: float) -> Outcome:
         except BaseException as error:  # the target's failure is an outcome, not ours
             finished.append(Outcome.crashed(error))
 
-    thread = threading.Thread(target=run, daemon=True, name="conformance-target")
-    thread.start()
-    thread.join(timeout)
+    with _process_exit_guard() as exits:
+        before = len(exits)
+        thread = threading.Thread(target=run, daemon=True, name="conformance-target")
+        thread.start()
+        thread.join(timeout)
+        called = exits[before:]
+    if called and not (finished and "os._exit(" in (finished[0].error or "")):
+        # a thread of the target's own called it: the cell's thread did not see it
+        return Outcome(error=f"the target called os._exit({called[0]}), a process exit")
     if not finished:
         _stop(thread)
         return Outcome(error=f"the target did not finish within {timeout:g} s")

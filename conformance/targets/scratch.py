@@ -8,6 +8,8 @@ of a fixed size, so a command printing gigabytes costs the suite nothing.
 
 from __future__ import annotations
 
+import os
+import select
 import shutil
 import tempfile
 import threading
@@ -23,31 +25,61 @@ TAIL_CHARS = 2000
 TAIL_BYTES = 4 * TAIL_CHARS
 #: Seconds to wait for a stream's last bytes once the command's processes are ended.
 DRAIN_SECONDS = 2.0
+#: How long the reading thread waits for data before it checks whether to stop.
+POLL_MILLISECONDS = 100
 
 
 class TailReader:
-    """Reads a pipe on its own thread, keeping only the last ``TAIL_BYTES`` bytes."""
+    """Reads a pipe on its own thread, keeping only the last ``TAIL_BYTES`` bytes.
+
+    The thread never blocks in ``read``: it polls the pipe in short steps and stops when
+    told to.  A descendant that left the command's session and environment (``setsid
+    env -i``) can hold the pipe's write end for as long as it likes; the suite then
+    abandons the pipe after ``DRAIN_SECONDS`` instead of waiting for its end.  (Closing
+    a buffered stream that another thread is blocked reading waits for that read, which
+    is how such a holder used to keep a cell past its timeout.)
+    """
 
     def __init__(self, stream: IO[bytes]) -> None:
         self._stream = stream
+        self._fd = stream.fileno()
+        #: The pipe's inode: how ``/proc/<pid>/fd`` names it in a process holding it.
+        self.inode = os.fstat(self._fd).st_ino
+        self._stop = threading.Event()
         self._kept: deque[bytes] = deque()
         self._size = 0
         self._thread = threading.Thread(target=self._read, daemon=True, name="conformance-tail")
         self._thread.start()
 
     def _read(self) -> None:
-        read = getattr(self._stream, "read1", self._stream.read)
-        while data := read(65536):
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        while not self._stop.is_set():
+            if not poller.poll(POLL_MILLISECONDS):
+                continue
+            try:
+                data = os.read(self._fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
             self._kept.append(data)
             self._size += len(data)
             while self._size - len(self._kept[0]) >= TAIL_BYTES:
                 self._size -= len(self._kept.popleft())
 
+    def ended(self, wait: float) -> bool:
+        """Whether the stream reached its end (every writer closed it) within ``wait`` s."""
+        self._thread.join(wait)
+        return not self._thread.is_alive()
+
     def finish(self) -> str:
-        """The tail as text, once the stream ended (or after ``DRAIN_SECONDS``)."""
+        """The tail as text, once the stream ended (or after ``DRAIN_SECONDS``).  The
+        pipe is closed either way; nothing waits on whoever still holds it."""
         self._thread.join(DRAIN_SECONDS)
-        if self._thread.is_alive():  # a writer outside the suite's reach holds it open
-            self._stream.close()
+        self._stop.set()
+        self._thread.join()  # returns within one poll step: the thread never blocks
+        self._stream.close()
         tail = b"".join(self._kept)[-TAIL_BYTES:]
         return tail.decode("utf-8", errors="replace")[-TAIL_CHARS:]
 
