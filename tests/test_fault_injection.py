@@ -618,11 +618,13 @@ def wait_for_scratch(root: Path, process: subprocess.Popen[bytes]) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_during_replay_ends_the_command_removes_scratch_and_exits_128_plus(
-    scratch_root: Path, sig: signal.Signals
+    scratch_root: Path, sig: signal.Signals, tmp_path: Path
 ) -> None:
     token = f"replay-{sig.name}-{os.getpid()}-{time.monotonic_ns()}"
+    report = tmp_path / "replay.json"
+    command = ["replay", "--target", f"cmd:sleep 60; : {token}", "--json", str(report)]
     process = subprocess.Popen(
-        [sys.executable, "-m", "conformance", "replay", "--target", f"cmd:sleep 60; : {token}"],
+        [sys.executable, "-m", "conformance", *command],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "TMPDIR": str(scratch_root)},
@@ -635,6 +637,10 @@ def test_a_signal_during_replay_ends_the_command_removes_scratch_and_exits_128_p
     assert f"interrupted by {sig.name}".encode() in err
     assert processes_with(token) == []
     assert list(scratch_root.iterdir()) == []
+    # As `run` does: the report is written, and says it is incomplete.
+    written = json.loads(report.read_text(encoding="utf-8"))
+    assert f"interrupted by {sig.name}" in written["incomplete"]
+    assert "recordings that finished" in written["incomplete"]
 
 
 @pytest.mark.slow

@@ -7,9 +7,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from conformance.recording.import_command import add_import_parser, run_import
 from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, EVIDENCE_THRESHOLDS, timeout_seconds
+
+if TYPE_CHECKING:
+    from conformance.recording.replay import ReplayReport
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -299,8 +303,9 @@ def _shown(path: Path, root: Path) -> str:
 def _replay(args: argparse.Namespace) -> int:
     import os
 
+    from conformance.interrupt import Interrupted, ending_signals_raise
     from conformance.recording.load import bundled_recordings_dir, recording_files
-    from conformance.recording.replay import replay_paths
+    from conformance.recording.replay import RecordingResult, ReplayReport, replay_paths
     from conformance.recording.report import replay_lines
     from conformance.runner import RunOptions
     from conformance.targets.resolve import TargetError, resolve_target
@@ -322,12 +327,35 @@ def _replay(args: argparse.Namespace) -> int:
         _say(f"wire-conformance: {error}")
         return EXIT_USAGE
     options = RunOptions(timeout=args.timeout, strict=args.strict, evidence=args.evidence)
-    report = replay_paths(files, target, options)
+    done: list[RecordingResult] = []
+    try:
+        with ending_signals_raise():
+            report = replay_paths(files, target, options, done)
+    except Interrupted as interruption:
+        # As `run` does: the recordings that finished are reported, the report says why
+        # it is incomplete, and the exit status is 128 + N.
+        incomplete = (
+            f"{interruption}; the report holds the {len(done)} of {len(files)} recordings "
+            "that finished"
+        )
+        report = ReplayReport(target=target.name, recordings=tuple(done), incomplete=incomplete)
+        for line in replay_lines(report):
+            _say(line)
+        print(f"wire-conformance: {incomplete}", file=sys.stderr)
+        if args.json:
+            _written(args.json, _replay_json(report))
+        return interruption.exit_status
     for line in replay_lines(report):
         _say(line)
-    if args.json and not _written(args.json, report.model_dump_json(indent=2) + "\n"):
+    if args.json and not _written(args.json, _replay_json(report)):
         return EXIT_FAILED
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def _replay_json(report: ReplayReport) -> str:
+    """The replay report as JSON: ``incomplete`` only when the replay was cut short."""
+    exclude = {"incomplete"} if report.incomplete is None else set()
+    return report.model_dump_json(indent=2, exclude=exclude) + "\n"
 
 
 def _written(path: Path, text: str) -> bool:

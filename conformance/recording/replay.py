@@ -144,10 +144,13 @@ class ReplayReport(BaseModel):
     suite_version: str = __version__
     target: str
     recordings: tuple[RecordingResult, ...]
+    #: Why the replay ended before every recording was replayed (a signal); the report
+    #: then holds the recordings that finished.  Absent from a complete report.
+    incomplete: str | None = None
 
     @property
     def ok(self) -> bool:
-        return all(r.ok for r in self.recordings)
+        return self.incomplete is None and all(r.ok for r in self.recordings)
 
 
 def _status(verdict: Verdict, drift: Sequence[Drift]) -> Status:
@@ -211,7 +214,14 @@ def replay_file(
 
 
 def replay_paths(
-    files: Sequence[tuple[Path, str]], target: ResolvedTarget, options: RunOptions
+    files: Sequence[tuple[Path, str]],
+    target: ResolvedTarget,
+    options: RunOptions,
+    done: list[RecordingResult] | None = None,
 ) -> ReplayReport:
-    results = tuple(replay_file(path, shown, target, options) for path, shown in files)
-    return ReplayReport(target=target.name, recordings=results)
+    """Replay every file in order; ``done`` receives each result as it finishes, so an
+    interrupted replay can still report what finished."""
+    finished = [] if done is None else done
+    for path, shown in files:
+        finished.append(replay_file(path, shown, target, options))
+    return ReplayReport(target=target.name, recordings=tuple(finished))
