@@ -418,8 +418,21 @@ def _selection_problem(
         if unspoken is not None:
             problems.append(unspoken)
     if not problems:
+        problems = [p for p in (_empty_selection(args, target, cases, jobs),) if p]
+    if not problems:
         return None
     return "; ".join(problems) + _load_error_note(load_errors)
+
+
+def _empty_selection(
+    args: argparse.Namespace, target: ResolvedTarget, cases: Sequence[Case], jobs: Sequence[Job]
+) -> str | None:
+    """Why a selection whose filters each matched something still runs no cell: the
+    ``--wire`` filter left none of the chosen cases, or every cell is ``n/a``."""
+    from conformance.cases.selection import empty_plan
+    from conformance.runner import nothing_runs
+
+    return empty_plan(cases, args.wire, args.case) or nothing_runs(jobs, target)
 
 
 def _load_error_note(load_errors: Sequence[LoadError]) -> str:

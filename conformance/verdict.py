@@ -15,6 +15,12 @@ VERDICTS: tuple[Verdict, ...] = ("pass", "fail", "pinned", "xfail", "n/a", "erro
 #: reasoning); a warning unless the run is strict.
 Severity: TypeAlias = Literal["must", "should"]
 SnapshotState: TypeAlias = Literal["match", "changed", "new"]
+#: Why a cell is ``n/a``, as data (reports group and count by it, never by reading the
+#: ``reason`` sentence): ``undeclared-wire`` — the target does not declare the cell's
+#: wire or dialect; ``missing-capability`` — the case needs capabilities the target does
+#: not declare (``Result.missing`` names them); ``declined`` — the target said, when
+#: run, that it does not speak the wire (a command's exit 90).
+NotApplicable: TypeAlias = Literal["undeclared-wire", "missing-capability", "declined"]
 #: What a rule, check or expectation rests on: ``documented`` (the provider's own
 #: documentation), ``observed`` (real error texts, public reports), ``inferred`` (derived
 #: from those, never seen as such), ``design`` (asserted only by a design document).
@@ -102,6 +108,10 @@ class Result(BaseModel):
     violations: tuple[Violation, ...] = ()
     warnings: tuple[Violation, ...] = ()
     reason: str | None = None
+    #: Why an ``n/a`` cell is one (``None`` for every other verdict).
+    not_applicable: NotApplicable | None = None
+    #: The capabilities a ``missing-capability`` cell needs and its target lacks.
+    missing: tuple[str, ...] = ()
     requests: int = 0
     snapshot: SnapshotState | None = None
     #: The diff of a changed snapshot (stored -> emitted), bounded.

@@ -113,3 +113,63 @@ def test_a_run_on_the_bundled_reference_says_so(
     code, out = run(capsys, "--case", "xml-*", "--target", CLIENT, "--json", str(report))
     assert out == ["3 pass, 87 n/a"]
     assert json.loads(report.read_text())["bundled_target"] is False
+
+
+def test_a_wire_that_no_selected_case_runs_on_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 25 item 7: the globs match cases and the wire exists, but no selected case
+    runs on the wire: nothing ran, so the run is not green, and the line names the filter
+    that emptied it."""
+    code, out = run(capsys, "--case", "back-to-back-*", "--wire", "gemini")
+    assert code == EXIT_USAGE
+    assert out == [
+        "wire-conformance: --wire gemini leaves no cell: the 3 cases --case 'back-to-back-*' "
+        "selects run only on anthropic-messages, openai-chat:openrouter"
+    ]
+
+
+def test_a_selection_whose_every_cell_is_na_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every selected cell n/a (undeclared wires and missing capabilities, counted by
+    cause) runs nothing: exit 2, with the capability and where to declare it."""
+    code, out = run(capsys, "--target", CLIENT, "--case", "cross-wire-*")
+    assert code == EXIT_USAGE
+    (line,) = out
+    assert line.startswith("wire-conformance: every one of the 39 selected cells is n/a: ")
+    assert "35 on wires the target httpx-anthropic-min does not declare (gemini, " in line
+    assert (
+        f"4 need capability history, which the target does not declare (if it has it, "
+        f"list it in {CLIENT}.capabilities)"
+    ) in line
+
+
+def test_a_cmd_target_is_told_how_to_declare_a_capability(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 25 item 11: not "which command targets lack": a manifest declares them."""
+    code, out = run(capsys, "--target", "cmd:true", "--case", "cross-wire-*")
+    assert code == EXIT_USAGE
+    assert "command targets lack" not in out[0]
+    assert (
+        "need capability history, which the target does not declare (a `cmd:` target "
+        "declares none; if it has it, run it from a target manifest that lists it under "
+        "`capabilities`: docs/targets.md#target-manifests)"
+    ) in out[0]
+
+
+def test_a_manifest_target_is_told_where_to_declare_a_capability(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = tmp_path / "target.toml"
+    manifest.write_text(
+        'name = "mine"\nkind = "command"\ncommand = "true"\ncontract = 2\n'
+        'wires = ["anthropic-messages"]\n'
+    )
+    code, out = run(capsys, "--target", str(manifest), "--case", "cross-wire-*")
+    assert code == EXIT_USAGE
+    assert out[0].endswith(
+        "4 need capability history, which the target does not declare "
+        f"(if it has it, list it under `capabilities` in {manifest})"
+    )

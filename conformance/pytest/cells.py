@@ -22,7 +22,7 @@ from conformance.pytest.plugin import NOTES, SWEEP
 from conformance.pytest.suite import ConformanceSuite
 from conformance.pytest.sweep import Sweep
 from conformance.report.terminal import details
-from conformance.runner import Job, RunOptions, plan, run_job
+from conformance.runner import Job, RunOptions, nothing_runs, plan, run_job
 from conformance.snapshots import CELL_PARAMETER, RequestBodies, SnapshotSlot, emitted_bodies
 from conformance.targets.resolve import (
     ResolvedTarget,
@@ -146,7 +146,7 @@ def selected_jobs(
     """The suite's cells: a selection that selects nothing is a usage error; cells of
     wires the target does not declare are left out (one summary line, not a wall of
     skips); other ``n/a`` cells stay, skipped with the reason."""
-    from conformance.cases.selection import unmatched_patterns, unspoken_selection
+    from conformance.cases.selection import empty_plan, unmatched_patterns, unspoken_selection
     from conformance.wires.registry import columns
 
     where = f"{cls.__name__}"
@@ -162,11 +162,17 @@ def selected_jobs(
     if problems:
         misconfigured("; ".join(problems))
     jobs = plan(cases, target, wires, patterns)
+    empty = empty_plan(cases, wires, patterns, "wire", "case pattern")
+    if empty is not None:
+        misconfigured(f"{where}: {empty}")
     spoken = [job for job in jobs if target.speaks(job.column)]
     if target.wires is not None and jobs and not spoken:
         columns_ = {job.column for job in jobs}
         reason = unspoken_selection(columns_, target.speaks, target.name, target.wires)
         misconfigured(f"{where}: {reason}")
+    nothing = nothing_runs(jobs, target)
+    if nothing is not None:
+        misconfigured(f"{where}: {nothing}")
     left_out = sorted({job.column for job in jobs} - {job.column for job in spoken})
     if left_out:
         note(

@@ -40,6 +40,11 @@ class TargetError(ConformanceError, ValueError):
     """The target spec names nothing the suite can run."""
 
 
+#: How a ``cmd:`` target, which declares nothing, gets a capability.
+CMD_CAPABILITIES = (
+    "a `cmd:` target declares none; if it has it, run it from a target manifest that "
+    "lists it under `capabilities`: docs/targets.md#target-manifests"
+)
 #: The bundled reference adapter, the default target.
 REFERENCE_SPEC = "conformance.reference.adapter:ReferenceAdapter"
 
@@ -62,6 +67,9 @@ class ResolvedTarget:
     timeout: float | None = None
     #: The target's own names for the case's tools (a manifest's ``tool_names``).
     tool_names: ToolNames | None = None
+    #: Where this target declares a capability it has (its manifest, its class, or a
+    #: manifest to write for a ``cmd:`` target): an ``n/a`` reason says how to fix it.
+    declare_capabilities: str | None = None
 
     def __post_init__(self) -> None:
         # The name is a directory under the snapshot and saved-exchange roots.
@@ -76,6 +84,13 @@ class ResolvedTarget:
         if self.wires is None:
             return True
         return column in self.wires or column.partition(":")[0] in self.wires
+
+    @property
+    def capability_gap(self) -> str:
+        """Why a case needing capabilities the target lacks is ``n/a`` (after "needs
+        capability X, "): its kind's reason and where the target would declare them."""
+        gap = self.kind.capability_gap
+        return gap if self.declare_capabilities is None else f"{gap} ({self.declare_capabilities})"
 
     @property
     def bundled_reference(self) -> bool:
@@ -130,6 +145,7 @@ def target_from_object(
         wires=frozenset(obj.wires),
         capabilities=frozenset(obj.capabilities),
         pins=dict(obj.pins),
+        declare_capabilities=f"if it has it, list it in {spec}.capabilities",
     )
 
 
@@ -195,6 +211,7 @@ def target_from_manifest(path: Path, name: str | None = None) -> ResolvedTarget:
         pins=dict(manifest.pins),
         timeout=manifest.timeout,
         tool_names=manifest.tool_names,
+        declare_capabilities=f"if it has it, list it under `capabilities` in {path}",
     )
 
 
@@ -208,7 +225,13 @@ def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
     except ValueError as error:
         raise TargetError(str(error)) from None
     if command is not None:
-        return ResolvedTarget(spec, name or command_name(command), CommandKind(command), None)
+        return ResolvedTarget(
+            spec,
+            name or command_name(command),
+            CommandKind(command),
+            None,
+            declare_capabilities=CMD_CAPABILITIES,
+        )
     if spec == "reference":
         spec = REFERENCE_SPEC
     module_name, _, attr = spec.partition(":")

@@ -219,7 +219,7 @@ def test_a_recording_for_a_wire_the_target_does_not_speak_is_na(tmp_path: Path) 
     (result,) = replay_paths(gemini, narrowed, RunOptions()).recordings
     assert result.status == "n/a"
     assert result.reason is not None
-    assert "does not speak gemini" in result.reason
+    assert "does not declare gemini" in result.reason
 
 
 def test_replay_of_a_missing_directory_is_a_usage_error(
