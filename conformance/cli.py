@@ -149,6 +149,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
     run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print every warning under its cell (default: one line counting them)",
+    )
+    run.add_argument(
         "--rounds",
         type=_rounds,
         default=1,
@@ -541,7 +547,7 @@ def _print_summary(
             console.print(f"case file error: {error}", markup=False, highlight=False)
         console.print(summary_line(report), markup=False, highlight=False)
     else:
-        print_report(report, console, args.format)
+        print_report(report, console, args.format, args.verbose)
     if unused:
         _print_unused(unused, args.update_snapshots, args.quiet, console)
 

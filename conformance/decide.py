@@ -40,6 +40,7 @@ from conformance.cases.schema import (
     ExpectRequests,
     halt_accepted,
 )
+from conformance.checks.expectations import unreached
 from conformance.model import ScriptedResponse
 from conformance.transcript import Transcript
 from conformance.verdict import (
@@ -259,6 +260,18 @@ def _target_pinned(
     return "fail", f"unexpected pass: remove the pin ({pin})"
 
 
+def _reached(case: Case, transcript: Transcript, violations: list[Violation]) -> list[Violation]:
+    """The violations of an errored run that are about what it sent: an expectation on a
+    request it never sent, or on its output or request count, could not be reached
+    (``checks.expectations.unreached``) and is the crash's cascade, not a failure."""
+    sent = len(transcript.exchanges)
+    return [
+        v
+        for v in violations
+        if v.expectation is None or not unreached(case.expect[v.expectation], sent)
+    ]
+
+
 def decide(
     case: Case,
     wire: str,
@@ -279,6 +292,10 @@ def decide(
     verdict, reason = _judged(case, transcript, found, counted)
     verdict, reason = _case_pinned(case, verdict, reason, found.expect)
     verdict, reason = _target_pinned(pin, verdict, reason, counted)
+    warnings = found.warnings
+    if verdict == "error":  # no cascade: what the run never reached is not a failure
+        counted = _reached(case, transcript, counted)
+        warnings = tuple(_reached(case, transcript, list(warnings)))
     return Result(
         case=case.id,
         wire=wire,
@@ -286,7 +303,7 @@ def decide(
         verdict=verdict,
         features=case.features,
         violations=tuple(counted) if verdict in ("fail", "error", "xfail") else (),
-        warnings=found.warnings,
+        warnings=warnings,
         reason=reason,
         requests=len(transcript.exchanges),
         stdout_tail=transcript.stdout_tail,

@@ -6,7 +6,7 @@ import argparse
 import math
 from typing import Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 Verdict: TypeAlias = Literal["pass", "fail", "pinned", "xfail", "n/a", "error"]
 VERDICTS: tuple[Verdict, ...] = ("pass", "fail", "pinned", "xfail", "n/a", "error")
@@ -90,6 +90,10 @@ class Violation(BaseModel):
     #: The case's reason for a failed expectation (its ``why``), so a reader sees what
     #: the expectation protects, not only what it compared.
     why: str | None = None
+    #: The index of the case expectation a violation of ``expect`` is about, so the
+    #: verdict can tell the expectations an errored run never reached (not in reports:
+    #: the message names it).
+    expectation: int | None = Field(default=None, exclude=True, repr=False)
 
 
 class Result(BaseModel):

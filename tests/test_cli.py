@@ -382,7 +382,15 @@ def test_the_terminal_report_prints_load_errors_details_and_summary() -> None:
     assert "b-case [gemini]: fail" in out
     assert "  reason: 1 violation" in out
     assert "  - expect [must, observed] (request 2, contents): expect[0] no" in out
-    assert "  - invariant/append-only [should, observed]: changed" in out
+    # a warning is counted on one line; -v prints it under its cell (issue 25 item 5)
+    assert "  - invariant/append-only [should, observed]: changed" not in out
+    assert (
+        "warnings: 1 in 1 cell (violations that did not fail them): invariant/append-only (1); "
+        "-v prints each"
+    ) in out
+    verbose = Console(record=True, width=200)
+    print_report(a_report(), verbose, verbose=True)
+    assert "  - invariant/append-only [should, observed]: changed" in verbose.export_text()
     assert out[-2:] == [
         "1 pass, 1 fail",
         # One meaning for `*` (this cell failed and has a warning: not "passed with").

@@ -21,6 +21,7 @@ from conformance.cases.schema import Case
 from conformance.pytest.plugin import NOTES, SWEEP
 from conformance.pytest.suite import ConformanceSuite
 from conformance.pytest.sweep import Sweep
+from conformance.report.model import undeclared_note
 from conformance.report.terminal import details
 from conformance.runner import Job, RunOptions, nothing_runs, plan, run_job
 from conformance.snapshots import CELL_PARAMETER, RequestBodies, SnapshotSlot, emitted_bodies
@@ -30,6 +31,7 @@ from conformance.targets.resolve import (
     resolve_target,
     target_from_object,
 )
+from conformance.verdict import Result
 
 _LIBRARY = pytest.StashKey[dict[tuple[Path, ...], CaseSet]]()
 
@@ -175,11 +177,8 @@ def selected_jobs(
         misconfigured(f"{where}: {nothing}")
     left_out = sorted({job.column for job in jobs} - {job.column for job in spoken})
     if left_out:
-        note(
-            config,
-            f"{where}: {len(jobs) - len(spoken)} cells of wires {target.name} does not "
-            f"declare ({', '.join(left_out)}) were not collected",
-        )
+        count = len(jobs) - len(spoken)
+        note(config, f"{where}: {undeclared_note(count, target.name, left_out)} were not collected")
     if target.bundled_reference:
         note(
             config,
@@ -233,15 +232,24 @@ def check_cell(cell: Cell | BrokenCaseFile, request: pytest.FixtureRequest) -> N
         pytest.xfail(result.reason or "pinned by the target")
     if result.verdict in ("fail", "error"):
         pytest.fail("\n".join(details(result)), pytrace=False)
-    for warning in result.warnings:
-        warnings.warn(
-            ConformanceWarning(f"{result.case}@{result.wire}: {warning.check}: {warning.message}"),
-            stacklevel=1,
-        )
+    warn(result)
     if cell.snapshot is not None and transcript is not None:
         compare_snapshot(cell.snapshot, emitted_bodies(transcript), request)
     if result.verdict == "pinned":
         pytest.xfail(f"pinned limitation shown as documented: {result.reason}")
+
+
+def warn(result: Result) -> None:
+    """Each warning of a cell as a ``ConformanceWarning`` located at the case file, not
+    at this module: pytest's summary then shows no source line of the suite's own under
+    each one (line 0 has none)."""
+    for warning in result.warnings:
+        warnings.warn_explicit(
+            ConformanceWarning(f"{result.case}@{result.wire}: {warning.check}: {warning.message}"),
+            ConformanceWarning,
+            filename=result.file or result.case,
+            lineno=0,
+        )
 
 
 #: The most lines of a snapshot diff shown in a failure.
