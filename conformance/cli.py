@@ -201,7 +201,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     checks.add_argument("--json", action="store_true", help="print the list as JSON")
     checks.add_argument(
-        "--rule", metavar="ID", help="print one catalogue entry (33, A8, E31, F1, seed:96)"
+        "--rule",
+        metavar="ID",
+        help="print one check (invariant/tool-pairing, as reports print it) or catalogue "
+        "entry (33, A8, E31, F1, seed:96)",
     )
 
     decode = commands.add_parser(
@@ -661,10 +664,18 @@ def _checks(args: argparse.Namespace, console: Console) -> int:
         from conformance.catalogue import resolve
         from conformance.catalogue.render import describe
 
+        from conformance.checks.describe import describe_check
+
         entry = resolve(args.rule)
         if entry is None:
-            console.print(f"error: {args.rule} is not in the rule catalogue", markup=False)
-            return EXIT_FAILED
+            lines = describe_check(args.rule)  # a check id, as every report prints it
+            if lines is None:
+                console.print(
+                    f"error: {args.rule} is neither a check id nor in the rule catalogue "
+                    "(list the checks with `wire-conformance checks`)",
+                    markup=False,
+                )
+            return _print_lines(lines, console)
         return _print_lines(describe(entry), console)
     if args.json:
         listing = [asdict(check) for check in all_checks()]

@@ -468,3 +468,31 @@ def _parser_defaults() -> argparse.Namespace:
     from conformance.cli import _parser
 
     return _parser().parse_args(["run"])
+
+
+def test_checks_rule_resolves_every_id_a_report_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25 item 9: `checks --rule invariant/tool-pairing` said "not in the rule
+    catalogue", though failures print exactly that id.  Every check id of the registry
+    (a superset of what any report prints) and every id in a failing run's report
+    resolves, with the catalogue entries the check cites."""
+    report = tmp_path / "r.json"
+    target = "harness.broken.merge_episodes:MergeEpisodesAdapter"
+    args = ["run", "-q", "--target", target, "--wire", "anthropic-messages"]
+    assert main([*args, "--json", str(report)]) == 1
+    results = json.loads(report.read_text())["results"]
+    printed = {v["check"] for r in results for v in (*r["violations"], *r["warnings"])}
+    assert {"invariant/ledger-paired", "anthropic-messages/latest-thinking-immutable"} <= printed
+    capsys.readouterr()
+    for check in sorted(printed | {c.id for c in all_checks()}):
+        assert main(["checks", "--rule", check]) == 0, check
+        out = capsys.readouterr().out.splitlines()
+        assert out[0].startswith(f"{check}  ["), check
+    assert main(["checks", "--rule", "invariant/tool-pairing"]) == 0
+    out = capsys.readouterr().out
+    assert "  rule 13 (section A, anthropic-messages) [observed]" in out
+    assert main(["checks", "--rule", "anthropic-messages/leading-thinking"]) == 0
+    assert capsys.readouterr().out.count("rule 6 (section A") == 1
+    assert main(["checks", "--rule", "invariant/no-such-check"]) == 1
+    assert "neither a check id nor in the rule catalogue" in capsys.readouterr().out
