@@ -663,7 +663,6 @@ def _checks(args: argparse.Namespace, console: Console) -> int:
     if args.rule:
         from conformance.catalogue import resolve
         from conformance.catalogue.render import describe
-
         from conformance.checks.describe import describe_check
 
         entry = resolve(args.rule)
