@@ -487,8 +487,8 @@ def test_checks_rule_resolves_every_id_a_report_prints(
     capsys.readouterr()
     for check in sorted(printed | {c.id for c in all_checks()}):
         assert main(["checks", "--rule", check]) == 0, check
-        out = capsys.readouterr().out.splitlines()
-        assert out[0].startswith(f"{check}  ["), check
+        first = capsys.readouterr().out.splitlines()[0]
+        assert first.startswith(f"{check}  ["), check
     assert main(["checks", "--rule", "invariant/tool-pairing"]) == 0
     out = capsys.readouterr().out
     assert "  rule 13 (section A, anthropic-messages) [observed]" in out
