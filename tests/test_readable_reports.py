@@ -281,3 +281,40 @@ def test_a_pytest_warning_points_at_the_case_file_with_no_source_line() -> None:
     assert (one.filename, one.lineno, str(one.message)) == ("cases/c.yaml", 0, "c@gemini: x/y: m")
     shown = warnings.formatwarning(one.message, one.category, one.filename, one.lineno)
     assert shown == "cases/c.yaml:0: ConformanceWarning: c@gemini: x/y: m\n"
+
+
+def test_a_junit_failure_message_is_its_first_violation(failing: dict[str, Path]) -> None:
+    """Item 6: every failure said `message="violations"`.  Read as a CI consumer reads
+    it: junitparser when installed, and the standard library's parser always."""
+    import xml.etree.ElementTree as ET
+
+    xml = failing["xml"]
+    first = json.loads(failing["json"].read_text())["results"][0]["violations"][0]
+    expected = f"{first['check']}: {first['message']}".splitlines()[0]
+    (failure,) = ET.parse(xml).getroot().iter("failure")
+    assert failure.get("message") == expected
+    assert failure.get("message") != "violations"
+    assert f"case file: {FILE}" in (failure.text or "")
+    junitparser = pytest.importorskip(
+        "junitparser", reason="junitparser (a JUnit consumer's parser) is not installed"
+    )
+    parsed = junitparser.JUnitXml.fromfile(str(xml))
+    suites = [parsed] if isinstance(parsed, junitparser.TestSuite) else list(parsed)
+    (case,) = [case for suite in suites for case in suite]
+    (result,) = case.result
+    assert isinstance(result, junitparser.Failure)
+    assert result.message == expected
+    assert TITLE in (result.text or "")
+
+
+def test_a_junit_error_message_is_the_first_line_of_its_reason() -> None:
+    from conformance.report.junit import headline
+
+    crash = 'the target raised RuntimeError: x\n  File "mine.py", line 3, in open'
+    error = Result(case="c", wire="gemini", verdict="error", reason=crash, title="T")
+    assert headline(error) == "the target raised RuntimeError: x"
+    assert 'message="the target raised RuntimeError: x"' in to_junit(
+        build_report("mine", "adapter", [error])
+    )
+    bare = Result(case="c", wire="gemini", verdict="fail", title="The title")
+    assert headline(bare) == "The title"
