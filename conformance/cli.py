@@ -36,7 +36,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from conformance.cases.schema import Case
     from conformance.model import ScriptedResponse
     from conformance.report.model import Report
+    from conformance.report.progress import Mode as ProgressMode
     from conformance.runner import Job, RunOptions
     from conformance.snapshots import SnapshotStore
     from conformance.targets.resolve import ResolvedTarget
@@ -148,6 +150,13 @@ def _parser() -> argparse.ArgumentParser:
         help="write new and changed snapshots and delete stale ones (with --snapshots)",
     )
     run.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
+    run.add_argument(
+        "--progress",
+        choices=("auto", "bar", "lines", "off"),
+        default="auto",
+        help="show cells as they finish: a bar on a terminal, a line per cell in a log "
+        "(auto: the bar on a terminal, lines for a command target elsewhere, else off)",
+    )
     run.add_argument(
         "-v",
         "--verbose",
@@ -315,11 +324,16 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     results: list[Result] = []
     differences: list[str] = []
     try:
-        with ending_signals_raise():
+        with ending_signals_raise(), _progress(args, target, len(jobs), console) as shown:
+
+            def finished(result: Result) -> None:
+                results.append(result)
+                shown(result)
+
             if args.rounds > 1:
-                differences = _run_rounds(args, target, jobs, options, results)
+                differences = _run_rounds(args, target, jobs, options, finished)
             else:
-                run_jobs_parallel(target, jobs, options, args.jobs, results.append)
+                run_jobs_parallel(target, jobs, options, args.jobs, finished)
     except Interrupted as interruption:
         return _interrupted(args, target, results, library.errors, interruption, console)
     # Only a run of the whole plan may call a snapshot stale.
@@ -327,7 +341,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     unused = _sweep(store, target, cases) if store is not None and whole else ()
     report = _report(target, results, args, library.errors, unused)
     written = _write_reports(args, report, console)
-    _print_summary(args, report, unused, console)
+    timed = _progress_mode(args, target, console) != "off"
+    _print_summary(args, report, unused, console, timed)
     if args.baseline:
         code = _run_baseline(args, target, cases, results, options, console)
         if code is not None:
@@ -342,12 +357,30 @@ def _run_rounds(
     target: ResolvedTarget,
     jobs: Sequence[Job],
     options: RunOptions,
-    results: list[Result],
+    finished: Callable[[Result], None],
 ) -> list[str]:
     """``--rounds``: run the selection that many times; the differences between rounds."""
     from conformance.rounds import run_rounds
 
-    return run_rounds(target, jobs, options, args.jobs, args.rounds, results.append).differences
+    return run_rounds(target, jobs, options, args.jobs, args.rounds, finished).differences
+
+
+def _progress(
+    args: argparse.Namespace, target: ResolvedTarget, total: int, console: Console
+) -> AbstractContextManager[Callable[[Result], None]]:
+    """How the run shows its cells as they finish (``conformance.report.progress``)."""
+    from conformance.report.progress import cell_progress
+
+    return cell_progress(console, total, _progress_mode(args, target, console))
+
+
+def _progress_mode(
+    args: argparse.Namespace, target: ResolvedTarget, console: Console
+) -> ProgressMode:
+    from conformance.report.progress import chosen
+
+    slow = target.kind.name == "command"  # a process per cell: the runs that take minutes
+    return chosen(args.progress, console, args.quiet, slow)
 
 
 def _print_rounds(rounds: int, differences: Sequence[str], console: Console) -> None:
@@ -540,7 +573,11 @@ def _write_reports(args: argparse.Namespace, report: Report, console: Console) -
 
 
 def _print_summary(
-    args: argparse.Namespace, report: Report, unused: Sequence[str], console: Console
+    args: argparse.Namespace,
+    report: Report,
+    unused: Sequence[str],
+    console: Console,
+    timed: bool = False,
 ) -> None:
     from conformance.report.model import summary_line
     from conformance.report.terminal import print_report
@@ -550,7 +587,7 @@ def _print_summary(
             console.print(f"case file error: {error}", markup=False, highlight=False)
         console.print(summary_line(report), markup=False, highlight=False)
     else:
-        print_report(report, console, args.format, args.verbose)
+        print_report(report, console, args.format, args.verbose, timed)
     if unused:
         _print_unused(unused, args.update_snapshots, args.quiet, console)
 

@@ -8,6 +8,7 @@ crashing or hanging target is an ``error`` result with the reason; the run goes 
 from __future__ import annotations
 
 import fnmatch
+import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -186,9 +187,13 @@ def _not_applicable(job: Job, reason: str, cause: NotApplicable) -> Result:
 def run_job(
     target: ResolvedTarget, job: Job, options: RunOptions
 ) -> tuple[Result, Transcript | None]:
-    """Run one cell and judge it; the result names the case's title and file."""
+    """Run one cell and judge it; the result names the case's title and file, and the
+    wall time it took (a timing field: see ``Result.seconds``)."""
+    started = time.perf_counter()
     result, transcript = _judge_job(target, job, options)
-    where = {"title": job.case.title, "file": options.files.get(job.case.id)}
+    where: dict[str, object] = {"title": job.case.title, "file": options.files.get(job.case.id)}
+    if not job.skip:
+        where["seconds"] = round(time.perf_counter() - started, 3)
     return result.model_copy(update=where), transcript
 
 

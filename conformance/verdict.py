@@ -122,6 +122,10 @@ class Result(BaseModel):
     snapshot_diff: str | None = None
     stdout_tail: str | None = None
     stderr_tail: str | None = None
+    #: Timing: the wall seconds the cell took to hold and judge (``None`` for a cell
+    #: ``n/a`` before running).  It varies run to run: no comparison reads it (``--rounds``,
+    #: ``report diff``, the byte-identity of reports: ``report.model.untimed``).
+    seconds: float | None = None
 
     @property
     def key(self) -> tuple[str, str]:

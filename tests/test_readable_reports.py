@@ -318,3 +318,71 @@ def test_a_junit_error_message_is_the_first_line_of_its_reason() -> None:
     )
     bare = Result(case="c", wire="gemini", verdict="fail", title="The title")
     assert headline(bare) == "The title"
+
+
+# ------------------------------------------------- item 2: progress on long runs
+
+
+def test_a_log_gets_one_line_per_cell_that_ran(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--progress lines` (auto for a command target in a log): each cell as it
+    finishes; cells n/a before running count but print nothing."""
+    import re
+
+    args = ["run", "--format", "list", "--target", CLIENT, "--case", "xml-prose-*"]
+    assert main([*args, "--progress", "lines"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    progress = [line for line in out if line.startswith("[")]
+    assert len(progress) == 1  # 17 of 18 cells are n/a before running: no line
+    pattern = r"\[\d+/18\] xml-prose-[a-z-]+ \[anthropic-messages\]: pass \(\d+\.\d s\)"
+    assert all(re.fullmatch(pattern, line) for line in progress), progress
+    assert any(line.startswith("slowest cells: xml-prose-") for line in out)
+    assert main([*args, "--progress", "off"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert not any(line.startswith(("[", "slowest cells:")) for line in out)
+
+
+def test_auto_progress_is_a_bar_on_a_terminal_and_lines_for_commands_in_a_log() -> None:
+    from conformance.report.progress import chosen
+
+    terminal = Console(force_terminal=True)
+    log = Console(force_terminal=False, file=__import__("io").StringIO())
+    assert chosen("auto", terminal, quiet=False, slow_target=False) == "bar"
+    assert chosen("auto", log, quiet=False, slow_target=True) == "lines"
+    assert chosen("auto", log, quiet=False, slow_target=False) == "off"
+    assert chosen("bar", terminal, quiet=True, slow_target=True) == "off"
+    assert chosen("lines", terminal, quiet=False, slow_target=False) == "lines"
+
+
+def test_the_bar_shows_cells_done_and_failures_so_far() -> None:
+    import io
+
+    from conformance.report.progress import cell_progress
+
+    stream = io.StringIO()
+    console = Console(file=stream, force_terminal=True, width=120)
+    with cell_progress(console, 3, "bar") as seen:
+        seen(Result(case="a", wire="gemini", verdict="pass", seconds=1.0))
+        seen(Result(case="b", wire="gemini", verdict="fail", seconds=2.0))
+        seen(Result(case="c", wire="gemini", verdict="error", seconds=0.5))
+    shown = stream.getvalue()
+    assert "3/3" in shown
+    assert "2 failed" in shown
+    assert "c [gemini]" in shown
+
+
+def test_timings_are_ignored_by_every_comparison() -> None:
+    """Item 2: the wall time varies run to run; --rounds, report diff and the
+    byte-identity of reports do not read it."""
+    from conformance.recording.diff import changed
+    from conformance.report.model import untimed
+    from conformance.report.progress import slowest
+    from conformance.rounds import _result_differences
+
+    fast = Result(case="a", wire="gemini", verdict="pass", seconds=0.1)
+    slow = fast.model_copy(update={"seconds": 9.5})
+    assert _result_differences(2, [fast], [slow]) == []
+    one, two = (to_json(build_report("m", "adapter", [r])) for r in (fast, slow))
+    assert one != two
+    assert untimed(one) == untimed(two)
+    assert changed({"a [gemini]": "pass"}, {"a [gemini]": "pass"}) == []
+    assert slowest([fast, slow]) == "slowest cells: a [gemini] 9.5 s, a [gemini] 0.1 s"

@@ -1,11 +1,13 @@
 """The report of a run: versioned, documented in docs/report.md, deterministic.
 
-The same inputs give the same bytes: results are sorted by case and wire, and nothing
-in the report depends on time or on the machine.
+The same inputs give the same bytes, but for the timing fields (``TIMING_FIELDS``):
+results are sorted by case and wire, and nothing else in the report depends on time or
+on the machine.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable
 
@@ -135,6 +137,22 @@ def summary_line(report: Report) -> str:
     if report.bundled_target:
         line += " · target: the bundled reference adapter, not your code (use --target)"
     return line
+
+
+#: The fields of a result that are timings: they vary run to run, and no comparison of
+#: two reports reads them.
+TIMING_FIELDS = ("seconds",)
+
+
+def untimed(report_json: str) -> str:
+    """A JSON report with its timing fields emptied: what a byte-identity comparison of
+    two runs compares (the same inputs give the same bytes, timings aside)."""
+    data = json.loads(report_json)
+    for result in data.get("results", []):
+        for name in TIMING_FIELDS:
+            if name in result:
+                result[name] = None
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def to_json(report: Report) -> str:

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from conformance.report.model import Report, capability_line, listed, summary_line
+from conformance.report.progress import slowest
 from conformance.verdict import Result, Violation
 
 STYLE = {
@@ -211,9 +212,14 @@ def _print_uncut(console: Console, table: Table, width: int) -> None:
 
 
 def print_report(
-    report: Report, console: Console, form: Form = "auto", verbose: bool = False
+    report: Report,
+    console: Console,
+    form: Form = "auto",
+    verbose: bool = False,
+    timed: bool = False,
 ) -> None:
-    """The matrix (or list), what went wrong in each cell, and the summary."""
+    """The matrix (or list), what went wrong in each cell, and the summary; ``timed``:
+    the slowest cells too (a run that showed its progress: a long one)."""
     for error in report.load_errors:
         console.print(Text(f"case file error: {error}", style="bold red"))
     if listed(report):
@@ -229,9 +235,9 @@ def print_report(
     for result in report.results:
         if result.snapshot == "changed":
             console.print("\n".join(drift(result)), markup=False, highlight=False)
-    capabilities = capability_line(report)
-    if capabilities is not None:
-        console.print(capabilities, markup=False, highlight=False)
+    for extra in (slowest(report.results) if timed else None, capability_line(report)):
+        if extra is not None:
+            console.print(extra, markup=False, highlight=False)
     console.print(summary_line(report), markup=False, highlight=False)
     if any(r.warnings for r in report.results):
         console.print(LEGEND, markup=False, highlight=False)
