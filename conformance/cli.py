@@ -275,6 +275,7 @@ def _rounds(text: str) -> int:
 
 def _resolve(args: argparse.Namespace) -> ResolvedTarget:
     """The target and the checked arguments of ``run``; raises ``_UsageError``."""
+    from conformance.errors import unknown_names
     from conformance.targets.resolve import TargetError, resolve_target
     from conformance.wires.registry import columns
 
@@ -284,9 +285,9 @@ def _resolve(args: argparse.Namespace) -> ResolvedTarget:
         target = resolve_target(args.target, args.target_name)
     except TargetError as error:
         raise _UsageError(str(error)) from None
-    unknown = sorted(set(args.wire) - set(columns()))
-    if unknown:
-        raise _UsageError(f"unknown wire {', '.join(unknown)}; known: {', '.join(columns())}")
+    unknown = unknown_names("wire", args.wire, columns())
+    if unknown is not None:
+        raise _UsageError(unknown)
     if args.update_snapshots and not args.snapshots:
         raise _UsageError("--update-snapshots needs --snapshots DIR")
     return target
@@ -633,7 +634,10 @@ def _cases(args: argparse.Namespace, console: Console) -> int:
 
         shown = show_case(library, args.show)
         if shown is None:
-            console.print(f"error: no case {args.show!r} in the library", markup=False)
+            from conformance.errors import close_to
+
+            near = close_to(args.show, (loaded.case.id for loaded in library.cases))
+            console.print(f"error: no case {args.show!r} in the library{near}", markup=False)
         return _print_lines(shown, console)
     if args.coverage:
         return _coverage(library, args.json, console)

@@ -174,3 +174,47 @@ def test_a_manifest_target_is_told_where_to_declare_a_capability(
         "4 need capability history, which the target does not declare "
         f"(if it has it, list it under `capabilities` in {manifest})"
     )
+
+
+# ------------------------------------------------- issue 25 item 8: typos, suggested
+
+
+def test_a_target_class_with_a_mistyped_capability_or_wire_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Class attributes are as strict as a manifest: `histroy` was accepted silently (every
+    case needing history n/a), a wire `anthropic` read as "the selection has only …"."""
+    (tmp_path / "typo_adapter.py").write_text(
+        "from conformance.reference.adapter import ReferenceAdapter\n"
+        "class Mine(ReferenceAdapter):\n"
+        "    name = 'mine'\n"
+        "    wires = frozenset({'anthropic'})\n"
+        "    capabilities = frozenset({'histroy'})\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out = run(capsys, "--target", "typo_adapter:Mine")
+    assert code == EXIT_USAGE
+    (line,) = out
+    assert "typo_adapter:Mine: unknown wire anthropic (did you mean 'anthropic-messages'?)" in line
+    assert "unknown capability histroy (did you mean 'history'?); known: betas, history" in line
+    code, out = run(capsys, "--target", "typo_adapter:Mien")
+    assert (code, out) == (
+        EXIT_USAGE,
+        ["wire-conformance: 'typo_adapter' has no attribute 'Mien' (did you mean 'Mine'?)"],
+    )
+
+
+def test_a_mistyped_wire_option_or_case_id_gets_a_suggestion(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out = run(capsys, "--wire", "anthropic-mesages")
+    assert code == EXIT_USAGE
+    assert out[0].startswith(
+        "wire-conformance: unknown wire anthropic-mesages (did you mean 'anthropic-messages'?)"
+    )
+    assert main(["cases", "--show", "xml-structured-call-prefered"]) == EXIT_FAILED
+    assert (
+        "error: no case 'xml-structured-call-prefered' in the library "
+        "(did you mean 'xml-structured-call-preferred'?)"
+    ) in capsys.readouterr().out

@@ -40,7 +40,9 @@ def test_a_mistyped_wire_option_is_a_usage_error(pytester: pytest.Pytester) -> N
     suite(pytester)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--conformance-wire", "gemni")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["ERROR: --conformance-wire: unknown wire gemni; known: *"])
+    result.stderr.fnmatch_lines(
+        ["ERROR: --conformance-wire: unknown wire gemni (did you mean 'gemini'?); known: *"]
+    )
 
 
 @pytest.mark.slow

@@ -149,12 +149,13 @@ def selected_jobs(
     wires the target does not declare are left out (one summary line, not a wall of
     skips); other ``n/a`` cells stay, skipped with the reason."""
     from conformance.cases.selection import empty_plan, unmatched_patterns, unspoken_selection
+    from conformance.errors import unknown_names
     from conformance.wires.registry import columns
 
     where = f"{cls.__name__}"
-    unknown = sorted(set(cls.wires) - set(columns()))
-    if unknown:
-        misconfigured(f"{where}.wires: unknown wire {', '.join(unknown)}")
+    unknown = unknown_names("wire", cls.wires, columns())
+    if unknown is not None:
+        misconfigured(f"{where}.wires: {unknown}")
     problems = unmatched_patterns(
         (c.id for c in cases), cls.case_patterns, f"{where}.case_patterns"
     )

@@ -131,13 +131,12 @@ def pytest_configure(config: pytest.Config) -> None:
     from pathlib import Path
 
     from conformance.cases.selection import case_dir_problems
+    from conformance.errors import unknown_names
     from conformance.wires.registry import columns
 
-    unknown = sorted(set(wires) - set(columns()))
-    if unknown:
-        raise pytest.UsageError(
-            f"--conformance-wire: unknown wire {', '.join(unknown)}; known: {', '.join(columns())}"
-        )
+    unknown = unknown_names("wire", wires, columns())
+    if unknown is not None:
+        raise pytest.UsageError(f"--conformance-wire: {unknown}")
     problems = case_dir_problems([Path(d) for d in dirs], "--conformance-cases")
     if problems:
         raise pytest.UsageError("; ".join(problems))

@@ -18,7 +18,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from conformance.errors import ConformanceError
+from conformance.errors import ConformanceError, close_to
 from conformance.model import Capability
 from conformance.targets.base import CONTRACT_VERSION
 from conformance.targets.tool_names import ToolNames
@@ -71,7 +71,7 @@ class Manifest(BaseModel):
     @classmethod
     def _known_wires(cls, wires: list[str]) -> list[str]:
         known = set(wire_names()) | set(columns())
-        unknown = [w for w in wires if w not in known]
+        unknown = [f"{w}{close_to(w, known)}" for w in wires if w not in known]
         if unknown:
             raise ValueError(
                 f"unknown wire {', '.join(unknown)}; the wires are {', '.join(sorted(known))}"

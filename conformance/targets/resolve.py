@@ -14,9 +14,11 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import get_args
 
-from conformance.errors import ConformanceError
+from conformance.errors import ConformanceError, close_to, unknown_names
 from conformance.interrupt import Interrupted
+from conformance.model import Capability
 from conformance.paths import UnsafePath, segment
 from conformance.targets.adapter import AdapterKind
 from conformance.targets.base import Adapter, Client, TargetBase
@@ -32,6 +34,7 @@ from conformance.targets.manifest import (
     manifest_path,
 )
 from conformance.targets.tool_names import ToolNames
+from conformance.wires.registry import columns, wire_names
 
 __all__ = ["REFERENCE_SPEC", "ResolvedTarget", "TargetError", "command_name", "resolve_target"]
 
@@ -138,6 +141,16 @@ def target_from_object(
         kind = ClientKind(obj)
     else:
         raise TargetError(f"{spec} is a {type(obj).__name__}, not an Adapter or Client target")
+    problems = [
+        problem
+        for problem in (
+            unknown_names("wire", obj.wires, [*wire_names(), *columns()]),
+            unknown_names("capability", obj.capabilities, get_args(Capability)),
+        )
+        if problem is not None
+    ]
+    if problems:  # as strict as a manifest: a typo is not a silent n/a
+        raise TargetError(f"{spec}: " + "; ".join(problems))
     return ResolvedTarget(
         spec=spec,
         name=name or obj.name,
@@ -251,5 +264,8 @@ def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise TargetError(f"{module_name!r} has no attribute {attr!r}") from None
+            names = [n for n in dir(obj) if not n.startswith("_")]
+            raise TargetError(
+                f"{module_name!r} has no attribute {attr!r}{close_to(part, names)}"
+            ) from None
     return target_from_object(obj, spec, name)
