@@ -65,6 +65,13 @@ if TYPE_CHECKING:
     from conformance.verdict import Result
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+#: What ``--help`` says first: plain text (the module docstring's first line is reST,
+#: and argparse printed its markup as written).
+DESCRIPTION = (
+    "A conformance suite for the code between an LLM agent and a provider's wire: it "
+    "scripts the provider, lets your adapter, client or command hold the conversation, "
+    "and judges every request it sends back."
+)
 #: The longest ``--timeout`` accepted: a day.  More is a typo, not a plan.
 
 
@@ -91,7 +98,7 @@ def _add_evidence(parser: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="wire-conformance", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="wire-conformance", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 

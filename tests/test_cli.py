@@ -499,3 +499,21 @@ def test_checks_rule_resolves_every_id_a_report_prints(
     assert capsys.readouterr().out.count("rule 6 (section A") == 1
     assert main(["checks", "--rule", "invariant/no-such-check"]) == 1
     assert "neither a check id nor in the rule catalogue" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        [],
+        *([c] for c in ("run", "cases", "target", "checks", "decode", "probe", "generate")),
+        *([c] for c in ("record", "replay", "recording", "report")),
+    ],
+)
+def test_help_shows_no_markup(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 25 item 16: `wire-conformance --help` printed "The ``wire-conformance``
+    command."."""
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    out = capsys.readouterr().out
+    assert "``" not in out
+    assert ":class:" not in out

@@ -386,3 +386,15 @@ def test_timings_are_ignored_by_every_comparison() -> None:
     assert untimed(one) == untimed(two)
     assert changed({"a [gemini]": "pass"}, {"a [gemini]": "pass"}) == []
     assert slowest([fast, slow]) == "slowest cells: a [gemini] 9.5 s, a [gemini] 0.1 s"
+
+
+def test_a_crash_shows_the_targets_frames_not_the_suites(tmp_path: Path) -> None:
+    """Issue 25 item 16: docs/pytest.md promises no traceback into the library, and an
+    error cell showed the suite's frames (kind.py, adapter.py) above the user's."""
+    report = tmp_path / "r.json"
+    args = ["run", "-q", "--target", "tests.targets.faulty:Raising", "--case", "interleaved-two-*"]
+    assert main([*args, "--wire", "anthropic-messages", "--json", str(report)]) == 1
+    (result,) = json.loads(report.read_text())["results"]
+    assert 'File "tests/targets/faulty.py", line' in result["reason"]
+    assert "conformance/targets/" not in result["reason"]
+    assert result["reason"].endswith("RuntimeError: the adapter broke")
