@@ -771,8 +771,26 @@ def _decode(args: argparse.Namespace, console: Console) -> int:
         return EXIT_FAILED
     if streaming:
         response = with_noise(with_chunks(response, body), name, body)
+        _say_cut(args.file, body)
     sys.stdout.write(response.model_dump_json(indent=2) + "\n" if args.json else _listing(response))
     return EXIT_OK
+
+
+def _say_cut(path: Path, body: bytes) -> None:
+    """A stream cut inside an event: name where (on stderr: stdout stays the listing to
+    paste), since the partial event is not read, as a client would not read it."""
+    from conformance.wires.sse import cut_event
+
+    cut = cut_event(body)
+    if cut is None:
+        return
+    start, tail = cut
+    shown = tail.decode("utf-8", "replace").strip().replace("\n", "\\n")
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    sys.stderr.write(
+        f"{path}: byte {start}: the stream is cut inside an event ({shown}); a client "
+        "does not read a partial event, so it is left out (a dropped stream)\n"
+    )
 
 
 def _listing(response: ScriptedResponse) -> str:

@@ -517,3 +517,25 @@ def test_help_shows_no_markup(command: list[str], capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert "``" not in out
     assert ":class:" not in out
+
+
+def test_decode_names_where_a_stream_is_cut_inside_an_event(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25 item 16: the README says decode names where a cut stream goes wrong; it
+    dropped the partial event without a word."""
+    from conformance.recording.load import bundled_recordings_dir, load_recording
+
+    path = sorted((bundled_recordings_dir() / "anthropic-messages").glob("*.json"))[0]
+    body = load_recording(path).exchanges[0].response.body
+    at = body.index(b'"type":"content_block_delta"')
+    cut, whole = tmp_path / "cut.sse", tmp_path / "whole.sse"
+    cut.write_bytes(body[: at + 40])
+    whole.write_bytes(body)
+    assert main(["decode", "--wire", "anthropic-messages", str(cut)]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("stop: no_finish")
+    start = body[:at].rindex(b"\n\n") + 2
+    assert err.startswith(f"{cut}: byte {start}: the stream is cut inside an event (event: ")
+    assert main(["decode", "--wire", "anthropic-messages", str(whole)]) == 0
+    assert capsys.readouterr().err == ""  # negative: a whole stream says nothing
