@@ -18,7 +18,7 @@ from conformance.cases.library import load_library
 from conformance.cases.load_error import LoadError
 from conformance.cases.loader import CaseSet
 from conformance.cases.schema import Case
-from conformance.pytest.plugin import NOTES, SWEEP
+from conformance.pytest.plugin import NOTES, SWEEP, UNSNAPSHOTTED
 from conformance.pytest.suite import ConformanceSuite
 from conformance.pytest.sweep import Sweep
 from conformance.report.model import undeclared_note
@@ -266,6 +266,7 @@ def compare_snapshot(slot: SnapshotSlot, bodies: Any, request: pytest.FixtureReq
     if snapshot == bodies:
         return
     if not slot.path.is_file():
+        request.config.stash.setdefault(UNSNAPSHOTTED, {})[request.node.nodeid] = None
         pytest.fail(
             f"no snapshot for this cell yet ({slot.path.name} under "
             f"{slot.directory.parent.name}/{slot.directory.name}/): record it with "
