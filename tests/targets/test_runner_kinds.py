@@ -9,7 +9,6 @@ import inspect
 import shlex
 import sys
 import threading
-import time
 from typing import ClassVar
 
 import pytest
@@ -36,11 +35,14 @@ class HangsFirst:
     def __init__(self) -> None:
         self.release = threading.Event()
         self.calls = 0
+        #: Whether the first conversation stopped hanging (released or given up).
+        self.first_over = False
 
     def hang_once(self) -> None:
         self.calls += 1
         if self.calls == 1:
             self.release.wait(60)
+            self.first_over = True
 
 
 class HangingAdapter(Adapter):
@@ -72,9 +74,10 @@ def test_a_hung_target_is_an_error_and_does_not_block_the_next_cell(
     try:
         resolved = target_from_object(target)
         job = Job(CASE, WIRE)
-        started = time.monotonic()
         hung, then = run_jobs(resolved, [job, job], RunOptions(timeout=TIMEOUT, strict=True))
-        elapsed = time.monotonic() - started
+        # Both cells are judged while the first one's thread still hangs: the second
+        # did not wait for it (a fact, not a wall-clock budget: issue 25 item 17).
+        still_hanging = not target.gate.first_over
     finally:
         target.gate.release.set()
     assert (hung.verdict, hung.reason) == (
@@ -86,8 +89,7 @@ def test_a_hung_target_is_an_error_and_does_not_block_the_next_cell(
     if isinstance(resolved.kind, ClientKind):
         # The hung client still holds its interception: the next one was sent elsewhere.
         assert resolved.kind.intercepted == "http://after-hang-1.conformance.invalid"
-    # The second cell did not wait for the first one's thread.
-    assert elapsed < TIMEOUT + 10
+    assert still_hanging
 
 
 class ReplayKind(TargetKind):
