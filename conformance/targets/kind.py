@@ -179,7 +179,10 @@ def _stop(thread: threading.Thread) -> None:
 
     This stops a Python loop; a thread blocked in C (a socket read, ``time.sleep``)
     only sees it when the call returns, and one that catches ``BaseException`` can
-    ignore it: such a thread stays behind as a daemon, idle or not.
+    ignore it: such a thread stays behind as a daemon, idle or not.  It lands in
+    whatever the thread runs next, cleanup included (a ``finally``, a ``__del__``, a gc
+    callback of another library): docs/targets.md, "Timeouts of in-process targets",
+    says so and points hang-prone targets to the command kind.
     """
     if thread.ident is None or not thread.is_alive():
         return
