@@ -260,6 +260,14 @@ def _target_pinned(
     return "fail", f"unexpected pass: remove the pin ({pin})"
 
 
+def _crashed(transcript: Transcript) -> bool:
+    """Whether the run ended in a crash whose cascade the expectations would list: the
+    target raised or hung, or stopped before its first request (a command that crashes
+    in its start-up).  A target that sent requests and then gave up is not: what it
+    never sent (the retry it owed) is the failure, and the expectations say so."""
+    return transcript.error is not None or not transcript.exchanges
+
+
 def _reached(case: Case, transcript: Transcript, violations: list[Violation]) -> list[Violation]:
     """The violations of an errored run that are about what it sent: an expectation on a
     request it never sent, or on its output or request count, could not be reached
@@ -293,7 +301,7 @@ def decide(
     verdict, reason = _case_pinned(case, verdict, reason, found.expect)
     verdict, reason = _target_pinned(pin, verdict, reason, counted)
     warnings = found.warnings
-    if verdict == "error":  # no cascade: what the run never reached is not a failure
+    if verdict == "error" and _crashed(transcript):  # no cascade of the crash
         counted = _reached(case, transcript, counted)
         warnings = tuple(_reached(case, transcript, list(warnings)))
     return Result(
