@@ -39,7 +39,8 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -60,12 +61,20 @@ if TYPE_CHECKING:
     from conformance.cases.schema import Case
     from conformance.model import ScriptedResponse
     from conformance.report.model import Report
+    from conformance.report.progress import Mode as ProgressMode
     from conformance.runner import Job, RunOptions
     from conformance.snapshots import SnapshotStore
     from conformance.targets.resolve import ResolvedTarget
     from conformance.verdict import Result
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+#: What ``--help`` says first: plain text (the module docstring's first line is reST,
+#: and argparse printed its markup as written).
+DESCRIPTION = (
+    "A conformance suite for the code between an LLM agent and a provider's wire: it "
+    "scripts the provider, lets your adapter, client or command hold the conversation, "
+    "and judges every request it sends back."
+)
 #: The longest ``--timeout`` accepted: a day.  More is a typo, not a plan.
 
 
@@ -92,7 +101,7 @@ def _add_evidence(parser: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="wire-conformance", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="wire-conformance", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -159,6 +168,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("-q", "--quiet", action="store_true", help="print only the summary line")
     run.add_argument(
+        "--progress",
+        choices=("auto", "bar", "lines", "off"),
+        default="auto",
+        help="show cells as they finish: a bar on a terminal, a line per cell in a log "
+        "(auto: the bar on a terminal, lines for a command target elsewhere, else off)",
+    )
+    run.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print every warning under its cell (default: one line counting them)",
+    )
+    run.add_argument(
         "--rounds",
         type=_rounds,
         default=1,
@@ -208,7 +230,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     checks.add_argument("--json", action="store_true", help="print the list as JSON")
     checks.add_argument(
-        "--rule", metavar="ID", help="print one catalogue entry (33, A8, E31, F1, seed:96)"
+        "--rule",
+        metavar="ID",
+        help="print one check (invariant/tool-pairing, as reports print it) or catalogue "
+        "entry (33, A8, E31, F1, seed:96)",
     )
 
     decode = commands.add_parser(
@@ -270,6 +295,7 @@ def _rounds(text: str) -> int:
 
 def _resolve(args: argparse.Namespace) -> ResolvedTarget:
     """The target and the checked arguments of ``run``; raises ``_UsageError``."""
+    from conformance.errors import unknown_names
     from conformance.targets.resolve import TargetError, resolve_target
     from conformance.wires.registry import columns
 
@@ -279,9 +305,9 @@ def _resolve(args: argparse.Namespace) -> ResolvedTarget:
         target = resolve_target(args.target, args.target_name)
     except TargetError as error:
         raise _UsageError(str(error)) from None
-    unknown = sorted(set(args.wire) - set(columns()))
-    if unknown:
-        raise _UsageError(f"unknown wire {', '.join(unknown)}; known: {', '.join(columns())}")
+    unknown = unknown_names("wire", args.wire, columns())
+    if unknown is not None:
+        raise _UsageError(unknown)
     if args.update_snapshots and not args.snapshots:
         raise _UsageError("--update-snapshots needs --snapshots DIR")
     return target
@@ -324,13 +350,21 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     results: list[Result] = []
     differences: list[str] = []
     try:
-        with ending_signals_raise():
+        with ending_signals_raise(), _progress(args, target, len(jobs), console) as shown:
+
+            def finished(result: Result) -> None:
+                results.append(result)
+                shown(result)
+
             if args.rounds > 1:
-                differences = _run_rounds(args, target, jobs, options, results)
+                differences = _run_rounds(args, target, jobs, options, finished)
             else:
-                run_jobs_parallel(target, jobs, options, args.jobs, results.append)
+                run_jobs_parallel(target, jobs, options, args.jobs, finished)
     except Interrupted as interruption:
-        return _interrupted(args, target, results, library.errors, interruption, console)
+        try:
+            return _interrupted(args, target, results, library.errors, interruption, console)
+        finally:
+            _drop_html_scratch(args)
     # Only a run of the whole plan may call a snapshot stale.
     whole = not (args.wire or args.case or library.errors)
     unused = _sweep(store, target, cases) if store is not None and whole else ()
@@ -338,9 +372,9 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     try:
         written = _write_reports(args, report, console)
     finally:
-        if args.html_exchanges is not None and args.html_exchanges != args.save_exchanges:
-            shutil.rmtree(args.html_exchanges, ignore_errors=True)
-    _print_summary(args, report, unused, console)
+        _drop_html_scratch(args)
+    timed = _progress_mode(args, target, console) != "off"
+    _print_summary(args, report, unused, console, timed)
     if args.baseline:
         code = _run_baseline(args, target, cases, results, options, console)
         if code is not None:
@@ -355,12 +389,30 @@ def _run_rounds(
     target: ResolvedTarget,
     jobs: Sequence[Job],
     options: RunOptions,
-    results: list[Result],
+    finished: Callable[[Result], None],
 ) -> list[str]:
     """``--rounds``: run the selection that many times; the differences between rounds."""
     from conformance.rounds import run_rounds
 
-    return run_rounds(target, jobs, options, args.jobs, args.rounds, results.append).differences
+    return run_rounds(target, jobs, options, args.jobs, args.rounds, finished).differences
+
+
+def _progress(
+    args: argparse.Namespace, target: ResolvedTarget, total: int, console: Console
+) -> AbstractContextManager[Callable[[Result], None]]:
+    """How the run shows its cells as they finish (``conformance.report.progress``)."""
+    from conformance.report.progress import cell_progress
+
+    return cell_progress(console, total, _progress_mode(args, target, console))
+
+
+def _progress_mode(
+    args: argparse.Namespace, target: ResolvedTarget, console: Console
+) -> ProgressMode:
+    from conformance.report.progress import chosen
+
+    slow = target.kind.name == "command"  # a process per cell: the runs that take minutes
+    return chosen(args.progress, console, args.quiet, slow)
 
 
 def _print_rounds(rounds: int, differences: Sequence[str], console: Console) -> None:
@@ -440,8 +492,21 @@ def _selection_problem(
         if unspoken is not None:
             problems.append(unspoken)
     if not problems:
+        problems = [p for p in (_empty_selection(args, target, cases, jobs),) if p]
+    if not problems:
         return None
     return "; ".join(problems) + _load_error_note(load_errors)
+
+
+def _empty_selection(
+    args: argparse.Namespace, target: ResolvedTarget, cases: Sequence[Case], jobs: Sequence[Job]
+) -> str | None:
+    """Why a selection whose filters each matched something still runs no cell: the
+    ``--wire`` filter left none of the chosen cases, or every cell is ``n/a``."""
+    from conformance.cases.selection import empty_plan
+    from conformance.runner import nothing_runs
+
+    return empty_plan(cases, args.wire, args.case) or nothing_runs(jobs, target)
 
 
 def _load_error_note(load_errors: Sequence[LoadError]) -> str:
@@ -564,6 +629,14 @@ def _target(args: argparse.Namespace, console: Console) -> int:
     return EXIT_OK
 
 
+def _drop_html_scratch(args: argparse.Namespace) -> None:
+    """Remove the scratch folder the HTML report read the cells' requests from (never a
+    ``--save-exchanges`` folder the user asked for)."""
+    scratch = getattr(args, "html_exchanges", None)
+    if scratch is not None and scratch != args.save_exchanges:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def _report_html(args: argparse.Namespace, console: Console) -> int:
     """``report html REPORT.json``: the HTML page of a JSON report written earlier."""
     from conformance.paths import write_report
@@ -585,7 +658,11 @@ def _report_html(args: argparse.Namespace, console: Console) -> int:
 
 
 def _print_summary(
-    args: argparse.Namespace, report: Report, unused: Sequence[str], console: Console
+    args: argparse.Namespace,
+    report: Report,
+    unused: Sequence[str],
+    console: Console,
+    timed: bool = False,
 ) -> None:
     from conformance.report.model import summary_line
     from conformance.report.terminal import print_report
@@ -595,7 +672,7 @@ def _print_summary(
             console.print(f"case file error: {error}", markup=False, highlight=False)
         console.print(summary_line(report), markup=False, highlight=False)
     else:
-        print_report(report, console, args.format)
+        print_report(report, console, args.format, args.verbose, timed)
     if unused:
         _print_unused(unused, args.update_snapshots, args.quiet, console)
 
@@ -641,7 +718,10 @@ def _cases(args: argparse.Namespace, console: Console) -> int:
 
         shown = show_case(library, args.show)
         if shown is None:
-            console.print(f"error: no case {args.show!r} in the library", markup=False)
+            from conformance.errors import close_to
+
+            near = close_to(args.show, (loaded.case.id for loaded in library.cases))
+            console.print(f"error: no case {args.show!r} in the library{near}", markup=False)
         return _print_lines(shown, console)
     if args.coverage:
         return _coverage(library, args.json, console)
@@ -708,11 +788,18 @@ def _checks(args: argparse.Namespace, console: Console) -> int:
     if args.rule:
         from conformance.catalogue import resolve
         from conformance.catalogue.render import describe
+        from conformance.checks.describe import describe_check
 
         entry = resolve(args.rule)
         if entry is None:
-            console.print(f"error: {args.rule} is not in the rule catalogue", markup=False)
-            return EXIT_FAILED
+            lines = describe_check(args.rule)  # a check id, as every report prints it
+            if lines is None:
+                console.print(
+                    f"error: {args.rule} is neither a check id nor in the rule catalogue "
+                    "(list the checks with `wire-conformance checks`)",
+                    markup=False,
+                )
+            return _print_lines(lines, console)
         return _print_lines(describe(entry), console)
     if args.json:
         listing = [asdict(check) for check in all_checks()]
@@ -761,8 +848,26 @@ def _decode(args: argparse.Namespace, console: Console) -> int:
         return EXIT_FAILED
     if streaming:
         response = with_noise(with_chunks(response, body), name, body)
+        _say_cut(args.file, body)
     sys.stdout.write(response.model_dump_json(indent=2) + "\n" if args.json else _listing(response))
     return EXIT_OK
+
+
+def _say_cut(path: Path, body: bytes) -> None:
+    """A stream cut inside an event: name where (on stderr: stdout stays the listing to
+    paste), since the partial event is not read, as a client would not read it."""
+    from conformance.wires.sse import cut_event
+
+    cut = cut_event(body)
+    if cut is None:
+        return
+    start, tail = cut
+    shown = tail.decode("utf-8", "replace").strip().replace("\n", "\\n")
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    sys.stderr.write(
+        f"{path}: byte {start}: the stream is cut inside an event ({shown}); a client "
+        "does not read a partial event, so it is left out (a dropped stream)\n"
+    )
 
 
 def _listing(response: ScriptedResponse) -> str:

@@ -43,6 +43,7 @@ from conformance.cases.schema import (
     ExpectRequests,
     halt_accepted,
 )
+from conformance.checks.expectations import unreached
 from conformance.model import ScriptedResponse
 from conformance.provider.features import UNJUDGEABLE, why_unjudged
 from conformance.transcript import Transcript
@@ -277,6 +278,26 @@ def _target_pinned(
     return "fail", f"unexpected pass: remove the pin ({pin})"
 
 
+def _crashed(transcript: Transcript) -> bool:
+    """Whether the run ended in a crash whose cascade the expectations would list: the
+    target raised or hung, or stopped before its first request (a command that crashes
+    in its start-up).  A target that sent requests and then gave up is not: what it
+    never sent (the retry it owed) is the failure, and the expectations say so."""
+    return transcript.error is not None or not transcript.exchanges
+
+
+def _reached(case: Case, transcript: Transcript, violations: list[Violation]) -> list[Violation]:
+    """The violations of an errored run that are about what it sent: an expectation on a
+    request it never sent, or on its output or request count, could not be reached
+    (``checks.expectations.unreached``) and is the crash's cascade, not a failure."""
+    sent = len(transcript.exchanges)
+    return [
+        v
+        for v in violations
+        if v.expectation is None or not unreached(case.expect[v.expectation], sent)
+    ]
+
+
 def decide(
     case: Case,
     wire: str,
@@ -301,6 +322,10 @@ def decide(
     verdict, reason = _judged(case, transcript, found, counted)
     verdict, reason = _case_pinned(case, verdict, reason, found.expect)
     verdict, reason = _target_pinned(pin, verdict, reason, counted)
+    warnings = found.warnings
+    if verdict == "error" and _crashed(transcript):  # no cascade of the crash
+        counted = _reached(case, transcript, counted)
+        warnings = tuple(_reached(case, transcript, list(warnings)))
     return Result(
         case=case.id,
         wire=wire,
@@ -308,7 +333,7 @@ def decide(
         verdict=verdict,
         features=case.features,
         violations=tuple(counted) if verdict in ("fail", "error", "xfail") else (),
-        warnings=found.warnings,
+        warnings=warnings,
         reason=reason,
         requests=len(transcript.exchanges),
         stdout_tail=transcript.stdout_tail,

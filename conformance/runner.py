@@ -8,6 +8,7 @@ crashing or hanging target is an ``error`` result with the reason; the run goes 
 from __future__ import annotations
 
 import fnmatch
+import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -30,6 +31,7 @@ from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
     DEFAULT_TIMEOUT,
     EvidenceThreshold,
+    NotApplicable,
     Result,
     Severity,
     Violation,
@@ -41,11 +43,14 @@ from conformance.wires.roles import Wire
 @dataclass(frozen=True)
 class Job:
     """One cell of the matrix: a case on a column (``wire`` or ``wire:dialect``);
-    ``skip`` is the reason it is ``n/a``."""
+    ``skip`` is the reason it is ``n/a``, ``cause`` that reason as data, and ``missing``
+    the capabilities it needs that the target lacks."""
 
     case: Case
     column: str
     skip: str | None = None
+    cause: NotApplicable | None = None
+    missing: tuple[str, ...] = ()
 
     @property
     def wire(self) -> str:
@@ -85,14 +90,38 @@ def plan(
         for column in sorted(case.wires):
             if wires and column not in wires and split_column(column)[0] not in wires:
                 continue
-            skip = None
-            missing = sorted(case.needs - target.capabilities)
+            missing = tuple(sorted(case.needs - target.capabilities))
             if not target.speaks(column):
-                skip = f"the target does not speak {column}"
+                jobs.append(
+                    Job(case, column, f"the target does not declare {column}", "undeclared-wire")
+                )
             elif missing:
-                skip = f"needs capability {', '.join(missing)}, {target.kind.capability_gap}"
-            jobs.append(Job(case, column, skip))
+                reason = f"needs capability {', '.join(missing)}, {target.capability_gap}"
+                jobs.append(Job(case, column, reason, "missing-capability", missing))
+            else:
+                jobs.append(Job(case, column))
     return jobs
+
+
+def nothing_runs(jobs: Sequence[Job], target: ResolvedTarget) -> str | None:
+    """Why no cell of a planned selection runs (``None`` when one does): every one is
+    ``n/a``, counted by cause, with the capabilities missing and how to declare them."""
+    if not jobs or any(job.skip is None for job in jobs):
+        return None
+    undeclared = sorted({job.column for job in jobs if job.cause == "undeclared-wire"})
+    missing = sorted({c for job in jobs for c in job.missing})
+    parts = []
+    if undeclared:
+        parts.append(
+            f"{sum(job.cause == 'undeclared-wire' for job in jobs)} on wires the target "
+            f"{target.name} does not declare ({', '.join(undeclared)})"
+        )
+    if missing:
+        parts.append(
+            f"{sum(job.cause == 'missing-capability' for job in jobs)} need capability "
+            f"{', '.join(missing)}, {target.capability_gap}"
+        )
+    return f"every one of the {len(jobs)} selected cells is n/a: " + "; ".join(parts)
 
 
 def session_for(case: Case, wire: str, dialect: str | None) -> Session:
@@ -145,7 +174,7 @@ def _record(transcript: Transcript, outcome: Outcome, provider: ScriptedProvider
         transcript.exchanges = list(provider.exchanges)
 
 
-def _not_applicable(job: Job, reason: str) -> Result:
+def _not_applicable(job: Job, reason: str, cause: NotApplicable) -> Result:
     return Result(
         case=job.case.id,
         wire=job.column,
@@ -153,19 +182,25 @@ def _not_applicable(job: Job, reason: str) -> Result:
         verdict="n/a",
         features=job.case.features,
         reason=reason,
+        not_applicable=cause,
+        missing=job.missing,
     )
 
 
 def run_job(
     target: ResolvedTarget, job: Job, options: RunOptions
 ) -> tuple[Result, Transcript | None]:
-    """Run one cell and judge it; the result names the case's title and file."""
+    """Run one cell and judge it; the result names the case's title and file, and the
+    wall time it took (a timing field: see ``Result.seconds``)."""
+    started = time.perf_counter()
     result, transcript = _judge_job(target, job, options)
     where: dict[str, object] = {"title": job.case.title, "file": options.files.get(job.case.id)}
     if len(result.violations) > MAX_KEPT_VIOLATIONS:
         where["violations"] = capped(result.violations, "must")
     if len(result.warnings) > MAX_KEPT_VIOLATIONS:
         where["warnings"] = capped(result.warnings, "should")
+    if not job.skip:
+        where["seconds"] = round(time.perf_counter() - started, 3)
     return result.model_copy(update=where), transcript
 
 
@@ -206,7 +241,7 @@ def _judge_job(
     target: ResolvedTarget, job: Job, options: RunOptions
 ) -> tuple[Result, Transcript | None]:
     if job.skip:
-        return _not_applicable(job, job.skip), None
+        return _not_applicable(job, job.skip, job.cause or "undeclared-wire"), None
     wire = get_wire(job.wire)
     names = target.tool_names
     played = job if names is None else replace(job, case=names.apply(job.case))
@@ -214,7 +249,7 @@ def _judge_job(
     transcript = Transcript(job.case, job.column, job.dialect)
     outcome = target.kind.hold(_stage(played, provider, wire, target.timeout or options.timeout))
     if outcome.declined is not None:
-        return _not_applicable(job, outcome.declined), None
+        return _not_applicable(job, outcome.declined, "declined"), None
     _record(transcript, outcome, provider)
     if names is not None:  # the checks and the reports speak the case's tool names
         transcript.exchanges = names.restore(transcript.exchanges)

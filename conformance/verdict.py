@@ -6,7 +6,7 @@ import argparse
 import math
 from typing import Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 Verdict: TypeAlias = Literal["pass", "fail", "pinned", "xfail", "n/a", "error"]
 VERDICTS: tuple[Verdict, ...] = ("pass", "fail", "pinned", "xfail", "n/a", "error")
@@ -15,6 +15,12 @@ VERDICTS: tuple[Verdict, ...] = ("pass", "fail", "pinned", "xfail", "n/a", "erro
 #: reasoning); a warning unless the run is strict.
 Severity: TypeAlias = Literal["must", "should"]
 SnapshotState: TypeAlias = Literal["match", "changed", "new"]
+#: Why a cell is ``n/a``, as data (reports group and count by it, never by reading the
+#: ``reason`` sentence): ``undeclared-wire`` — the target does not declare the cell's
+#: wire or dialect; ``missing-capability`` — the case needs capabilities the target does
+#: not declare (``Result.missing`` names them); ``declined`` — the target said, when
+#: run, that it does not speak the wire (a command's exit 90).
+NotApplicable: TypeAlias = Literal["undeclared-wire", "missing-capability", "declined"]
 #: What a rule, check or expectation rests on: ``documented`` (the provider's own
 #: documentation), ``observed`` (real error texts, public reports), ``inferred`` (derived
 #: from those, never seen as such), ``design`` (asserted only by a design document).
@@ -84,6 +90,10 @@ class Violation(BaseModel):
     #: The case's reason for a failed expectation (its ``why``), so a reader sees what
     #: the expectation protects, not only what it compared.
     why: str | None = None
+    #: The index of the case expectation a violation of ``expect`` is about, so the
+    #: verdict can tell the expectations an errored run never reached (not in reports:
+    #: the message names it).
+    expectation: int | None = Field(default=None, exclude=True, repr=False)
 
 
 class Result(BaseModel):
@@ -102,12 +112,20 @@ class Result(BaseModel):
     violations: tuple[Violation, ...] = ()
     warnings: tuple[Violation, ...] = ()
     reason: str | None = None
+    #: Why an ``n/a`` cell is one (``None`` for every other verdict).
+    not_applicable: NotApplicable | None = None
+    #: The capabilities a ``missing-capability`` cell needs and its target lacks.
+    missing: tuple[str, ...] = ()
     requests: int = 0
     snapshot: SnapshotState | None = None
     #: The diff of a changed snapshot (stored -> emitted), bounded.
     snapshot_diff: str | None = None
     stdout_tail: str | None = None
     stderr_tail: str | None = None
+    #: Timing: the wall seconds the cell took to hold and judge (``None`` for a cell
+    #: ``n/a`` before running).  It varies run to run: no comparison reads it (``--rounds``,
+    #: ``report diff``, the byte-identity of reports: ``report.model.untimed``).
+    seconds: float | None = None
 
     @property
     def key(self) -> tuple[str, str]:

@@ -111,5 +111,110 @@ def test_a_run_on_the_bundled_reference_says_so(
     assert out == ["90 pass · target: the bundled reference adapter, not your code (use --target)"]
     assert json.loads(report.read_text())["bundled_target"] is True
     code, out = run(capsys, "--case", "xml-*", "--target", CLIENT, "--json", str(report))
-    assert out == ["3 pass, 87 n/a"]
+    (line,) = out
+    assert line.startswith("3 pass, 14 n/a · 73 cells of wires httpx-anthropic-min does not")
     assert json.loads(report.read_text())["bundled_target"] is False
+
+
+def test_a_wire_that_no_selected_case_runs_on_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 25 item 7: the globs match cases and the wire exists, but no selected case
+    runs on the wire: nothing ran, so the run is not green, and the line names the filter
+    that emptied it."""
+    code, out = run(capsys, "--case", "back-to-back-*", "--wire", "gemini")
+    assert code == EXIT_USAGE
+    assert out == [
+        "wire-conformance: --wire gemini leaves no cell: the 3 cases --case 'back-to-back-*' "
+        "selects run only on anthropic-messages, openai-chat:openrouter"
+    ]
+
+
+def test_a_selection_whose_every_cell_is_na_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every selected cell n/a (undeclared wires and missing capabilities, counted by
+    cause) runs nothing: exit 2, with the capability and where to declare it."""
+    code, out = run(capsys, "--target", CLIENT, "--case", "cross-wire-*")
+    assert code == EXIT_USAGE
+    (line,) = out
+    assert line.startswith("wire-conformance: every one of the 39 selected cells is n/a: ")
+    assert "35 on wires the target httpx-anthropic-min does not declare (gemini, " in line
+    assert (
+        f"4 need capability history, which the target does not declare (if it has it, "
+        f"list it in {CLIENT}.capabilities)"
+    ) in line
+
+
+def test_a_cmd_target_is_told_how_to_declare_a_capability(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 25 item 11: not "which command targets lack": a manifest declares them."""
+    code, out = run(capsys, "--target", "cmd:true", "--case", "cross-wire-*")
+    assert code == EXIT_USAGE
+    assert "command targets lack" not in out[0]
+    assert (
+        "need capability history, which the target does not declare (a `cmd:` target "
+        "declares none; if it has it, run it from a target manifest that lists it under "
+        "`capabilities`: docs/targets.md#target-manifests)"
+    ) in out[0]
+
+
+def test_a_manifest_target_is_told_where_to_declare_a_capability(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = tmp_path / "target.toml"
+    manifest.write_text(
+        'name = "mine"\nkind = "command"\ncommand = "true"\ncontract = 2\n'
+        'wires = ["anthropic-messages"]\n'
+    )
+    code, out = run(capsys, "--target", str(manifest), "--case", "cross-wire-*")
+    assert code == EXIT_USAGE
+    assert out[0].endswith(
+        "4 need capability history, which the target does not declare "
+        f"(if it has it, list it under `capabilities` in {manifest})"
+    )
+
+
+# ------------------------------------------------- issue 25 item 8: typos, suggested
+
+
+def test_a_target_class_with_a_mistyped_capability_or_wire_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Class attributes are as strict as a manifest: `histroy` was accepted silently (every
+    case needing history n/a), a wire `anthropic` read as "the selection has only …"."""
+    (tmp_path / "typo_adapter.py").write_text(
+        "from conformance.reference.adapter import ReferenceAdapter\n"
+        "class Mine(ReferenceAdapter):\n"
+        "    name = 'mine'\n"
+        "    wires = frozenset({'anthropic'})\n"
+        "    capabilities = frozenset({'histroy'})\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code, out = run(capsys, "--target", "typo_adapter:Mine")
+    assert code == EXIT_USAGE
+    (line,) = out
+    assert "typo_adapter:Mine: unknown wire anthropic (did you mean 'anthropic-messages'?)" in line
+    assert "unknown capability histroy (did you mean 'history'?); known: betas, history" in line
+    code, out = run(capsys, "--target", "typo_adapter:Mien")
+    assert (code, out) == (
+        EXIT_USAGE,
+        ["wire-conformance: 'typo_adapter' has no attribute 'Mien' (did you mean 'Mine'?)"],
+    )
+
+
+def test_a_mistyped_wire_option_or_case_id_gets_a_suggestion(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out = run(capsys, "--wire", "anthropic-mesages")
+    assert code == EXIT_USAGE
+    assert out[0].startswith(
+        "wire-conformance: unknown wire anthropic-mesages (did you mean 'anthropic-messages'?)"
+    )
+    assert main(["cases", "--show", "xml-structured-call-prefered"]) == EXIT_FAILED
+    assert (
+        "error: no case 'xml-structured-call-prefered' in the library "
+        "(did you mean 'xml-structured-call-preferred'?)"
+    ) in capsys.readouterr().out

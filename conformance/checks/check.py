@@ -50,6 +50,7 @@ class Check:
         severity: Severity | None = None,
         evidence: Evidence | None = None,
         why: str | None = None,
+        expectation: int | None = None,
     ) -> Violation:
         """A violation of this check (``severity`` and ``evidence`` override the defaults)."""
         return Violation(
@@ -60,6 +61,7 @@ class Check:
             request=request,
             at=at,
             why=why,
+            expectation=expectation,
         )
 
 

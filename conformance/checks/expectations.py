@@ -108,6 +108,7 @@ def expectation_violations(transcript: Transcript) -> list[Violation]:
                     severity=expectation.severity,
                     evidence=weakest(evidence, finding.evidence or evidence),
                     why=getattr(expectation, "why", None),
+                    expectation=i,
                 )
             )
     return found
@@ -245,12 +246,14 @@ def _patterns(patterns: tuple[BlockPattern, ...]) -> str:
 
 
 def _found(block: Block, pattern: BlockPattern | None) -> str:
-    """A found block, showing the fields ``pattern`` compares (else its telling ones,
-    also when the pattern is about another kind of block)."""
+    """A found block, showing the fields ``pattern`` compares, then its telling ones
+    (only those when the pattern is about another kind of block): what was compared,
+    and what the block is."""
     names = [] if pattern is None else [_CONTAINS.get(n, n) for n in _fields(pattern)]
     if not names or (pattern is not None and pattern.kind not in (None, block.kind)):
         return quote.block(block)
     unique = list(dict.fromkeys(names))
+    unique += [n for n in quote.telling(block) if n not in unique]
     return quote.call(block.kind, ((n, _actual(n, block)) for n in unique))
 
 
@@ -417,8 +420,12 @@ def _any_of(expectation: ExpectAnyOf, transcript: Transcript) -> list[_Finding]:
         # design holds at the default threshold, so the whole rests on design.
         cap = alternative.evidence or "documented"
         bounds.append(strongest(*(weakest(f.evidence or "documented", cap) for f in found)))
+    # Alternatives that failed the same way are named together, their reason once.
+    alike: dict[str, list[int]] = {}
+    for i, found in enumerate(failures, 1):
+        alike.setdefault(", ".join(f.message for f in found), []).append(i)
     reasons = "; ".join(
-        f"({i}) {', '.join(f.message for f in found)}" for i, found in enumerate(failures, 1)
+        f"({', '.join(map(str, numbers))}) {text}" for text, numbers in alike.items()
     )
     requests = {f.request for found in failures for f in found}
     bound = weakest(*bounds)

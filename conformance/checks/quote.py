@@ -59,14 +59,17 @@ def call(name: str, fields: Iterable[tuple[str, Any]]) -> str:
     return f"{name}({', '.join(f'{key}={value(item)}' for key, item in fields)})"
 
 
+def telling(item: Block) -> list[str]:
+    """The fields that say what a block is: its kind's default fields that hold
+    something (a readable thinking block shows its text and signature, never only
+    ``redacted=False, data=None``)."""
+    return [name for name in DEFAULT_FIELDS[item.kind] if getattr(item, name, None) not in _QUIET]
+
+
 def block(item: Block, fields: Iterable[str] | None = None) -> str:
     """A block as ``kind(field=value, …)``: the given fields, or its telling ones."""
     if fields is None:
-        shown = [
-            (name, getattr(item, name))
-            for name in DEFAULT_FIELDS[item.kind]
-            if getattr(item, name, None) not in _QUIET
-        ]
+        shown = [(name, getattr(item, name)) for name in telling(item)]
     else:
         shown = [(name, getattr(item, name, None)) for name in fields]
     return call(item.kind, shown)

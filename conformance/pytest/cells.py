@@ -19,11 +19,12 @@ from conformance.cases.load_error import LoadError
 from conformance.cases.loader import CaseSet
 from conformance.cases.schema import Case
 from conformance.interrupt import cell_signals_interrupt
-from conformance.pytest.plugin import NOTES, SWEEP
+from conformance.pytest.plugin import NOTES, SWEEP, UNSNAPSHOTTED
 from conformance.pytest.suite import ConformanceSuite
 from conformance.pytest.sweep import Sweep
+from conformance.report.model import undeclared_note
 from conformance.report.terminal import details
-from conformance.runner import Job, RunOptions, plan, run_job
+from conformance.runner import Job, RunOptions, nothing_runs, plan, run_job
 from conformance.snapshots import (
     CELL_PARAMETER,
     RequestBodies,
@@ -37,6 +38,7 @@ from conformance.targets.resolve import (
     resolve_target,
     target_from_object,
 )
+from conformance.verdict import Result
 
 _LIBRARY = pytest.StashKey[dict[tuple[Path, ...], CaseSet]]()
 
@@ -153,13 +155,14 @@ def selected_jobs(
     """The suite's cells: a selection that selects nothing is a usage error; cells of
     wires the target does not declare are left out (one summary line, not a wall of
     skips); other ``n/a`` cells stay, skipped with the reason."""
-    from conformance.cases.selection import unmatched_patterns, unspoken_selection
+    from conformance.cases.selection import empty_plan, unmatched_patterns, unspoken_selection
+    from conformance.errors import unknown_names
     from conformance.wires.registry import declarable
 
     where = f"{cls.__name__}"
-    unknown = sorted(set(cls.wires) - set(declarable()))
-    if unknown:
-        misconfigured(f"{where}.wires: unknown wire {', '.join(unknown)}")
+    unknown = unknown_names("wire", cls.wires, declarable())
+    if unknown is not None:
+        misconfigured(f"{where}.wires: {unknown}")
     problems = unmatched_patterns(
         (c.id for c in cases), cls.case_patterns, f"{where}.case_patterns"
     )
@@ -169,18 +172,21 @@ def selected_jobs(
     if problems:
         misconfigured("; ".join(problems))
     jobs = plan(cases, target, wires, patterns)
+    empty = empty_plan(cases, wires, patterns, "wire", "case pattern")
+    if empty is not None:
+        misconfigured(f"{where}: {empty}")
     spoken = [job for job in jobs if target.speaks(job.column)]
     if target.wires is not None and jobs and not spoken:
         columns_ = {job.column for job in jobs}
         reason = unspoken_selection(columns_, target.speaks, target.name, target.wires)
         misconfigured(f"{where}: {reason}")
+    nothing = nothing_runs(jobs, target)
+    if nothing is not None:
+        misconfigured(f"{where}: {nothing}")
     left_out = sorted({job.column for job in jobs} - {job.column for job in spoken})
     if left_out:
-        note(
-            config,
-            f"{where}: {len(jobs) - len(spoken)} cells of wires {target.name} does not "
-            f"declare ({', '.join(left_out)}) were not collected",
-        )
+        count = len(jobs) - len(spoken)
+        note(config, f"{where}: {undeclared_note(count, target.name, left_out)} were not collected")
     if target.bundled_reference:
         note(
             config,
@@ -235,15 +241,24 @@ def check_cell(cell: Cell | BrokenCaseFile, request: pytest.FixtureRequest) -> N
         pytest.xfail(result.reason or "pinned by the target")
     if result.verdict in ("fail", "error"):
         pytest.fail("\n".join(details(result)), pytrace=False)
-    for warning in result.warnings:
-        warnings.warn(
-            ConformanceWarning(f"{result.case}@{result.wire}: {warning.check}: {warning.message}"),
-            stacklevel=1,
-        )
+    warn(result)
     if cell.snapshot is not None and transcript is not None:
         compare_snapshot(cell.snapshot, emitted_bodies(transcript), request)
     if result.verdict == "pinned":
         pytest.xfail(f"pinned limitation shown as documented: {result.reason}")
+
+
+def warn(result: Result) -> None:
+    """Each warning of a cell as a ``ConformanceWarning`` located at the case file, not
+    at this module: pytest's summary then shows no source line of the suite's own under
+    each one (line 0 has none)."""
+    for warning in result.warnings:
+        warnings.warn_explicit(
+            ConformanceWarning(f"{result.case}@{result.wire}: {warning.check}: {warning.message}"),
+            ConformanceWarning,
+            filename=result.file or result.case,
+            lineno=0,
+        )
 
 
 #: The most lines of a snapshot diff shown in a failure.
@@ -259,6 +274,7 @@ def compare_snapshot(slot: SnapshotSlot, bodies: Any, request: pytest.FixtureReq
     if snapshot == bodies:
         return
     if not slot.path.is_file():
+        request.config.stash.setdefault(UNSNAPSHOTTED, {})[request.node.nodeid] = None
         pytest.fail(
             f"no snapshot for this cell yet ({slot.path.name} under "
             f"{slot.directory.parent.name}/{slot.directory.name}/): record it with "

@@ -24,10 +24,14 @@ GENERATED_FIXTURE = "wire_conformance_column"
 #: The ``workeroutput`` key under which an xdist worker hands its stale files over.
 WORKER_OUTPUT = "wire_conformance_stale_snapshots"
 WORKER_NOTES = "wire_conformance_notes"
+WORKER_UNSNAPSHOTTED = "wire_conformance_unsnapshotted"
 SWEEP: pytest.StashKey[Sweep] = pytest.StashKey()
 #: One-line notes the cells leave for the terminal summary (skipped wires, no snapshots
 #: yet, the bundled reference as target), each printed once.
 NOTES: pytest.StashKey[dict[str, None]] = pytest.StashKey()
+#: The cells that passed their checks but have no snapshot yet (once others exist): a
+#: cell fixed after the first ``--snapshot-update``; counted on one summary line.
+UNSNAPSHOTTED: pytest.StashKey[dict[str, None]] = pytest.StashKey()
 
 
 def _timeout(text: str) -> float:
@@ -131,13 +135,12 @@ def pytest_configure(config: pytest.Config) -> None:
     from pathlib import Path
 
     from conformance.cases.selection import case_dir_problems
+    from conformance.errors import unknown_names
     from conformance.wires.registry import columns
 
-    unknown = sorted(set(wires) - set(columns()))
-    if unknown:
-        raise pytest.UsageError(
-            f"--conformance-wire: unknown wire {', '.join(unknown)}; known: {', '.join(columns())}"
-        )
+    unknown = unknown_names("wire", wires, columns())
+    if unknown is not None:
+        raise pytest.UsageError(f"--conformance-wire: {unknown}")
     problems = case_dir_problems([Path(d) for d in dirs], "--conformance-cases")
     if problems:
         raise pytest.UsageError("; ".join(problems))
@@ -177,6 +180,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if workeroutput is not None:
         notes: dict[str, None] = config.stash.get(NOTES, {})
         workeroutput[WORKER_NOTES] = list(notes)
+        cells: dict[str, None] = config.stash.get(UNSNAPSHOTTED, {})
+        workeroutput[WORKER_UNSNAPSHOTTED] = list(cells)
     sweep = config.stash.get(SWEEP, None)
     if sweep is None:
         return
@@ -204,6 +209,8 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     output = getattr(node, "workeroutput", {})
     for note in output.get(WORKER_NOTES, ()):
         config.stash.setdefault(NOTES, {})[note] = None
+    for cell in output.get(WORKER_UNSNAPSHOTTED, ()):
+        config.stash.setdefault(UNSNAPSHOTTED, {})[cell] = None
     found = output.get(WORKER_OUTPUT)
     if found is None:
         return
@@ -216,7 +223,16 @@ def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, config: pytest.Config
 ) -> None:
     sweep = config.stash.get(SWEEP, None)
-    notes: dict[str, None] = config.stash.get(NOTES, {})
+    noted: dict[str, None] = config.stash.get(NOTES, {})
+    cells: dict[str, None] = config.stash.get(UNSNAPSHOTTED, {})
+    notes, unsnapshotted = list(noted), len(cells)
+    if unsnapshotted:
+        noun = "cell now passes" if unsnapshotted == 1 else "cells now pass"
+        notes.append(
+            f"{unsnapshotted} {noun} but {'has' if unsnapshotted == 1 else 'have'} no "
+            "snapshot (they fail until recorded; a cell fixed since the last "
+            "`pytest --snapshot-update`): record them with `pytest --snapshot-update`"
+        )
     if notes and not hasattr(config, "workerinput"):
         terminalreporter.write_sep("-", "wire-conformance")
         for note in notes:

@@ -101,6 +101,12 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
     diff = report_actions.add_parser("diff", help="print the verdicts that changed")
     diff.add_argument("old", type=Path, metavar="OLD.json")
     diff.add_argument("new", type=Path, metavar="NEW.json")
+    diff.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="exit 1 when a cell in both reports went from pass (or pinned, or a replay's "
+        "drift) to fail or error",
+    )
     html = report_actions.add_parser(
         "html", help="write the HTML page of a JSON report (`run --json`)"
     )
@@ -218,7 +224,13 @@ def _case_file(out: Path, case_id: str) -> Path | None:
 
 
 def _report_diff(args: argparse.Namespace) -> int:
-    from conformance.recording.diff import ReportReadError, changed, verdicts
+    from conformance.recording.diff import (
+        ReportReadError,
+        absent,
+        changed,
+        regressions,
+        verdicts,
+    )
 
     try:
         old, new = verdicts(args.old), verdicts(args.new)
@@ -228,8 +240,15 @@ def _report_diff(args: argparse.Namespace) -> int:
     lines = changed(old, new)
     for line in lines:
         _say(line)
-    _say(f"{len(lines)} changed verdict(s) of {len(set(old) | set(new))}")
-    return EXIT_OK
+    apart = absent(old, new)
+    if apart is not None:
+        _say(apart)
+    worse = regressions(old, new)
+    _say(
+        f"{len(lines)} changed verdict(s) of {len(set(old) & set(new))} compared cells, "
+        f"{worse} regression(s)"
+    )
+    return EXIT_FAILED if worse and args.fail_on_regression else EXIT_OK
 
 
 def _listen(text: str, allow_remote: bool) -> tuple[str, int]:

@@ -39,7 +39,14 @@ from conformance.recording.cassette import (
 from conformance.recording.clean import clean_exchange
 from conformance.recording.load import RecordingError, parse_recording
 from conformance.recording.model import Metadata, RecordedExchange, build_recording, record_exchange
-from conformance.recording.routing import Placement, conversation_key, model_of, place
+from conformance.recording.routing import (
+    Placement,
+    conversation_key,
+    history_length,
+    model_of,
+    place,
+    restarted,
+)
 from conformance.recording.sanitize import SANITIZER_VERSION
 from conformance.version import __version__
 from conformance.wires.sse import event_pieces, looks_streamed
@@ -108,6 +115,8 @@ class _Conversation:
     when: str | None = None
     edits: set[str] = field(default_factory=set)
     rewritten: set[str] = field(default_factory=set)
+    #: The history length of its last request (``routing.restarted``).
+    length: int | None = None
 
 
 def cassette_files(source: Path) -> list[tuple[Path, Path]]:
@@ -185,6 +194,7 @@ def _conversations(
     interactions: Sequence[Interaction], dialect: str | None, skipped: Counter[str]
 ) -> list[_Conversation]:
     by_key: dict[tuple[str, ...], _Conversation] = {}
+    every: list[_Conversation] = []
     for interaction in interactions:
         url = urlsplit(interaction.url)
         host, port = (url.hostname or "").lower(), url.port
@@ -209,16 +219,19 @@ def _conversations(
         source = host if port is None else f"{host}:{port}"
         key = (placement.wire, placement.dialect or "", source, conversation_key(request))
         conversation = by_key.get(key)
-        if conversation is None:
+        length = history_length(request)
+        if conversation is None or restarted(conversation.length, length):
             conversation = _Conversation(placement, source, model=model_of(request))
             conversation.when = interaction.when
             by_key[key] = conversation
+            every.append(conversation)
+        conversation.length = length
         if placement.path != url.path:
             conversation.rewritten.add(f"path {url.path} filed as {placement.path}")
         conversation.exchanges.append(
             _exchange(len(conversation.exchanges) + 1, request, interaction, conversation.edits)
         )
-    return list(by_key.values())
+    return every
 
 
 def _kept(headers: Sequence[tuple[str, str]], kept: frozenset[str]) -> dict[str, str]:

@@ -12,7 +12,9 @@ provider (``conformance.provider.loopback``), with its request reading
 (``conformance.provider.framing``); the upstream client is httpx.
 
 Conversations: requests whose body opens with the same first message (and system
-prompt) on the same path belong to one conversation, one file
+prompt) on the same path belong to one conversation, one file, until one carries a
+shorter history than the last (a second client run with the same first message: a new
+conversation, ``routing.restarted``)
 (``<out>/<wire>/<time>-<n>.json``, rewritten atomically by a writer thread after each
 exchange, and once more when the proxy closes).
 """
@@ -50,7 +52,14 @@ from conformance.recording.model import (
     file_text,
     record_exchange,
 )
-from conformance.recording.routing import conversation_key, dialect_of_host, model_of, wire_of
+from conformance.recording.routing import (
+    conversation_key,
+    dialect_of_host,
+    history_length,
+    model_of,
+    restarted,
+    wire_of,
+)
 from conformance.recording.sanitize import SANITIZER_VERSION, scrub_path
 from conformance.version import __version__
 
@@ -80,6 +89,8 @@ class Conversation:
     recorded_at: str
     #: The exchanges as JSON data (dumped once each: a file rewrite stays cheap).
     exchanges: list[dict[str, Any]] = field(default_factory=list)
+    #: The history length of its last request (``routing.restarted``).
+    length: int | None = None
 
 
 _Pending = tuple[HttpRequest, HttpResponse, Ending, str | None]
@@ -103,7 +114,9 @@ class Recorder:
         #: The dialect of an ``openai-chat`` upstream (a router's or a vendor's fields).
         self.dialect = dialect
         self._lock = threading.Lock()
+        #: The conversation each key last opened; every conversation, in order.
         self._conversations: dict[str, Conversation] = {}
+        self._all: list[Conversation] = []
         self._stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%SZ")
         self._queue: queue.Queue[_Pending | None] = queue.Queue()
         self._writer = threading.Thread(target=self._drain, name="recording-writer", daemon=True)
@@ -127,7 +140,7 @@ class Recorder:
     @property
     def files(self) -> list[Path]:
         with self._lock:
-            return [c.path for c in self._conversations.values()]
+            return [c.path for c in self._all]
 
     def add(
         self, request: HttpRequest, response: HttpResponse, ended: Ending, reason: str | None
@@ -172,14 +185,17 @@ class Recorder:
         if wire is None:
             return None
         key = conversation_key(request)
+        length = history_length(request)
         with self._lock:
             conversation = self._conversations.get(key)
-            if conversation is None:
-                number = len(self._conversations) + 1
+            if conversation is None or restarted(conversation.length, length):
+                number = len(self._all) + 1
                 path = self.out / wire / f"{self._stamp}-{number:03d}.json"
                 now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
                 conversation = Conversation(path, wire, model_of(request), now)
                 self._conversations[key] = conversation
+                self._all.append(conversation)
+            conversation.length = length
         exchange = record_exchange(
             len(conversation.exchanges) + 1, request, response, ended, reason
         )

@@ -142,6 +142,29 @@ def conversation_key(request: HttpRequest) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def history_length(request: HttpRequest) -> int | None:
+    """How many items of history a request carries (its messages, input items or
+    contents), or ``None`` when its body says nothing countable."""
+    try:
+        body = json.loads(request.body)
+    except ValueError:
+        return None
+    if isinstance(body, dict):
+        for key in ("messages", "input", "contents"):
+            items = body.get(key)
+            if isinstance(items, list):
+                return len(items)
+    return None
+
+
+def restarted(last: int | None, length: int | None) -> bool:
+    """Whether a request that opens like a conversation starts it again: a history
+    shorter than the conversation's last request's is a second client run with the same
+    first message, not the next turn (longer) or a retry (as long).  Such runs were
+    merged into one recording."""
+    return last is not None and length is not None and length < last
+
+
 _INSTRUCTING = frozenset({"system", "developer"})
 
 

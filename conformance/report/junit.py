@@ -1,4 +1,10 @@
-"""JUnit XML, for CI dashboards: one testcase per case × wire."""
+"""JUnit XML, for CI dashboards: one testcase per case × wire.
+
+A CI UI shows a failure's ``message`` attribute as its one-line title and the element's
+text as the detail: the message is the first violation (or the reason, else the case's
+title), one line; the body holds everything ``details`` prints (reason, traceback,
+violations, output tails).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,24 @@ import xml.etree.ElementTree as ET
 
 from conformance.report.model import Report
 from conformance.report.terminal import details
+from conformance.verdict import Result
+
+#: The longest ``message`` attribute: a title, not the detail.
+MESSAGE_CHARS = 300
+
+
+def headline(result: Result) -> str:
+    """What a failed or errored cell's ``message`` says: its first violation (check and
+    message), else the first line of its reason, else the case's title."""
+    if result.violations:
+        first = result.violations[0]
+        text = f"{first.check}: {first.message}"
+    elif result.reason:
+        text = result.reason
+    else:
+        text = result.title or f"{result.case} [{result.wire}]: {result.verdict}"
+    line = text.strip().splitlines()[0] if text.strip() else result.verdict
+    return line if len(line) <= MESSAGE_CHARS else line[: MESSAGE_CHARS - 1] + "…"
 
 
 def to_junit(report: Report) -> str:
@@ -30,11 +54,14 @@ def to_junit(report: Report) -> str:
         case = ET.SubElement(suite, "testcase", classname=result.wire, name=result.case)
         text = "\n".join(details(result))
         if result.verdict == "fail":
-            ET.SubElement(case, "failure", message=result.reason or "violations").text = text
+            ET.SubElement(case, "failure", message=headline(result)).text = text
         elif result.verdict == "error":
-            ET.SubElement(case, "error", message=result.reason or "error").text = text
+            ET.SubElement(case, "error", message=headline(result)).text = text
         elif result.verdict in ("n/a", "xfail"):
-            ET.SubElement(case, "skipped", message=f"{result.verdict}: {result.reason or ''}")
+            cause = f" ({result.not_applicable})" if result.not_applicable else ""
+            ET.SubElement(
+                case, "skipped", message=f"{result.verdict}{cause}: {result.reason or ''}"
+            )
         elif result.verdict == "pinned":
             ET.SubElement(case, "system-out").text = f"pinned: {result.reason or ''}"
     ET.indent(suite)

@@ -1,11 +1,13 @@
 """The report of a run: versioned, documented in docs/report.md, deterministic.
 
-The same inputs give the same bytes: results are sorted by case and wire, and nothing
-in the report depends on time or on the machine.
+The same inputs give the same bytes, but for the timing fields (``TIMING_FIELDS``):
+results are sorted by case and wire, and nothing else in the report depends on time or
+on the machine.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable
 
@@ -88,11 +90,51 @@ def build_report(
     )
 
 
+def undeclared(report: Report) -> list[Result]:
+    """The cells of wires the target does not declare: the JSON keeps them, the other
+    reports count them in one line (as pytest, which does not collect them)."""
+    return [r for r in report.results if r.not_applicable == "undeclared-wire"]
+
+
+def listed(report: Report) -> list[Result]:
+    """The cells the matrix, the list and the Markdown table show: all but those of
+    wires the target does not declare."""
+    return [r for r in report.results if r.not_applicable != "undeclared-wire"]
+
+
+def undeclared_note(count: int, target: str, columns: Iterable[str]) -> str:
+    """``N cells of wires T does not declare (w, …)``: the one line both faces print
+    for them (the command line adds "not run", pytest "were not collected")."""
+    noun = "cell" if count == 1 else "cells"
+    return f"{count} {noun} of wires {target} does not declare ({', '.join(sorted(columns))})"
+
+
+def capability_line(report: Report) -> str | None:
+    """The ``n/a`` cells of capabilities the target does not declare, counted by
+    capability: apart from the undeclared wires, since the fix differs."""
+    needy = [r for r in report.results if r.not_applicable == "missing-capability"]
+    if not needy:
+        return None
+    counts = Counter(c for r in needy for c in r.missing)
+    each = ", ".join(f"{name} ({n})" for name, n in sorted(counts.items()))
+    noun = "cell needs" if len(needy) == 1 else "cells need"
+    return (
+        f"n/a: {len(needy)} {noun} a capability the target does not declare: {each} "
+        "(each reason says where to declare it)"
+    )
+
+
 def summary_line(report: Report) -> str:
-    """The count of every verdict that occurred, and a warning when the target is the
-    bundled reference: a forgotten ``--target`` never looks like the user's green run."""
-    line = ", ".join(f"{n} {verdict}" for verdict, n in report.summary.items() if n)
+    """The count of every verdict that occurred, the cells of undeclared wires apart,
+    and a warning when the target is the bundled reference: a forgotten ``--target``
+    never looks like the user's green run."""
+    counts = summarize(listed(report))
+    line = ", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n)
     line = line or "no cases ran"
+    hidden = undeclared(report)
+    if hidden:
+        columns = {r.wire for r in hidden}
+        line += f" · {undeclared_note(len(hidden), report.target, columns)} not run"
     drifts = [r.snapshot for r in report.results if r.snapshot in ("changed", "new")]
     if drifts:
         changed, new = drifts.count("changed"), drifts.count("new")
@@ -100,6 +142,22 @@ def summary_line(report: Report) -> str:
     if report.bundled_target:
         line += " · target: the bundled reference adapter, not your code (use --target)"
     return line
+
+
+#: The fields of a result that are timings: they vary run to run, and no comparison of
+#: two reports reads them.
+TIMING_FIELDS = ("seconds",)
+
+
+def untimed(report_json: str) -> str:
+    """A JSON report with its timing fields emptied: what a byte-identity comparison of
+    two runs compares (the same inputs give the same bytes, timings aside)."""
+    data = json.loads(report_json)
+    for result in data.get("results", []):
+        for name in TIMING_FIELDS:
+            if name in result:
+                result[name] = None
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def to_json(report: Report) -> str:

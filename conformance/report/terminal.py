@@ -3,18 +3,25 @@ not fit), then what went wrong, then the summary line.
 
 A CI log has no terminal width: a matrix that does not fit is never shrunk (columns to
 nothing, cells cut); the list form says the same, one line per case.
+
+What a person reads first must not drown: cells of wires the target does not declare
+are counted in the summary line, not listed; an error shared by many cells (a target
+that crashes in ``open()``) is printed once with the cells it hit; warnings are one
+line unless ``verbose`` (``-v``) asks for each.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Literal, TypeAlias
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from conformance.report.model import Report, summary_line
-from conformance.verdict import Result
+from conformance.report.model import Report, capability_line, listed, summary_line
+from conformance.report.progress import slowest
+from conformance.verdict import Result, Violation
 
 STYLE = {
     "pass": "green",
@@ -44,9 +51,10 @@ def label(result: Result) -> str:
 
 
 def _columns(report: Report) -> tuple[list[str], list[str], dict[tuple[str, str], Result]]:
-    wires = sorted({r.wire for r in report.results})
-    cases = sorted({r.case for r in report.results})
-    return wires, cases, {r.key: r for r in report.results}
+    shown = listed(report)
+    wires = sorted({r.wire for r in shown})
+    cases = sorted({r.case for r in shown})
+    return wires, cases, {r.key: r for r in shown}
 
 
 def matrix(report: Report) -> Table:
@@ -54,7 +62,7 @@ def matrix(report: Report) -> Table:
     table = Table(title=f"wire-conformance {report.suite_version} · target {report.target}")
     table.add_column("case", no_wrap=True, min_width=max((len(c) for c in cases), default=4))
     for wire in wires:
-        width = max([len(wire)] + [len(label(r)) for r in report.results if r.wire == wire])
+        width = max([len(wire)] + [len(label(r)) for r in cells.values() if r.wire == wire])
         table.add_column(wire, justify="center", no_wrap=True, min_width=width)
     for case in cases:
         row: list[Text | str] = [case]
@@ -67,9 +75,9 @@ def matrix(report: Report) -> Table:
 
 def matrix_width(report: Report) -> int:
     """The width the matrix needs with no cell cut: its columns, padding and borders."""
-    wires, cases, _ = _columns(report)
+    wires, cases, shown = _columns(report)
     case = max((len(c) for c in cases), default=4)
-    cells = [max([len(w)] + [len(label(r)) for r in report.results if r.wire == w]) for w in wires]
+    cells = [max([len(w)] + [len(label(r)) for r in shown.values() if r.wire == w]) for w in wires]
     return case + sum(cells) + 3 * (len(cells) + 1) + 1
 
 
@@ -83,30 +91,106 @@ def listing(report: Report) -> list[str]:
     return lines
 
 
-def details(result: Result) -> list[str]:
+def details(result: Result, warnings: bool = True, shared: bool = False) -> list[str]:
     """What a reader needs to act on one non-passing (or warned) result: the case's
-    title and file, the reason, each violation with the expectation's ``why``."""
+    title and file, the reason, each violation with the expectation's ``why``, and the
+    warnings unless ``warnings`` is false.  ``shared``: the reason and output tails
+    were printed once for a group of cells (``problems``), so they are left out."""
     head = f"{result.case} [{result.wire}]: {result.verdict}"
     lines = [head + (f" — {result.title}" if result.title else "")]
     if result.file:
         lines.append(f"  case file: {result.file}")
-    if result.reason:
+    if result.reason and not shared:
         lines.append(f"  reason: {result.reason}")
-    for violation in (*result.violations, *result.warnings):
-        where = (
-            f" (request {violation.request}" + (f", {violation.at}" if violation.at else "") + ")"
-            if violation.request
-            else ""
-        )
-        tag = f" [{violation.severity}, {violation.evidence}]"
-        lines.append(f"  - {violation.check}{tag}{where}: {violation.message}")
-        if violation.why:
-            lines.append(f"    why: {violation.why}")
+    for violation in (*result.violations, *(result.warnings if warnings else ())):
+        lines.extend(_violation(violation))
+    if not shared:
+        lines.extend(_tails(result))
+    return lines
+
+
+def _violation(violation: Violation) -> list[str]:
+    where = (
+        f" (request {violation.request}" + (f", {violation.at}" if violation.at else "") + ")"
+        if violation.request
+        else ""
+    )
+    tag = f" [{violation.severity}, {violation.evidence}]"
+    lines = [f"  - {violation.check}{tag}{where}: {violation.message}"]
+    if violation.why:
+        lines.append(f"    why: {violation.why}")
+    return lines
+
+
+def _tails(result: Result) -> list[str]:
+    lines: list[str] = []
     for name, tail in (("stdout", result.stdout_tail), ("stderr", result.stderr_tail)):
         if tail and result.verdict in ("fail", "error"):
             lines.append(f"  {name} (tail):")
             lines.extend(f"    {line}" for line in tail.rstrip().splitlines()[-15:])
     return lines
+
+
+#: The most cells a shared error names; the matrix shows them all.
+GROUP_NAMED = 8
+
+
+def _error_key(result: Result) -> tuple[str | None, str | None, str | None]:
+    return (result.reason, result.stdout_tail, result.stderr_tail)
+
+
+def problems(report: Report, verbose: bool = False) -> list[str]:
+    """Every failed and errored cell's details, in report order; an error shared by
+    several cells (same reason and output tails) is printed once, as "the same error in
+    N cells", and each of those cells then shows only what it adds (its violations).
+    Warnings are printed under their cells only when ``verbose`` (else ``warnings_line``
+    counts them)."""
+    errors: dict[tuple[str | None, str | None, str | None], list[Result]] = {}
+    for result in report.results:
+        if result.verdict == "error":
+            errors.setdefault(_error_key(result), []).append(result)
+    lines: list[str] = []
+    done: set[tuple[str | None, str | None, str | None]] = set()
+    for result in report.results:
+        key = _error_key(result)
+        group = errors.get(key, []) if result.verdict == "error" else []
+        if len(group) > 1:
+            if key not in done:
+                done.add(key)
+                lines.extend(_shared_error(group, verbose))
+        elif result.verdict in ("fail", "error") or (verbose and result.warnings):
+            lines.extend(details(result, warnings=verbose))
+    return lines
+
+
+def _shared_error(group: list[Result], verbose: bool) -> list[str]:
+    first = group[0]
+    named = ", ".join(f"{r.case} [{r.wire}]" for r in group[:GROUP_NAMED])
+    more = f" and {len(group) - GROUP_NAMED} more" if len(group) > GROUP_NAMED else ""
+    lines = [f"the same error in {len(group)} cells: {named}{more}"]
+    if first.reason:
+        lines.append(f"  reason: {first.reason}")
+    lines.extend(_tails(first))
+    for result in group:
+        if result.violations or (verbose and result.warnings):
+            lines.extend(details(result, warnings=verbose, shared=True))
+    return lines
+
+
+def warnings_line(report: Report, verbose: bool, hint: str = "-v prints each") -> str | None:
+    """The warnings of the run in one line, counted by check, and where to see each
+    (``-v`` prints each under its cell instead)."""
+    warned = [r for r in listed(report) if r.warnings]
+    if not warned or verbose:
+        return None
+    checks = Counter(w.check for r in warned for w in r.warnings)
+    each = ", ".join(f"{check} ({n})" for check, n in sorted(checks.items()))
+    total = sum(checks.values())
+    cells = "cell" if len(warned) == 1 else "cells"
+    return (
+        f"warnings: {total} in {len(warned)} {cells} (violations that did not fail them): "
+        f"{each}; {hint}"
+    )
 
 
 def drift(result: Result) -> list[str]:
@@ -127,20 +211,33 @@ def _print_uncut(console: Console, table: Table, width: int) -> None:
         console.width = narrow
 
 
-def print_report(report: Report, console: Console, form: Form = "auto") -> None:
-    """The matrix (or list), what went wrong in each cell, and the summary."""
+def print_report(
+    report: Report,
+    console: Console,
+    form: Form = "auto",
+    verbose: bool = False,
+    timed: bool = False,
+) -> None:
+    """The matrix (or list), what went wrong in each cell, and the summary; ``timed``:
+    the slowest cells too (a run that showed its progress: a long one)."""
     for error in report.load_errors:
         console.print(Text(f"case file error: {error}", style="bold red"))
-    if report.results:
+    if listed(report):
         if form == "list" or (form == "auto" and matrix_width(report) > console.width):
             console.print("\n".join(listing(report)), markup=False, highlight=False, soft_wrap=True)
         else:
             _print_uncut(console, matrix(report), matrix_width(report))
+    for line in problems(report, verbose):
+        console.print(line, markup=False, highlight=False)
+    warned = warnings_line(report, verbose)
+    if warned is not None:
+        console.print(warned, markup=False, highlight=False)
     for result in report.results:
-        if result.verdict in ("fail", "error") or result.warnings:
-            console.print("\n".join(details(result)), markup=False, highlight=False)
         if result.snapshot == "changed":
             console.print("\n".join(drift(result)), markup=False, highlight=False)
+    for extra in (slowest(report.results) if timed else None, capability_line(report)):
+        if extra is not None:
+            console.print(extra, markup=False, highlight=False)
     console.print(summary_line(report), markup=False, highlight=False)
     if any(r.warnings for r in report.results):
         console.print(LEGEND, markup=False, highlight=False)

@@ -253,7 +253,6 @@ class CommandKind(TargetKind):
     manifest declares them and speaks contract v2 (``conformance.targets.manifest``)."""
 
     name: ClassVar[str] = "command"
-    capability_gap: ClassVar[str] = "which command targets lack"
     parallel: ClassVar[bool] = True
     command: str
     contract: int = CONTRACT_VERSION

@@ -9,6 +9,7 @@ and reserved exit codes that say why a command did not hold the conversation.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
@@ -74,7 +75,24 @@ def read_output(path: Path) -> ReadOutput:
     return parse_output(document, path)
 
 
+#: A line a runtime's warning machinery prints: Python's ``file:N: SomeWarning: …``,
+#: Node's ``(node:123) Warning: …`` and its ``(Use `node --trace-warnings …`` hint.
+_WARNING = re.compile(r"\w*Warning: |^\(node:\d+\) |^\(Use `node --trace-")
+
+
 def last_line(text: str | None) -> str:
-    """The last non-empty line of a stream tail: the message a reserved exit carries."""
-    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
-    return lines[-1] if lines else "(no message on stderr)"
+    """The message a reserved exit carries: the last non-empty line of a stream tail
+    that is not a runtime's warning (a library that warns at exit, over several lines,
+    after printing why it stopped, still has its decisive line read); the last line
+    when every line is one."""
+    lines = [line.rstrip() for line in (text or "").splitlines() if line.strip()]
+    decisive: list[str] = []
+    warning = False
+    for line in lines:
+        if _WARNING.search(line.strip()):
+            warning = True
+        elif not (warning and line[:1].isspace()):  # a warning's indented source line
+            warning = False
+            decisive.append(line.strip())
+    chosen = decisive or [line.strip() for line in lines]
+    return chosen[-1] if chosen else "(no message on stderr)"

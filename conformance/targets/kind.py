@@ -27,6 +27,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import ClassVar, NoReturn
 
 from conformance.model import FinalOutput
@@ -38,6 +39,18 @@ from conformance.targets.base import ConversationStopped, Session
 TRACEBACK_LINES = 12
 TRACEBACK_CHARS = 4000
 MESSAGE_CHARS = 1000
+
+
+#: The package's own directory: frames under it are the suite's.
+_SUITE = Path(__file__).resolve().parents[1]
+
+
+def _suite_frame(filename: str) -> bool:
+    """Whether a traceback frame is the suite's own code (not the target's)."""
+    try:
+        return Path(filename).resolve().is_relative_to(_SUITE)
+    except (OSError, ValueError):
+        return False
 
 
 def _bounded(message: str) -> str:
@@ -59,7 +72,14 @@ class Crash:
 
     @classmethod
     def of(cls, error: BaseException) -> Crash:
-        lines = "".join(traceback.format_exception(error)).rstrip().splitlines()
+        """The crash of ``error``, its traceback starting at the target's own first
+        frame: the suite's frames that called the target (``kind.py``, ``adapter.py``)
+        say nothing to a reader and pushed the user's out of the bounded tail."""
+        shown = traceback.TracebackException.from_exception(error)
+        frames = list(shown.stack)
+        first = next((i for i, f in enumerate(frames) if not _suite_frame(f.filename)), 0)
+        shown.stack = traceback.StackSummary.from_list(frames[first:])
+        lines = "".join(shown.format()).rstrip().splitlines()
         return cls(
             type=type(error).__qualname__,
             message=_bounded(str(error)),
@@ -161,7 +181,10 @@ def _stop(thread: threading.Thread) -> None:
 
     This stops a Python loop; a thread blocked in C (a socket read, ``time.sleep``)
     only sees it when the call returns, and one that catches ``BaseException`` can
-    ignore it: such a thread stays behind as a daemon, idle or not.
+    ignore it: such a thread stays behind as a daemon, idle or not.  It lands in
+    whatever the thread runs next, cleanup included (a ``finally``, a ``__del__``, a gc
+    callback of another library): docs/targets.md, "Timeouts of in-process targets",
+    says so and points hang-prone targets to the command kind.
     """
     if thread.ident is None or not thread.is_alive():
         return

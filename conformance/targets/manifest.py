@@ -21,7 +21,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from conformance.errors import ConformanceError
+from conformance.errors import ConformanceError, close_to
 from conformance.model import Capability
 from conformance.targets.base import CONTRACT_VERSION
 from conformance.targets.tool_names import ToolNames
@@ -98,8 +98,8 @@ class Manifest(BaseModel):
     @field_validator("wires")
     @classmethod
     def _known_wires(cls, wires: list[str]) -> list[str]:
-        known = declarable()
-        unknown = [w for w in wires if w not in known]
+        known = set(declarable())
+        unknown = [f"{w}{close_to(w, known)}" for w in wires if w not in known]
         if unknown:
             raise ValueError(
                 f"unknown wire {', '.join(unknown)}; the wires are {', '.join(sorted(known))}"

@@ -14,9 +14,11 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import get_args
 
-from conformance.errors import ConformanceError
+from conformance.errors import ConformanceError, close_to, unknown_names
 from conformance.interrupt import Interrupted
+from conformance.model import Capability
 from conformance.paths import UnsafePath, segment
 from conformance.targets.adapter import AdapterKind
 from conformance.targets.base import Adapter, Client, TargetBase
@@ -33,7 +35,7 @@ from conformance.targets.manifest import (
     manifest_path,
 )
 from conformance.targets.tool_names import ToolNames
-from conformance.wires.registry import declared_columns
+from conformance.wires.registry import declarable, declared_columns
 
 __all__ = ["REFERENCE_SPEC", "ResolvedTarget", "TargetError", "command_name", "resolve_target"]
 
@@ -42,6 +44,11 @@ class TargetError(ConformanceError, ValueError):
     """The target spec names nothing the suite can run."""
 
 
+#: How a ``cmd:`` target, which declares nothing, gets a capability.
+CMD_CAPABILITIES = (
+    "a `cmd:` target declares none; if it has it, run it from a target manifest that "
+    "lists it under `capabilities`: docs/targets.md#target-manifests"
+)
 #: The bundled reference adapter, the default target.
 REFERENCE_SPEC = "conformance.reference.adapter:ReferenceAdapter"
 
@@ -64,6 +71,9 @@ class ResolvedTarget:
     timeout: float | None = None
     #: The target's own names for the case's tools (a manifest's ``tool_names``).
     tool_names: ToolNames | None = None
+    #: Where this target declares a capability it has (its manifest, its class, or a
+    #: manifest to write for a ``cmd:`` target): an ``n/a`` reason says how to fix it.
+    declare_capabilities: str | None = None
 
     def __post_init__(self) -> None:
         # The name is a directory under the snapshot and saved-exchange roots.
@@ -79,6 +89,13 @@ class ResolvedTarget:
         if self.wires is None:
             return True
         return column in declared_columns(self.wires)
+
+    @property
+    def capability_gap(self) -> str:
+        """Why a case needing capabilities the target lacks is ``n/a`` (after "needs
+        capability X, "): its kind's reason and where the target would declare them."""
+        gap = self.kind.capability_gap
+        return gap if self.declare_capabilities is None else f"{gap} ({self.declare_capabilities})"
 
     @property
     def bundled_reference(self) -> bool:
@@ -126,6 +143,16 @@ def target_from_object(
         kind = ClientKind(obj)
     else:
         raise TargetError(f"{spec} is a {type(obj).__name__}, not an Adapter or Client target")
+    problems = [
+        problem
+        for problem in (
+            unknown_names("wire", obj.wires, declarable()),
+            unknown_names("capability", obj.capabilities, get_args(Capability)),
+        )
+        if problem is not None
+    ]
+    if problems:  # as strict as a manifest: a typo is not a silent n/a
+        raise TargetError(f"{spec}: " + "; ".join(problems))
     return ResolvedTarget(
         spec=spec,
         name=name or obj.name,
@@ -133,6 +160,7 @@ def target_from_object(
         wires=frozenset(obj.wires),
         capabilities=frozenset(obj.capabilities),
         pins=dict(obj.pins),
+        declare_capabilities=f"if it has it, list it in {spec}.capabilities",
     )
 
 
@@ -199,6 +227,7 @@ def target_from_manifest(path: Path, name: str | None = None) -> ResolvedTarget:
         pins=dict(manifest.pins),
         timeout=manifest.timeout,
         tool_names=manifest.tool_names,
+        declare_capabilities=f"if it has it, list it under `capabilities` in {path}",
     )
 
 
@@ -212,7 +241,13 @@ def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
     except ValueError as error:
         raise TargetError(str(error)) from None
     if command is not None:
-        return ResolvedTarget(spec, name or command_name(command), CommandKind(command), None)
+        return ResolvedTarget(
+            spec,
+            name or command_name(command),
+            CommandKind(command),
+            None,
+            declare_capabilities=CMD_CAPABILITIES,
+        )
     if spec == "reference":
         spec = REFERENCE_SPEC
     module_name, _, attr = spec.partition(":")
@@ -232,5 +267,8 @@ def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise TargetError(f"{module_name!r} has no attribute {attr!r}") from None
+            names = [n for n in dir(obj) if not n.startswith("_")]
+            raise TargetError(
+                f"{module_name!r} has no attribute {attr!r}{close_to(part, names)}"
+            ) from None
     return target_from_object(obj, spec, name)

@@ -130,3 +130,16 @@ def event_pieces(body: bytes) -> tuple[bytes, ...]:
     included), the pieces joining back to ``body``: the reads a server that flushes once
     per event gives, for a recorded body that kept no read boundaries."""
     return split(body, [match.end() for match in _EVENT_END.finditer(body)])
+
+
+def cut_event(body: bytes) -> tuple[int, bytes] | None:
+    """Where an SSE body is cut inside an event, and that partial event: ``(byte offset,
+    text)``, or ``None`` when the body ends on an event's blank line (or holds only
+    blank lines after it).  A client never dispatches the partial event
+    (``read_events``); a reader of the recording should hear that it was there."""
+    ends = [match.end() for match in _EVENT_END.finditer(body)]
+    start = ends[-1] if ends else 0
+    tail = body[start:]
+    if not tail.strip() or not looks_streamed(tail if ends else body):
+        return None
+    return start, tail

@@ -33,7 +33,11 @@ def test_a_target_that_cannot_send_betas_gets_na_with_the_reason() -> None:
     case = library_case(CASE)
     assert "betas" in case.needs
     jobs = plan([case], target_from_object(_NoBetas()))
-    assert {j.skip for j in jobs} == {"needs capability betas, which the target does not declare"}
+    assert {j.skip for j in jobs} == {
+        "needs capability betas, which the target does not declare (if it has it, list it "
+        f"in {_NoBetas.__module__}:_NoBetas.capabilities)"
+    }
+    assert {(j.cause, j.missing) for j in jobs} == {("missing-capability", ("betas",))}
     assert {j.skip for j in plan([case], target_from_object(ReferenceAdapter()))} == {None}
 
 

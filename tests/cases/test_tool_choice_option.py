@@ -55,7 +55,8 @@ def test_a_target_that_cannot_send_a_tool_choice_gets_na_with_the_reason() -> No
     assert "tool-choice" in case.needs
     jobs = plan([case], target_from_object(_NoToolChoice()))
     assert {j.skip for j in jobs} == {
-        "needs capability tool-choice, which the target does not declare"
+        "needs capability tool-choice, which the target does not declare (if it has it, "
+        f"list it in {_NoToolChoice.__module__}:_NoToolChoice.capabilities)"
     }
     assert {j.skip for j in plan([case], target_from_object(ReferenceAdapter()))} == {None}
 

@@ -319,3 +319,22 @@ def test_any_of_fails_on_observed_evidence_only_when_every_alternative_does() ->
     # a wrong text breaks both alternatives on what the reports back
     [found] = evaluate(both, output=FinalOutput(text="Tool output.", complete=True, stop="end"))
     assert found.evidence == "observed"
+
+
+def test_any_of_names_alternatives_that_failed_alike_once() -> None:
+    """Issue 25 item 4: an alternative's reason is not printed twice."""
+    wanted = {"any_of": [{"requests": 5}, {"requests": 5}, blocks_expectation()]}
+    [found] = evaluate(wanted, views=merged())
+    assert found.message.startswith("expect[0] none of 3 alternatives holds: (1, 2) expected 5")
+    assert found.message.count("expected 5") == 1
+
+
+def test_a_found_block_shows_what_it_is_beside_what_was_compared() -> None:
+    """Issue 25 item 5: a readable thinking block was quoted as
+    `reasoning(redacted=False, data=None)` against a redacted pattern."""
+    redacted = {"kind": "reasoning", "redacted": True, "data": "blob"}
+    wanted = blocks_expectation()
+    wanted["blocks"] = [redacted, *INTERLEAVED[1:]]
+    [found] = evaluate(wanted)
+    assert "found reasoning(redacted=False, data=None, text=" in found.message
+    assert "signature=" in found.message

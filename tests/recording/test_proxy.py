@@ -215,3 +215,29 @@ def test_record_refuses_a_listen_address_off_loopback(capsys: pytest.CaptureFixt
     )
     assert code == 2
     assert "not loopback" in capsys.readouterr().out
+
+
+def test_two_client_runs_sharing_a_first_message_are_two_recordings(tmp_path: Path) -> None:
+    """Issue 25 item 13: `record` merged a second run of the same client (the same
+    first message) into the first run's recording.  A request with a shorter history
+    than the conversation's last starts a new one; a retry (as long) and the next turn
+    (longer) do not."""
+    import json
+
+    from conformance.http import HttpRequest, HttpResponse
+    from conformance.recording.proxy import Recorder
+
+    def request(*turns: str) -> HttpRequest:
+        roles = ("user", "assistant")
+        messages = [{"role": roles[i % 2], "content": t} for i, t in enumerate(turns)]
+        body = {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": messages}
+        return HttpRequest("POST", "/v1/messages", json.dumps(body).encode())
+
+    answer = HttpResponse(200, b"{}", (("content-type", "application/json"),))
+    recorder = Recorder(tmp_path, "https://api.anthropic.com")
+    for turns in (("Hi",), ("Hi",), ("Hi", "Hello", "Bye"), ("Hi",), ("Hi", "Yo", "Bye")):
+        recorder.add(request(*turns), answer, "complete", None)
+    recorder.close()
+    first, second = (load_recording(path) for path in recording_files(tmp_path))
+    assert len(first.exchanges) == 3  # the first run: its retry and its next turn
+    assert len(second.exchanges) == 2  # the second run, apart

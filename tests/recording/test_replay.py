@@ -4,6 +4,7 @@ lints clean."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -149,11 +150,7 @@ def test_decode_with_the_wrong_wire_fails_clearly(
 def test_report_diff_prints_changed_verdicts() -> None:
     old = {"a [w]": "pass", "b [w]": "pass", "c [w]": "fail"}
     new = {"a [w]": "pass", "b [w]": "fail", "d [w]": "pass"}
-    assert changed(old, new) == [
-        "b [w]: pass -> fail",
-        "c [w]: fail -> (absent)",
-        "d [w]: (absent) -> pass",
-    ]
+    assert changed(old, new) == ["b [w]: pass -> fail  (regression)"]  # absent: counted
 
 
 #: The case language scripts the encrypted_content OpenAI holds; a stateful Responses
@@ -219,7 +216,7 @@ def test_a_recording_for_a_wire_the_target_does_not_speak_is_na(tmp_path: Path) 
     (result,) = replay_paths(gemini, narrowed, RunOptions()).recordings
     assert result.status == "n/a"
     assert result.reason is not None
-    assert "does not speak gemini" in result.reason
+    assert "does not declare gemini" in result.reason
 
 
 def test_replay_of_a_missing_directory_is_a_usage_error(
@@ -268,3 +265,31 @@ def test_a_recording_whose_client_asked_again_after_a_final_answer_needs_xml_rec
         "xml-tool-call-function-dialect-recovered.json",
         "xml-hermes-json-tool-call-recovered.json",
     }
+
+
+def test_report_diff_fails_on_a_regression_when_asked_and_counts_absent_cells(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25 item 12: pass -> fail exited 0, and a narrower run listed every cell it
+    did not hold as `pass -> (absent)`."""
+
+    def report(name: str, cells: dict[str, str]) -> str:
+        path = tmp_path / name
+        results = [{"case": c, "wire": "gemini", "verdict": v} for c, v in cells.items()]
+        path.write_text(json.dumps({"results": results}))
+        return str(path)
+
+    old = report("old.json", {"a": "pass", "b": "pass", "c": "fail", "gone": "pass"})
+    new = report("new.json", {"a": "fail", "b": "pass", "c": "pass", "added": "error"})
+    assert main(["report", "diff", old, new]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "a [gemini]: pass -> fail  (regression)",
+        "c [gemini]: fail -> pass",
+        "not compared: 1 cell(s) only in the old report, 1 only in the new one",
+        "2 changed verdict(s) of 3 compared cells, 1 regression(s)",
+    ]
+    assert main(["report", "diff", "--fail-on-regression", old, new]) == 1
+    capsys.readouterr()
+    fixed = report("fixed.json", {"a": "pass", "b": "pass", "c": "pass"})
+    assert main(["report", "diff", "--fail-on-regression", old, fixed]) == 0  # fail -> pass

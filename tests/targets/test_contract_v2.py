@@ -44,6 +44,30 @@ def test_reserved_exit_codes_say_what_happened() -> None:
     assert (other.declined, other.refused, other.error) == (None, None, None)
 
 
+def test_the_decisive_line_survives_a_librarys_warnings_printed_after_it() -> None:
+    """Issue 25 item 15: a library warned over several lines after printing why it
+    stopped, and the reason became the warning's last line."""
+    from conformance.targets.contract import last_line
+
+    node = (
+        "RefusedError: the stream's second content block has no index\n"
+        "(node:4242) Warning: Closing file descriptor 21 on garbage collection\n"
+        "(Use `node --trace-warnings ...` to show where the warning was created)\n"
+    )
+    refused = command_outcome(ended(EXIT_RESPONSE_REFUSED, node), 5)
+    assert refused.refused == "RefusedError: the stream's second content block has no index"
+    python = (
+        "stopped: the provider sent an overloaded error\n"
+        "/venv/lib/sdk/_client.py:88: DeprecationWarning: `proxies` is deprecated\n"
+        "  warnings.warn(\n"
+        "sys:1: ResourceWarning: unclosed <socket.socket fd=5>\n"
+    )
+    assert last_line(python) == "stopped: the provider sent an overloaded error"
+    # negative: a warning alone is still a message; a line after the warning counts
+    assert last_line("x.py:1: UserWarning: only this\n") == "x.py:1: UserWarning: only this"
+    assert last_line("a: Warning: w\nthe end\n") == "the end"
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -267,3 +291,18 @@ def test_an_interrupted_parallel_run_ends_every_running_command(tmp_path: Path) 
     assert run_cell(script(tmp_path, "sys.exit(0)\n", "again.py"), OUTPUT_CASE).reason == (
         "the target stopped after 0 of 3 scripted responses"
     )
+
+
+def test_the_exit_codes_are_one_table_in_the_docs_with_an_example_each() -> None:
+    """Issue 25 item 15: two library authors exited 91 on a provider error event."""
+    from conformance.targets import contract
+
+    docs = (Path(__file__).parents[2] / "docs" / "targets.md").read_text(encoding="utf-8")
+    rows = [line for line in docs.splitlines() if line.startswith("| ")]
+    codes = [v for k, v in vars(contract).items() if k.startswith("EXIT_")]
+    assert sorted(codes) == [90, 91, 92, 93]
+    for code in [0, *codes]:
+        (row,) = [r for r in rows if r.startswith(f"| {code} |")]
+        assert row.count(" | ") == 3, row  # four columns: meaning, verdict, example
+    (other,) = [r for r in rows if r.startswith("| 1, 2, 3")]
+    assert "A provider error surfaced by the library is one of these, not 91" in other

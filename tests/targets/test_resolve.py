@@ -53,7 +53,7 @@ def test_the_capability_gap_is_each_kinds_own() -> None:
     assert gaps == {
         "adapter": "which the target does not declare",
         "client": "which the target does not declare",
-        "command": "which command targets lack",
+        "command": "which the target does not declare",
     }
     assert all(issubclass(k, TargetKind) for k in (AdapterKind, ClientKind, CommandKind))
 

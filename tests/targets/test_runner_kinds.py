@@ -9,7 +9,6 @@ import inspect
 import shlex
 import sys
 import threading
-import time
 from typing import ClassVar
 
 import pytest
@@ -36,11 +35,14 @@ class HangsFirst:
     def __init__(self) -> None:
         self.release = threading.Event()
         self.calls = 0
+        #: Whether the first conversation stopped hanging (released or given up).
+        self.first_over = False
 
     def hang_once(self) -> None:
         self.calls += 1
         if self.calls == 1:
             self.release.wait(60)
+            self.first_over = True
 
 
 class HangingAdapter(Adapter):
@@ -72,9 +74,10 @@ def test_a_hung_target_is_an_error_and_does_not_block_the_next_cell(
     try:
         resolved = target_from_object(target)
         job = Job(CASE, WIRE)
-        started = time.monotonic()
         hung, then = run_jobs(resolved, [job, job], RunOptions(timeout=TIMEOUT, strict=True))
-        elapsed = time.monotonic() - started
+        # Both cells are judged while the first one's thread still hangs: the second
+        # did not wait for it (a fact, not a wall-clock budget: issue 25 item 17).
+        still_hanging = not target.gate.first_over
     finally:
         target.gate.release.set()
     assert (hung.verdict, hung.reason) == (
@@ -86,8 +89,7 @@ def test_a_hung_target_is_an_error_and_does_not_block_the_next_cell(
     if isinstance(resolved.kind, ClientKind):
         # The hung client still holds its interception: the next one was sent elsewhere.
         assert resolved.kind.intercepted == "http://after-hang-1.conformance.invalid"
-    # The second cell did not wait for the first one's thread.
-    assert elapsed < TIMEOUT + 10
+    assert still_hanging
 
 
 class ReplayKind(TargetKind):
@@ -192,3 +194,15 @@ def test_a_crashing_or_hanging_command_is_an_error_with_a_bounded_tail(
     if "it broke" in code:
         assert len(result.stderr_tail) == TAIL_CHARS
         assert result.stderr_tail.rstrip().endswith("RuntimeError: it broke")
+
+
+def test_the_limit_of_in_process_timeouts_is_documented() -> None:
+    """Issue 25 item 18: the injected exception landed in hypothesis's gc callback; no
+    in-process timeout can avoid such a landing, so the docs say where it lands and
+    what to use instead."""
+    from pathlib import Path
+
+    docs = (Path(__file__).parents[2] / "docs" / "targets.md").read_text(encoding="utf-8")
+    section = docs.split("### Timeouts of in-process targets", 1)[1].split("\n## ", 1)[0]
+    for fact in ("PyThreadState_SetAsyncExc", "`finally:`", "gc", "conformance.agent"):
+        assert fact in section, fact
