@@ -282,11 +282,12 @@ def test_an_interrupted_parallel_run_ends_every_running_command(tmp_path: Path) 
     with pytest.raises(Stop):
         run_jobs_parallel(first, jobs[:1], RunOptions(timeout=30), 2, stop)
     threading.Timer(1.0, target.kind.abandon).start()  # as the failing waiter would
-    results = run_jobs_parallel(target, jobs, RunOptions(timeout=30), 4)
-    assert {r.reason for r in results} == {"the command did not finish within 30 s"}
-    # Ended by ``abandon`` after about a second, not by the 30 s timeout (which the
-    # reason shares: an abandoned command is reported as not finished in time).
-    assert time.monotonic() - started < 25
+    results = run_jobs_parallel(target, jobs, RunOptions(timeout=900), 4)
+    assert {r.reason for r in results} == {"the command did not finish within 900 s"}
+    # Ended by ``abandon`` after about a second, not by the 900 s timeout (which the
+    # reason shares: an abandoned command is reported as not finished in time).  The
+    # bound is a hang guard hundreds of times the expected second, not a speed budget.
+    assert time.monotonic() - started < 600
     # and the next run starts commands again
     assert run_cell(script(tmp_path, "sys.exit(0)\n", "again.py"), OUTPUT_CASE).reason == (
         "the target stopped after 0 of 3 scripted responses"
