@@ -17,7 +17,7 @@ from pathlib import Path
 
 from conformance.cases.model_name import session_model
 from conformance.cases.schema import Case
-from conformance.checks.registry import run_checks
+from conformance.checks.registry import MORE_VIOLATIONS, run_checks
 from conformance.decide import decide
 from conformance.exchanges import save_exchanges
 from conformance.model import ToolCall
@@ -228,9 +228,8 @@ def capped(found: tuple[Violation, ...], severity: Severity) -> tuple[Violation,
         else:
             left[violation.check] += 1
     counted = ", ".join(f"{n} {check}" for check, n in sorted(left.items()))
-    more = Violation(
-        check="report/more-violations",
-        message=f"{sum(left.values())} more not kept in the report ({counted}); a cell "
+    more = MORE_VIOLATIONS.violation(
+        f"{sum(left.values())} more not kept in the report ({counted}); a cell "
         f"keeps {MAX_PER_CHECK} of each check and {MAX_KEPT_VIOLATIONS} in all",
         severity=severity,
     )
