@@ -138,7 +138,7 @@ def test_checks_rule_prints_the_resolved_entry(capsys: pytest.CaptureFixture[str
     assert main(["checks", "--rule", "seed:96"]) == 0
     assert "[design]" in capsys.readouterr().out
     assert main(["checks", "--rule", "99"]) == 1
-    assert "99 is not in the rule catalogue" in capsys.readouterr().out
+    assert "99 is neither a check id nor in the rule catalogue" in capsys.readouterr().out
 
 
 def test_cases_show_resolves_provenance(capsys: pytest.CaptureFixture[str]) -> None:

@@ -55,7 +55,7 @@ def test_a_wrong_previous_response_id_is_refused_in_replay(tmp_path: Path) -> No
     assert provider.handle(post(CHAIN[0][0])).status == 200
     wrong = {**CHAIN[1][0], "previous_response_id": CHAIN_RESPONSE_IDS[3]}  # not served yet
     refused = provider.handle(post(wrong))
-    assert refused.status == 404
+    assert refused.status == 400  # as every public report shows it (rule 60)
     assert refused.json()["error"]["message"] == (
         f"Previous response with id '{CHAIN_RESPONSE_IDS[3]}' not found."
     )
