@@ -126,10 +126,8 @@ def _broken_inside_script(transcript: Transcript, found: _Sorted) -> list[Violat
 def _judged(
     case: Case, transcript: Transcript, found: _Sorted, counted: list[Violation]
 ) -> tuple[Verdict, str | None]:
-    """The verdict before any pin: could the run be judged, and did it break anything."""
-    unjudged = _unjudgeable(transcript)
-    if unjudged is not None:
-        return "error", unjudged
+    """The verdict before any pin of a run the provider could judge: did the target
+    hold the conversation, and did it break anything."""
     served = transcript.served_count()
     scripted = len(case.given.responses)
     if transcript.error and not _rejected(transcript):
@@ -315,11 +313,16 @@ def decide(
     counted = found.counted
     if case.status == "pinned":
         counted = [v for v in counted if v.check != "expect"]
-    if _unjudgeable(transcript) is not None:
+    unjudged = _unjudgeable(transcript)
+    verdict: Verdict
+    reason: str | None
+    if unjudged is not None:
         # What the run could not reach once the provider said it cannot judge it is
         # not a failure of the target: only the answer that explains it is listed.
         counted = [v for v in counted if v.check in UNJUDGEABLE]
-    verdict, reason = _judged(case, transcript, found, counted)
+        verdict, reason = "error", unjudged
+    else:
+        verdict, reason = _judged(case, transcript, found, counted)
     verdict, reason = _case_pinned(case, verdict, reason, found.expect)
     verdict, reason = _target_pinned(pin, verdict, reason, counted)
     warnings = found.warnings

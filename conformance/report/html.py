@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -182,7 +182,7 @@ def cells(report: Report, exchanges: Path | None = None) -> list[Cell]:
         if cell.detailed:
             document = _saved(exchanges, report.target, column, result.case)
             shown = (*result.violations, *result.warnings)
-            cell = Cell(**{**cell.__dict__, "requests": tuple(_requests(document, shown))})
+            cell = replace(cell, requests=tuple(_requests(document, shown)))
         found.append(cell)
     return found
 
@@ -230,14 +230,15 @@ def _read_json(path: Path, kind: str) -> Any:
         raise ReportFileError(f"{path}: not {kind}: {error}") from None
 
 
-def _environment() -> Environment:
-    environment = Environment(
+def template_environment() -> Environment:
+    """The one way the suite's pages are templated: every value autoescaped (a message,
+    a body or a case title never reaches a page as markup), blocks trimmed."""
+    return Environment(
         autoescape=select_autoescape(default=True, default_for_string=True),
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    return environment
 
 
 def to_html(report: Report, exchanges: Path | None = None, ab: ABTable | None = None) -> str:
@@ -246,7 +247,7 @@ def to_html(report: Report, exchanges: Path | None = None, ab: ABTable | None = 
     template_text = (
         resources.files("conformance.report").joinpath("report.html.j2").read_text("utf-8")
     )
-    template = _environment().from_string(template_text)
+    template = template_environment().from_string(template_text)
     shown = cells(report, exchanges)
     columns = sorted({c.column for c in shown})
     families = sorted({c.family for c in shown})

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, select_autoescape
-
 from conformance.cases.library import load_library
+from conformance.report.html import template_environment
 from harness.targets.report import (
     RESULTS,
     SEVERITIES,
@@ -133,11 +132,5 @@ def page_data(results: Path = RESULTS) -> dict[str, Any]:
 
 
 def render_page(results: Path = RESULTS) -> str:
-    environment = Environment(
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    template = environment.from_string(TEMPLATE.read_text(encoding="utf-8"))
+    template = template_environment().from_string(TEMPLATE.read_text(encoding="utf-8"))
     return template.render(**page_data(results))
