@@ -46,3 +46,26 @@ def run_cell(
     result, transcript = run_job(resolved, job, RunOptions(strict=strict))
     assert transcript is not None
     return result, transcript
+
+
+def column_results(
+    target_name: str, column: str, cases: tuple[str, ...], options: RunOptions
+) -> dict[str, Result]:
+    """The result of each of ``cases`` on ``column`` for the target ``target_name``
+    names, by case id: what the delta clients' tests compare with the stateless run."""
+    from conformance.targets.resolve import resolve_target
+
+    target = resolve_target(target_name)
+    cells = [c.case for c in library().cases if c.case.id in cases]
+    jobs = [j for j in plan(cells, target) if j.column == column]
+    return {r.case: r for r in run_jobs(target, jobs, options)}
+
+
+def judged(result: Result) -> tuple[str, list[tuple[str, str]], list[tuple[str, str]], int]:
+    """What two runs of one cell must agree on: verdict, violations, warnings, requests."""
+    return (
+        result.verdict,
+        sorted((v.check, v.message) for v in result.violations),
+        sorted((v.check, v.message) for v in result.warnings),
+        result.requests,
+    )

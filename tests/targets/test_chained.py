@@ -14,11 +14,11 @@ from conformance.provider.scripted import ScriptedProvider
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.runner import RunOptions, plan, run_jobs, session_for
 from conformance.targets.adapter import drive_adapter
-from conformance.targets.resolve import resolve_target, target_from_object
+from conformance.targets.resolve import target_from_object
 from conformance.verdict import Result
 from conformance.wires.registry import get_wire
 from harness.chained import ChainedReference, ConversationReference
-from tests.support import library, library_case
+from tests.support import column_results, judged, library, library_case
 
 R = "openai-responses"
 CHAIN = "responses-chain-tool-loop-reasoning-items-sent-once"
@@ -42,23 +42,8 @@ CASES = SERVER_STATE + OTHERS
 def results(
     target_name: str, cases: tuple[str, ...] = CASES, strict: bool = True
 ) -> dict[str, Result]:
-    target = resolve_target(target_name)
-    jobs = [
-        j
-        for j in plan([c.case for c in library().cases], target)
-        if j.column == R and j.case.id in cases
-    ]
     options = RunOptions(timeout=30, strict=strict, evidence="any")
-    return {r.case: r for r in run_jobs(target, jobs, options)}
-
-
-def judged(result: Result) -> tuple[str, list[tuple[str, str]], list[tuple[str, str]], int]:
-    return (
-        result.verdict,
-        sorted((v.check, v.message) for v in result.violations),
-        sorted((v.check, v.message) for v in result.warnings),
-        result.requests,
-    )
+    return column_results(target_name, R, cases, options)
 
 
 def sent(adapter: ReferenceAdapter, case_id: str) -> list[dict[str, Any]]:

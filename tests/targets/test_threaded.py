@@ -11,13 +11,12 @@ import pytest
 
 from conformance.provider.scripted import ScriptedProvider
 from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.runner import RunOptions, plan, run_jobs, session_for
+from conformance.runner import RunOptions, session_for
 from conformance.targets.adapter import drive_adapter
-from conformance.targets.resolve import resolve_target
 from conformance.verdict import Result
 from conformance.wires.registry import get_wire
 from harness.threaded import ThreadedReference, ThreadedSession
-from tests.support import failing, library, run_library
+from tests.support import column_results, failing, judged, library, run_library
 from tests.targets.merge_adjacent import _MergeAdjacentSession
 
 A = "anthropic-messages"
@@ -48,22 +47,7 @@ class ThreadedMergeAdjacent(ReferenceAdapter):
 
 
 def results(target_name: str, cases: tuple[str, ...] = CASES) -> dict[str, Result]:
-    target = resolve_target(target_name)
-    jobs = [
-        j
-        for j in plan([c.case for c in library().cases], target)
-        if j.column == A and j.case.id in cases
-    ]
-    return {r.case: r for r in run_jobs(target, jobs, RunOptions(timeout=30))}
-
-
-def judged(result: Result) -> tuple[str, list[tuple[str, str]], list[tuple[str, str]], int]:
-    return (
-        result.verdict,
-        sorted((v.check, v.message) for v in result.violations),
-        sorted((v.check, v.message) for v in result.warnings),
-        result.requests,
-    )
+    return column_results(target_name, A, cases, RunOptions(timeout=30))
 
 
 def threads_of(case_id: str) -> list[str | None]:
