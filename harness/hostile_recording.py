@@ -22,7 +22,7 @@ import resource
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import quote
@@ -78,9 +78,12 @@ def _events(deltas: int, text: str) -> list[bytes]:
     return head + [body] * deltas + tail
 
 
-def _upstream(
-    answer: Callable[[], list[bytes]], headers: list[tuple[str, str]]
+def sse_upstream(
+    answer: Callable[[], Iterable[bytes]], headers: list[tuple[str, str]]
 ) -> tuple[ThreadingHTTPServer, str]:
+    """A loopback upstream answering every POST with the SSE events ``answer`` yields
+    (chunked, written as they come: a generator keeps a huge answer out of memory)."""
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -112,7 +115,7 @@ def record_answer(mib: int, out: Path) -> None:
     """One ``mib``-MiB streamed answer through the proxy: time, peak RSS, file."""
     text = "y" * 16_000
     deltas = mib * 1024 * 1024 // len(_events(1, text)[2])
-    upstream, url = _upstream(lambda: _events(deltas, text), [])
+    upstream, url = sse_upstream(lambda: _events(deltas, text), [])
     started = time.monotonic()
     proxy, _ = start_proxy(url, out)
     body = json.dumps({**BODY, "messages": [{"role": "user", "content": "hi"}]})
@@ -164,7 +167,7 @@ def record_secrets(out: Path) -> None:
     """Secrets in every position through the proxy; prints how many reached disk."""
     answer_text = f"your key {SECRETS['google']} and token {SECRETS['oauth']}"
     headers = [("x-debug-token", SECRETS["anthropic"]), ("x-echo", f"key={SECRETS['groq']}")]
-    upstream, url = _upstream(lambda: _events(2, answer_text), headers)
+    upstream, url = sse_upstream(lambda: _events(2, answer_text), headers)
     proxy, _ = start_proxy(url, out)
     with httpx.Client(timeout=60) as client:
         for number, (query, extra, body) in enumerate(_leaky_requests()):

@@ -66,7 +66,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
 
@@ -1120,29 +1120,11 @@ def test_a_case_file_above_the_size_cap_is_refused_before_it_is_read_or_cached(
 
 def _streaming_upstream(mib: int) -> tuple[ThreadingHTTPServer, str]:
     """A loopback upstream answering every POST with ``mib`` MiB of SSE, 64 KiB a write."""
+    from harness.hostile_recording import sse_upstream
+
     event = b"event: ping\ndata: " + b"x" * (64 * 1024 - 25) + b"\n\n"
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_POST(self) -> None:
-            self.rfile.read(int(self.headers.get("content-length", 0)))
-            self.send_response(200)
-            self.send_header("content-type", "text/event-stream")
-            self.send_header("transfer-encoding", "chunked")
-            self.end_headers()
-            for _ in range(mib * 1024 * 1024 // len(event) + 1):
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
-            self.wfile.write(b"0\r\n\r\n")
-            self.wfile.flush()
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}"
+    count = mib * 1024 * 1024 // len(event) + 1
+    return sse_upstream(lambda: (event for _ in range(count)), [])
 
 
 def test_an_answer_above_the_recording_cap_is_streamed_on_and_refused_in_one_line(
