@@ -13,12 +13,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from conformance.errors import RequestParseError, ResponseReadError, TargetError, YamlError
 from conformance.version import __version__
 
 if TYPE_CHECKING:
-    from conformance.cases.load_error import LoadError
+    from conformance.cases.load_problem import LoadProblem
     from conformance.cases.schema import Case
-    from conformance.cases.yamlfile import YamlError
     from conformance.errors import ConformanceError
     from conformance.model import FinalOutput
     from conformance.pytest.suite import ConformanceSuite
@@ -35,9 +35,7 @@ if TYPE_CHECKING:
         WireRequest,
         WireResponse,
     )
-    from conformance.targets.resolve import TargetError
     from conformance.verdict import Result, Violation
-    from conformance.wires.base import RequestParseError, ResponseReadError
 
 #: Public name -> the module that defines it.
 _EXPORTS: dict[str, str] = {
@@ -58,7 +56,7 @@ _EXPORTS: dict[str, str] = {
     "Result": "conformance.verdict",
     "Violation": "conformance.verdict",
     "ConformanceError": "conformance.errors",
-    "LoadError": "conformance.cases.load_error",
+    "LoadProblem": "conformance.cases.load_problem",
     "YamlError": "conformance.cases.yamlfile",
     "TargetError": "conformance.targets.resolve",
     "RequestParseError": "conformance.wires.base",
@@ -76,7 +74,7 @@ __all__ = [
     "Conversation",
     "ConversationStopped",
     "FinalOutput",
-    "LoadError",
+    "LoadProblem",
     "RequestParseError",
     "ResponseReadError",
     "Result",

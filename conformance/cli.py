@@ -46,6 +46,13 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from conformance.errors import (
+    ManifestError,
+    OutputPathError,
+    ReportFileError,
+    ResponseReadError,
+    TargetError,
+)
 from conformance.interrupt import Interrupted, ending_signals_raise, exit_on_interrupt
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
@@ -56,7 +63,7 @@ from conformance.verdict import (
 from conformance.version import __version__
 
 if TYPE_CHECKING:
-    from conformance.cases.load_error import LoadError
+    from conformance.cases.load_problem import LoadProblem
     from conformance.cases.loader import CaseSet
     from conformance.cases.schema import Case
     from conformance.model import ScriptedResponse
@@ -296,7 +303,7 @@ def _rounds(text: str) -> int:
 def _resolve(args: argparse.Namespace) -> ResolvedTarget:
     """The target and the checked arguments of ``run``; raises ``_UsageError``."""
     from conformance.errors import unknown_names
-    from conformance.targets.resolve import TargetError, resolve_target
+    from conformance.targets.resolve import resolve_target
     from conformance.wires.registry import columns
 
     if os.getcwd() not in sys.path:  # resolve module:attr from here, as `python -m` does
@@ -315,7 +322,7 @@ def _resolve(args: argparse.Namespace) -> ResolvedTarget:
 
 def _run(args: argparse.Namespace, console: Console) -> int:
     from conformance.cases.library import load_library
-    from conformance.report.paths import OutputPathError, prepare_outputs
+    from conformance.report.paths import prepare_outputs
     from conformance.runner import RunOptions, plan, run_jobs_parallel
 
     try:
@@ -444,7 +451,7 @@ def _run_baseline(
     when the baseline cannot run or is interrupted."""
     from conformance.report.ab import ab_text, compare
     from conformance.runner import plan, run_jobs_parallel
-    from conformance.targets.resolve import TargetError, resolve_target
+    from conformance.targets.resolve import resolve_target
 
     try:
         baseline = resolve_target(args.baseline)
@@ -470,7 +477,7 @@ def _run_baseline(
 def _selection_problem(
     args: argparse.Namespace,
     target: ResolvedTarget,
-    load_errors: Sequence[LoadError],
+    load_errors: Sequence[LoadProblem],
     cases: Sequence[Case],
     jobs: Sequence[Job],
 ) -> str | None:
@@ -509,7 +516,7 @@ def _empty_selection(
     return empty_plan(cases, args.wire, args.case) or nothing_runs(jobs, target)
 
 
-def _load_error_note(load_errors: Sequence[LoadError]) -> str:
+def _load_error_note(load_errors: Sequence[LoadProblem]) -> str:
     if not load_errors:
         return ""
     first = load_errors[0]
@@ -521,7 +528,7 @@ def _interrupted(
     args: argparse.Namespace,
     target: ResolvedTarget,
     results: list[Result],
-    load_errors: Sequence[LoadError],
+    load_errors: Sequence[LoadProblem],
     interruption: Interrupted,
     console: Console,
 ) -> int:
@@ -563,7 +570,7 @@ def _report(
     target: ResolvedTarget,
     results: Sequence[Result],
     args: argparse.Namespace,
-    load_errors: Sequence[LoadError],
+    load_errors: Sequence[LoadProblem],
     unused: tuple[str, ...],
 ) -> Report:
     from conformance.report.model import build_report
@@ -613,7 +620,7 @@ def _write_reports(args: argparse.Namespace, report: Report, console: Console) -
 
 def _target(args: argparse.Namespace, console: Console) -> int:
     """``target FILE``: the manifest checked and described; ``target --schema``."""
-    from conformance.targets.manifest import ManifestError, describe_manifest, manifest_schema
+    from conformance.targets.manifest import describe_manifest, manifest_schema
 
     if args.schema == (args.manifest is not None):
         console.print("wire-conformance: target: give a manifest FILE, or --schema", markup=False)
@@ -640,7 +647,7 @@ def _drop_html_scratch(args: argparse.Namespace) -> None:
 def _report_html(args: argparse.Namespace, console: Console) -> int:
     """``report html REPORT.json``: the HTML page of a JSON report written earlier."""
     from conformance.paths import write_report
-    from conformance.report.html import ReportFileError, read_ab, read_report, to_html
+    from conformance.report.html import read_ab, read_report, to_html
 
     try:
         report = read_report(args.report)
@@ -816,7 +823,6 @@ def _checks(args: argparse.Namespace, console: Console) -> int:
 
 
 def _decode(args: argparse.Namespace, console: Console) -> int:
-    from conformance.wires.base import ResponseReadError
     from conformance.wires.registry import columns, get_wire, split_column
     from conformance.wires.sse import looks_streamed
 

@@ -16,12 +16,10 @@ import re
 import tempfile
 from pathlib import Path
 
+from conformance.errors import UnsafePath
+
 #: A name that is one safe path segment (``.`` and ``..`` are refused separately).
 SEGMENT = re.compile(r"^[A-Za-z0-9._+-]+$")
-
-
-class UnsafePath(ValueError):
-    """A name or a path that would leave its root."""
 
 
 def segment(name: str, what: str) -> str:

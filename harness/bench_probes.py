@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance.cases.library import load_library
+from conformance.errors import ProbeInvalid
 from conformance.probe.catalogue import Catalogue, reference_catalogue
 from conformance.probe.reach import Reach
 from conformance.probe.run import Control, ProbeOptions, control, run_probes
@@ -153,7 +154,6 @@ def _overhead(
 def _rebuild() -> None:
     """The cost of building a mutated target alone (the mutated module and its
     dependants re-imported, the target resolved, the modules put back)."""
-    from conformance.probe.mutate import ProbeInvalid
     from conformance.probe.run import mutant_target
 
     probes = reference_catalogue().probes

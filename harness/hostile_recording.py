@@ -29,8 +29,9 @@ from urllib.parse import quote
 
 import httpx
 
+from conformance.errors import RecordingError
 from conformance.recording.blob import from_blob
-from conformance.recording.load import RecordingError, load_recording, recording_files
+from conformance.recording.load import load_recording, recording_files
 from conformance.recording.proxy import start_proxy
 from conformance.recording.sanitize import decoded_body
 from conformance.wires.sse import format_event

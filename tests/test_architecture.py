@@ -22,7 +22,7 @@ LAYERS: dict[str, int] = {
     "http": 0,
     "verdict": 0,
     "interrupt": 0,
-    "paths": 0,
+    "paths": 1,
     "wires": 1,
     "catalogue": 1,
     "cases": 2,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from conformance.cases.load_error import LoadError
+from conformance.cases.load_problem import LoadProblem
 from conformance.checks.registry import all_checks
 from conformance.cli import main
 from conformance.provider.scripted import PROVIDER_RULES
@@ -336,7 +336,7 @@ def a_report() -> Report:
         reason="1 violation",
     )
     passing = Result(case="a-case", wire="anthropic-messages", verdict="pass")
-    errors = [LoadError(file="bad.yaml", line=3, field="wat", message="Extra inputs")]
+    errors = [LoadProblem(file="bad.yaml", line=3, field="wat", message="Extra inputs")]
     return build_report("mine", "adapter", [failing, passing], strict=False, load_errors=errors)
 
 

@@ -77,15 +77,16 @@ from conformance.cases.loader import CaseSet, load_dirs
 from conformance.cases.parse_cache import ParseCache
 from conformance.cases.schema import Case
 from conformance.cases.validate import Vocabulary
-from conformance.cases.yamlfile import YamlError, parse
+from conformance.cases.yamlfile import parse
 from conformance.cli import main
+from conformance.errors import CassetteError, RecordingError, TargetError, UnsafePath, YamlError
 from conformance.http import HttpRequest, HttpResponse, json_response
 from conformance.provider.loopback import LoopbackServer
 from conformance.recording.load import load_recording
 from conformance.runner import RunOptions, plan, run_job
 from conformance.targets.base import Adapter, AdapterSession, Session
 from conformance.targets.command import TAIL_CHARS, CommandTarget
-from conformance.targets.resolve import TargetError, resolve_target, target_from_object
+from conformance.targets.resolve import resolve_target, target_from_object
 from conformance.verdict import MAX_TIMEOUT
 from tests.targets.conversation import SESSION, provider
 
@@ -987,7 +988,6 @@ def test_a_delete_or_write_outside_its_root_is_refused(tmp_path: Path) -> None:
     """Even with a good name, a path that resolves outside (a link placed under the
     root) is refused before anything is deleted or written."""
     from conformance.exchanges import exchanges_path
-    from conformance.paths import UnsafePath
     from conformance.snapshots import remove_snapshots
 
     outside = tmp_path / "outside.json"
@@ -1020,16 +1020,17 @@ def test_a_deep_recording_report_or_cassette_is_a_located_error_not_a_recursion(
 ) -> None:
     """JSON nested thousands deep crashed replay, to-case and report diff with a
     RecursionError, and the other recordings were never replayed."""
-    from conformance.recording.cassette import CassetteError, read_cassette
-    from conformance.recording.diff import ReportReadError, verdicts
-    from conformance.recording.load import RecordingError, bundled_recordings_dir, load_recording
+    from conformance.errors import ReportFileError
+    from conformance.recording.cassette import read_cassette
+    from conformance.recording.diff import verdicts
+    from conformance.recording.load import bundled_recordings_dir, load_recording
     from conformance.recording.replay import replay_paths
 
     deep = tmp_path / "deep.json"
     deep.write_text(DEEP)
     for read, error in (
         (load_recording, RecordingError),
-        (verdicts, ReportReadError),
+        (verdicts, ReportFileError),
         (read_cassette, CassetteError),
     ):
         with pytest.raises(error) as raised:
@@ -1169,7 +1170,7 @@ def test_a_recording_file_above_the_cap_is_refused_before_it_is_read(
     """Replaying a 312 MB recording took 1.65 GB; a file above the cap is now refused by
     its size, never read, with the cap and the setting that raises it; the other
     recordings still replay."""
-    from conformance.recording.load import RecordingError, bundled_recordings_dir
+    from conformance.recording.load import bundled_recordings_dir
     from conformance.recording.replay import replay_paths
 
     big = tmp_path / "big.json"

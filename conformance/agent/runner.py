@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 import httpx
 
+from conformance.errors import HistoryLoadError, TargetError
 from conformance.model import Message, ThinkingConfig, ToolChoice
 from conformance.targets.adapter import MAX_REQUESTS_PER_TURN, AdapterKind
 from conformance.targets.base import (
@@ -42,7 +43,7 @@ from conformance.targets.contract import (
     EXIT_WIRE_UNSUPPORTED,
     OUTPUT_VARIABLE,
 )
-from conformance.targets.resolve import TargetError, resolve_target
+from conformance.targets.resolve import resolve_target
 from conformance.wires import saved_history
 from conformance.wires.registry import get_wire
 
@@ -146,7 +147,7 @@ def document_history(document: Mapping[str, Any]) -> tuple[Message, ...]:
     try:
         origins = document.get("wire_history_origins", {})
         return saved_history.load(wire, fields, origins, document.get("dialect"))
-    except saved_history.HistoryLoadError as error:
+    except HistoryLoadError as error:
         raise AgentError(
             f"cannot load the saved history: {error}", EXIT_HISTORY_UNLOADABLE
         ) from None

@@ -2,7 +2,7 @@
 
 A folder walk that skips what it cannot use hides cases: an unreadable subfolder, a
 ``*.yaml`` link that dangles or loops, a FIFO (opening one would block the suite), a
-linked family folder.  Each becomes a ``LoadError`` naming the entry and why; nothing
+linked family folder.  Each becomes a ``LoadProblem`` naming the entry and why; nothing
 here opens a file.
 """
 
@@ -13,7 +13,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance.cases.load_error import LoadError
+from conformance.cases.load_problem import LoadProblem
 
 SUFFIX = ".yaml"
 
@@ -23,11 +23,11 @@ class Found:
     """The case files under a directory, sorted, and the entries that cannot be read."""
 
     files: tuple[Path, ...]
-    errors: tuple[LoadError, ...]
+    errors: tuple[LoadProblem, ...]
 
 
-def _error(path: Path, message: str) -> LoadError:
-    return LoadError(file=str(path), line=None, field=None, message=message)
+def _error(path: Path, message: str) -> LoadProblem:
+    return LoadProblem(file=str(path), line=None, field=None, message=message)
 
 
 def _link_problem(path: Path) -> str | None:
@@ -76,7 +76,7 @@ def case_files(directory: Path) -> Found:
     """Every ``*.yaml`` regular file under ``directory`` (links to files followed), and
     an error for each entry that hides or blocks one."""
     found: list[Path] = []
-    errors: list[LoadError] = []
+    errors: list[LoadProblem] = []
     folders = [directory]
     while folders:
         folder = folders.pop()

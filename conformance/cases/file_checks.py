@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conformance.cases.load_error import LoadError
+from conformance.cases.load_problem import LoadProblem
 from conformance.cases.schema import Case
 from conformance.cases.yamlfile import Positions
 
 
-def misnamed(path: Path, case: Case, positions: Positions | None) -> LoadError | None:
+def misnamed(path: Path, case: Case, positions: Positions | None) -> LoadProblem | None:
     """An error when the file name is not ``<id>.yaml``."""
     if path.stem == case.id:
         return None
-    return LoadError(
+    return LoadProblem(
         file=str(path),
         line=positions.line_of(("id",)) if positions else 1,
         field="id",
@@ -22,10 +22,10 @@ def misnamed(path: Path, case: Case, positions: Positions | None) -> LoadError |
     )
 
 
-def duplicate(path: Path, case: Case, first: str | None) -> LoadError | None:
+def duplicate(path: Path, case: Case, first: str | None) -> LoadProblem | None:
     """An error when ``first``, an earlier file, already holds a case with this id."""
     if first is None:
         return None
-    return LoadError(
+    return LoadProblem(
         file=str(path), line=1, field="id", message=f"id {case.id!r} is also used by {first}"
     )

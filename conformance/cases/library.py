@@ -11,7 +11,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from conformance.cases.load_error import LoadError
+from conformance.cases.load_problem import LoadProblem
 from conformance.cases.loader import CaseSet, load_dirs
 from conformance.cases.parse_cache import ParseCache
 from conformance.cases.validate import Vocabulary
@@ -37,7 +37,7 @@ def bundled_snapshots_dir() -> Path:
     return _library_root() / "snapshots"
 
 
-def _features(directory: Path) -> tuple[frozenset[str], LoadError | None]:
+def _features(directory: Path) -> tuple[frozenset[str], LoadProblem | None]:
     """The feature names listed in ``directory/FEATURES.txt`` (``name  description``),
     read once; an unreadable file lists none and says why (its names are then missing
     from the vocabulary, and the cases using them are refused one by one)."""
@@ -48,7 +48,7 @@ def _features(directory: Path) -> tuple[frozenset[str], LoadError | None]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         why = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        return frozenset(), LoadError(
+        return frozenset(), LoadProblem(
             file=str(path), line=None, field=None, message=f"cannot read: {why}"
         )
     names = {
@@ -64,7 +64,7 @@ def read_features(directory: Path) -> frozenset[str]:
     return _features(directory)[0]
 
 
-def _vocabulary(extra_dirs: Iterable[Path]) -> tuple[Vocabulary, list[LoadError]]:
+def _vocabulary(extra_dirs: Iterable[Path]) -> tuple[Vocabulary, list[LoadProblem]]:
     from conformance.wires.registry import dialects_by_wire
 
     read = [_features(directory) for directory in (bundled_cases_dir(), *extra_dirs)]

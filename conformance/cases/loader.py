@@ -1,5 +1,5 @@
 """Load case files: every good file becomes a ``Case``; every bad one becomes one clear
-``LoadError`` naming its file, line and field, and never stops the others from loading.
+``LoadProblem`` naming its file, line and field, and never stops the others from loading.
 
 Each file goes through the same steps, each one job: read its bytes, take its document
 from the parse cache or decode and parse it (``parse_cache``, ``yamlfile``), validate it
@@ -18,11 +18,12 @@ from typing import Any
 
 from conformance.cases import file_checks
 from conformance.cases.discover import case_files
-from conformance.cases.load_error import LoadError
+from conformance.cases.load_problem import LoadProblem
 from conformance.cases.parse_cache import DirectoryCache, ParseCache
 from conformance.cases.schema import Case
 from conformance.cases.validate import Vocabulary, validate
-from conformance.cases.yamlfile import MAX_CASE_BYTES, Positions, YamlError, parse
+from conformance.cases.yamlfile import MAX_CASE_BYTES, Positions, parse
+from conformance.errors import YamlError
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class CaseSet:
     """The cases that loaded, sorted by id, and the errors of those that did not."""
 
     cases: tuple[LoadedCase, ...]
-    errors: tuple[LoadError, ...]
+    errors: tuple[LoadProblem, ...]
 
     def by_id(self) -> dict[str, LoadedCase]:
         return {loaded.case.id: loaded for loaded in self.cases}
@@ -48,14 +49,14 @@ class CaseSet:
 class _Rejected(Exception):
     """A step found the file unloadable; carries why."""
 
-    def __init__(self, *errors: LoadError) -> None:
+    def __init__(self, *errors: LoadProblem) -> None:
         super().__init__(errors)
         self.errors = errors
 
 
 def load_text(
     text: str, file: str, vocabulary: Vocabulary | None
-) -> tuple[Case | None, list[LoadError]]:
+) -> tuple[Case | None, list[LoadProblem]]:
     """Load one case from YAML text (no cache, no file checks)."""
     try:
         data, positions = _parse(text, file)
@@ -84,7 +85,7 @@ def load_dirs(
     """
     cache = cache if cache is not None else ParseCache(ParseCache.default_root())
     loaded: dict[str, LoadedCase] = {}
-    errors: list[LoadError] = []
+    errors: list[LoadProblem] = []
     for directory in directories:
         documents = cache.directory(directory)
         found = case_files(directory)
@@ -142,7 +143,7 @@ def _read(path: Path) -> bytes:
             status = os.fstat(stream.fileno())
             if not stat.S_ISREG(status.st_mode):
                 raise _Rejected(
-                    LoadError(file=str(path), line=None, field=None, message="not a regular file")
+                    LoadProblem(file=str(path), line=None, field=None, message="not a regular file")
                 )
             # Sized before it is read: a huge file is never read, parsed or cached.
             if status.st_size > MAX_CASE_BYTES:
@@ -153,14 +154,14 @@ def _read(path: Path) -> bytes:
             return raw
     except OSError as error:
         raise _Rejected(
-            LoadError(
+            LoadProblem(
                 file=str(path), line=None, field=None, message=f"cannot read: {error.strerror}"
             )
         ) from None
 
 
-def _too_large(path: Path, size: int) -> LoadError:
-    return LoadError(
+def _too_large(path: Path, size: int) -> LoadProblem:
+    return LoadProblem(
         file=str(path),
         line=None,
         field=None,
@@ -174,7 +175,7 @@ def _decode(raw: bytes, file: str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise _Rejected(
-            LoadError(file=file, line=None, field=None, message="a case file is UTF-8 text")
+            LoadProblem(file=file, line=None, field=None, message="a case file is UTF-8 text")
         ) from None
 
 
@@ -183,5 +184,5 @@ def _parse(text: str, file: str) -> tuple[Any, Positions]:
         return parse(text)
     except YamlError as error:
         raise _Rejected(
-            LoadError(file=file, line=error.line, field=error.field, message=error.message)
+            LoadProblem(file=file, line=error.line, field=error.field, message=error.message)
         ) from None

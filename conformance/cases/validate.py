@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from conformance.cases.load_error import LoadError
+from conformance.cases.load_problem import LoadProblem
 from conformance.cases.schema import Case
 from conformance.cases.yamlfile import KeyPath, Positions
 
@@ -31,13 +31,13 @@ class Vocabulary:
 
 def validate(
     data: Any, file: str, vocabulary: Vocabulary | None, positions: Positions | None
-) -> tuple[Case | None, list[LoadError]]:
+) -> tuple[Case | None, list[LoadProblem]]:
     """The case, or every schema error located by field and line (line 1 without
     ``positions``, e.g. for a document taken from the parse cache).  Without a
     vocabulary any feature and wire name is accepted."""
     if not isinstance(data, dict):
         return None, [
-            LoadError(file=file, line=1, field=None, message="a case file is a YAML mapping")
+            LoadProblem(file=file, line=1, field=None, message="a case file is a YAML mapping")
         ]
     context = vocabulary.context() if vocabulary else None
     try:
@@ -46,8 +46,10 @@ def validate(
         return None, _located(file, error, data, positions or Positions())
 
 
-def _located(file: str, error: ValidationError, data: Any, positions: Positions) -> list[LoadError]:
-    found: list[LoadError] = []
+def _located(
+    file: str, error: ValidationError, data: Any, positions: Positions
+) -> list[LoadProblem]:
+    found: list[LoadProblem] = []
     details = error.errors(include_url=False)
     # A collection whose items failed also reports itself "too short": noise, not a cause.
     failing = [tuple(d["loc"]) for d in details if d["type"] != "too_short"]
@@ -58,7 +60,9 @@ def _located(file: str, error: ValidationError, data: Any, positions: Positions)
         path, text = _field_path(detail["loc"], data)
         message = detail["msg"].removeprefix("Value error, ")
         found.append(
-            LoadError(file=file, line=positions.line_of(path), field=text or None, message=message)
+            LoadProblem(
+                file=file, line=positions.line_of(path), field=text or None, message=message
+            )
         )
     return found
 

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import yaml
 
-from conformance.errors import ConformanceError
+from conformance.errors import YamlError
 
 try:  # libyaml is bundled with PyYAML's wheels; the pure-Python loader is the fallback
     _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
@@ -22,16 +22,6 @@ except AttributeError:  # pragma: no cover - only without libyaml
 
 #: Where a value sits in a parsed document: its mapping keys and sequence indexes.
 KeyPath = tuple[str | int, ...]
-
-
-class YamlError(ConformanceError, ValueError):
-    """The file is not the YAML a case needs; ``line`` is 1-based when known."""
-
-    def __init__(self, message: str, line: int | None = None, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.line = line
-        self.field = field
 
 
 @dataclass

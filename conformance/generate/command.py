@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from conformance.errors import TargetError
 from conformance.interrupt import Interrupted, ending_signals_raise
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
@@ -117,7 +118,7 @@ def _generate(args: argparse.Namespace) -> int:
     from conformance.generate.profiles import default_database, default_profile
     from conformance.generate.properties import Search, failing_check, search
     from conformance.runner import RunOptions
-    from conformance.targets.resolve import TargetError, resolve_target
+    from conformance.targets.resolve import resolve_target
     from conformance.wires.registry import columns
 
     if os.getcwd() not in sys.path:  # module:attr targets resolve from here, as for run

@@ -18,15 +18,11 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from conformance.errors import ConformanceError
+from conformance.errors import ProbeCatalogueError
 
 #: The catalogue format version this runner reads.
 CATALOGUE_VERSION = 1
 _ID = r"^[a-z0-9][a-z0-9._-]*$"
-
-
-class CatalogueError(ConformanceError, ValueError):
-    """A catalogue that cannot be read: the file, where, and what is wrong."""
 
 
 class Probe(BaseModel):
@@ -150,7 +146,7 @@ def _diff_probe(path: Path) -> Catalogue:
     text = path.read_text(encoding="utf-8")
     target = _DIFF_TARGET.search(text)
     if target is None:
-        raise CatalogueError(f"{path}: not a unified diff (no '+++ ' line)")
+        raise ProbeCatalogueError(f"{path}: not a unified diff (no '+++ ' line)")
     ident = re.sub(r"[^a-z0-9._-]+", "-", path.stem.lower()).strip("-") or "diff"
     probe = Probe(
         id=ident,
@@ -172,7 +168,7 @@ def _read_diffs(catalogue: Catalogue, folder: Path) -> Catalogue:
             try:
                 text = diff_path.read_text(encoding="utf-8")
             except OSError as error:
-                raise CatalogueError(
+                raise ProbeCatalogueError(
                     f"{catalogue.source}: probe {probe.id!r}: cannot read diff {probe.diff}: "
                     f"{error.strerror}"
                 ) from None
@@ -183,16 +179,16 @@ def _read_diffs(catalogue: Catalogue, folder: Path) -> Catalogue:
 
 def load_catalogue(path: Path) -> Catalogue:
     """Read a catalogue (``*.yaml``/``*.yml``) or a single-probe diff (``*.diff``,
-    ``*.patch``); raises ``CatalogueError`` with the file and the place."""
+    ``*.patch``); raises ``ProbeCatalogueError`` with the file and the place."""
     if path.suffix in {".diff", ".patch"}:
         try:
             return _diff_probe(path)
         except OSError as error:
-            raise CatalogueError(f"{path}: {error.strerror}") from None
+            raise ProbeCatalogueError(f"{path}: {error.strerror}") from None
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise CatalogueError(f"{path}: {error.strerror}") from None
+        raise ProbeCatalogueError(f"{path}: {error.strerror}") from None
     return parse_catalogue(text, str(path), path.parent)
 
 
@@ -201,15 +197,15 @@ def parse_catalogue(text: str, source: str, folder: Path) -> Catalogue:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        raise CatalogueError(f"{source}: not YAML: {error}") from None
+        raise ProbeCatalogueError(f"{source}: not YAML: {error}") from None
     if not isinstance(data, dict):
-        raise CatalogueError(f"{source}: a catalogue is a mapping with `probes`")
+        raise ProbeCatalogueError(f"{source}: a catalogue is a mapping with `probes`")
     try:
         catalogue = Catalogue.model_validate(
             {**data, "source": source, "base": str(folder.resolve())}
         )
     except ValidationError as error:
-        raise CatalogueError(f"{source}: {_locate(error, data)}") from None
+        raise ProbeCatalogueError(f"{source}: {_locate(error, data)}") from None
     return _read_diffs(catalogue, folder)
 
 
@@ -232,7 +228,7 @@ def merge(catalogues: Sequence[Catalogue]) -> Catalogue:
     ids = [p.id for p in probes]
     twice = sorted({i for i in ids if ids.count(i) > 1})
     if twice:
-        raise CatalogueError(f"probe id {', '.join(twice)} appears in two catalogues")
+        raise ProbeCatalogueError(f"probe id {', '.join(twice)} appears in two catalogues")
     return catalogues[0].model_copy(
         update={
             "probes": probes,

@@ -14,10 +14,10 @@ import sys
 import time
 from pathlib import Path
 
+from conformance.errors import ManifestError, ProbeCatalogueError, ProbeUsageError, TargetError
 from conformance.interrupt import Interrupted, ending_signals_raise
 from conformance.probe.catalogue import (
     Catalogue,
-    CatalogueError,
     load_catalogue,
     merge,
     reference_catalogue,
@@ -27,7 +27,6 @@ from conformance.probe.report import ProbeReport, control_summary, junit, markdo
 from conformance.probe.run import (
     CommandRoot,
     ProbeOptions,
-    ProbeUsageError,
     control,
     in_process_spec,
     reach_of,
@@ -35,13 +34,8 @@ from conformance.probe.run import (
 )
 from conformance.probe.verdicts import MutantResult
 from conformance.targets.command import CommandKind
-from conformance.targets.manifest import (
-    ManifestError,
-    is_manifest_spec,
-    load_manifest,
-    manifest_path,
-)
-from conformance.targets.resolve import REFERENCE_SPEC, ResolvedTarget, TargetError, resolve_target
+from conformance.targets.manifest import is_manifest_spec, load_manifest, manifest_path
+from conformance.targets.resolve import REFERENCE_SPEC, ResolvedTarget, resolve_target
 from conformance.verdict import DEFAULT_TIMEOUT, timeout_seconds
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -163,7 +157,7 @@ def run_probe_command(args: argparse.Namespace) -> int:
     try:
         catalogue = _catalogue(args)
         target, subject = probe_subject(args.target)
-    except (ProbeUsageError, CatalogueError, TargetError, ManifestError) as error:
+    except (ProbeUsageError, ProbeCatalogueError, TargetError, ManifestError) as error:
         print(f"wire-conformance probe: {error}", file=sys.stderr)
         return EXIT_USAGE
     spec = args.target if isinstance(subject, CommandRoot) else subject

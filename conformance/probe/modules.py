@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import CodeType, ModuleType
 
-from conformance.probe.mutate import ProbeInvalid
+from conformance.errors import ProbeInvalid
 
 #: The suite's own package: only its bundled reference may be mutated in-process.
 _SUITE = "conformance"

@@ -7,11 +7,8 @@ import re
 from dataclasses import dataclass
 from types import CodeType
 
+from conformance.errors import ProbeInvalid
 from conformance.probe.catalogue import Probe
-
-
-class ProbeInvalid(Exception):
-    """The probe cannot be applied, or its mutant cannot be built: the reason."""
 
 
 def replace_once(source: str, find: str, replace: str, what: str = "`find`") -> str:

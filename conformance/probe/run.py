@@ -20,6 +20,7 @@ from pathlib import Path
 from types import CodeType
 from typing import Literal
 
+from conformance.errors import ProbeInvalid, ProbeUsageError, TargetError
 from conformance.probe.catalogue import Catalogue, Probe
 from conformance.probe.modules import (
     in_scope,
@@ -29,7 +30,7 @@ from conformance.probe.modules import (
     rebuilt_modules,
     scope_of,
 )
-from conformance.probe.mutate import ProbeInvalid, compiled, mutated_source
+from conformance.probe.mutate import compiled, mutated_source
 from conformance.probe.reach import MARKER, Mark, Reach, ReachRecorder, instrumented, touched
 from conformance.probe.scratch_root import mutant_command
 from conformance.probe.swap import swap_for, swapped
@@ -43,14 +44,10 @@ from conformance.probe.verdicts import (
 )
 from conformance.runner import Job, RunOptions, run_job, run_jobs_parallel
 from conformance.targets.kind import let_process_exits_through
-from conformance.targets.resolve import REFERENCE_SPEC, ResolvedTarget, TargetError, resolve_target
+from conformance.targets.resolve import REFERENCE_SPEC, ResolvedTarget, resolve_target
 from conformance.verdict import Result
 
 Isolation = Literal["none", "fork"]
-
-
-class ProbeUsageError(ValueError):
-    """The target cannot be probed this way (the reason says what can)."""
 
 
 @dataclass(frozen=True)

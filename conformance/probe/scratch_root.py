@@ -20,8 +20,9 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+from conformance.errors import ProbeInvalid
 from conformance.probe.catalogue import Probe
-from conformance.probe.mutate import ProbeInvalid, compiled, mutated_source
+from conformance.probe.mutate import compiled, mutated_source
 from conformance.targets.command import CommandKind
 from conformance.targets.resolve import ResolvedTarget
 

@@ -18,8 +18,9 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from types import CodeType, FunctionType
 
+from conformance.errors import ProbeInvalid
 from conformance.probe.catalogue import Probe
-from conformance.probe.mutate import ProbeInvalid, mutated_source
+from conformance.probe.mutate import mutated_source
 from conformance.probe.reach import changes, parsed
 
 Swap = list[tuple[FunctionType, CodeType]]

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from conformance.errors import FramingError
+
 #: Bytes read from the socket at a time while hashing a body that is not kept.
 _BLOCK = 1 << 16
 #: The longest chunk-size line read (a hex size and extensions).
@@ -28,10 +30,6 @@ MAX_FRAME = 1 << 30
 class _Stream(Protocol):
     def read(self, size: int = -1, /) -> bytes: ...
     def readline(self, size: int = -1, /) -> bytes: ...
-
-
-class FramingError(Exception):
-    """The body's framing is malformed: the message says how."""
 
 
 @dataclass(frozen=True)

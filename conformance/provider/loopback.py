@@ -17,8 +17,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
+from conformance.errors import FramingError
 from conformance.http import HttpRequest, HttpResponse, json_response
-from conformance.provider.framing import FramingError, read_body
+from conformance.provider.framing import read_body
 from conformance.provider.limits import MAX_BODY_BYTES
 
 Handler = Callable[[HttpRequest], HttpResponse]

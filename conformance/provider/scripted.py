@@ -17,6 +17,7 @@ import threading
 from conformance.cases.continuation import continuation_loops
 from conformance.cases.model_name import session_model
 from conformance.cases.schema import Case
+from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import Text
 from conformance.provider.features import FEATURE_RULES, unjudgeable
@@ -24,7 +25,6 @@ from conformance.provider.limits import LIMIT_RULES, misframed, overdeep, oversi
 from conformance.transcript import Exchange
 from conformance.wires.base import (
     RenderContext,
-    RequestParseError,
     RequestView,
     Rule,
     RuleViolation,

@@ -15,9 +15,10 @@ from typing import Any, NoReturn
 import pytest
 
 from conformance.cases.library import load_library
-from conformance.cases.load_error import LoadError
+from conformance.cases.load_problem import LoadProblem
 from conformance.cases.loader import CaseSet
 from conformance.cases.schema import Case
+from conformance.errors import TargetError
 from conformance.interrupt import cell_signals_interrupt
 from conformance.pytest.plugin import NOTES, SWEEP, UNSNAPSHOTTED
 from conformance.pytest.suite import ConformanceSuite
@@ -32,12 +33,7 @@ from conformance.snapshots import (
     corruption,
     emitted_bodies,
 )
-from conformance.targets.resolve import (
-    ResolvedTarget,
-    TargetError,
-    resolve_target,
-    target_from_object,
-)
+from conformance.targets.resolve import ResolvedTarget, resolve_target, target_from_object
 from conformance.verdict import Result
 
 _LIBRARY = pytest.StashKey[dict[tuple[Path, ...], CaseSet]]()
@@ -62,7 +58,7 @@ class Cell:
 class BrokenCaseFile:
     """A case file that did not load: its test fails with the loader's message."""
 
-    error: LoadError
+    error: LoadProblem
 
 
 def _target(cls: type[ConformanceSuite], config: pytest.Config) -> ResolvedTarget:

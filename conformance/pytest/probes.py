@@ -18,28 +18,26 @@ from typing import Any
 
 import pytest
 
-from conformance.probe.catalogue import (
-    Catalogue,
-    CatalogueError,
-    load_catalogue,
-    merge,
-    reference_catalogue,
+from conformance.errors import (
+    ManifestError,
+    ProbeCatalogueError,
+    ProbeInvalid,
+    ProbeUsageError,
+    TargetError,
 )
+from conformance.probe.catalogue import Catalogue, load_catalogue, merge, reference_catalogue
 from conformance.probe.command import probe_subject
-from conformance.probe.mutate import ProbeInvalid
 from conformance.probe.run import (
     CommandRoot,
     Control,
     ProbeOptions,
-    ProbeUsageError,
     control,
     probe_command,
     probe_in_process,
     reach_of,
 )
 from conformance.probe.verdicts import MutantResult
-from conformance.targets.manifest import ManifestError
-from conformance.targets.resolve import ResolvedTarget, TargetError
+from conformance.targets.resolve import ResolvedTarget
 from conformance.verdict import DEFAULT_TIMEOUT
 
 #: ``--conformance-probes reference``: the catalogue shipped for the bundled reference.
@@ -56,7 +54,7 @@ def load_catalogues(names: list[str]) -> Catalogue:
         return merge(
             [reference_catalogue() if n == REFERENCE else load_catalogue(Path(n)) for n in names]
         )
-    except CatalogueError as error:
+    except ProbeCatalogueError as error:
         raise pytest.UsageError(f"--conformance-probes: {error}") from None
 
 

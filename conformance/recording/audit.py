@@ -33,20 +33,20 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from conformance.errors import ConformanceError
+from conformance.errors import (
+    ExclusionError,
+    RecordingError,
+    RequestParseError,
+    ToCaseError,
+)
 from conformance.model import Block, Media, Message, Options, ScriptedResponse
 from conformance.provider.features import UNMODELLED_RULE, unjudgeable
 from conformance.provider.scripted import MALFORMED_REQUEST
-from conformance.recording.load import RecordingError, load_recording
+from conformance.recording.load import load_recording
 from conformance.recording.model import RecordedExchange, Recording
-from conformance.recording.to_case import ToCaseError, options_of, scripted_answer, settled
+from conformance.recording.to_case import options_of, scripted_answer, settled
 from conformance.version import __version__
-from conformance.wires.base import (
-    RequestParseError,
-    RequestView,
-    RuleViolation,
-    ValidationContext,
-)
+from conformance.wires.base import RequestView, RuleViolation, ValidationContext
 from conformance.wires.registry import get_wire, split_column
 from conformance.wires.roles import Wire
 
@@ -360,10 +360,6 @@ def audit_paths(
     return AuditReport(
         recordings=tuple(audit_file(path, shown, excluded or {}) for path, shown in files)
     )
-
-
-class ExclusionError(ConformanceError):
-    """An exclusion file that cannot be read: ``path: where: problem``."""
 
 
 def exclusions(path: Path) -> dict[str, str]:

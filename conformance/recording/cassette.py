@@ -25,20 +25,12 @@ from typing import Any
 
 import yaml
 
-from conformance.errors import ConformanceError
+from conformance.errors import CassetteError
 from conformance.wires.nesting import too_deep
 
 #: The file names the importer reads (a ``.gz`` of any of them too).
 SUFFIXES = (".yaml", ".yml", ".json", ".har")
 _GZIP_MAGIC = b"\x1f\x8b"
-
-
-class CassetteError(ConformanceError):
-    """A cassette that cannot be read: ``path: where: problem``."""
-
-    def __init__(self, path: Path, at: str, message: str) -> None:
-        super().__init__(f"{path}: {at}: {message}")
-        self.path, self.at, self.message = path, at, message
 
 
 @dataclass(frozen=True)

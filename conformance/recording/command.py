@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from conformance.errors import ExclusionError, RecordingError, TargetError, ToCaseError
 from conformance.recording.import_command import add_import_parser, run_import
 from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, EVIDENCE_THRESHOLDS, timeout_seconds
 
@@ -141,9 +142,9 @@ def run_recording_command(args: argparse.Namespace) -> int:
 
 
 def _recording(args: argparse.Namespace) -> int:
-    from conformance.recording.load import RecordingError, load_recording
+    from conformance.recording.load import load_recording
     from conformance.recording.model import Recording
-    from conformance.recording.to_case import ToCaseError, case_id, case_yaml
+    from conformance.recording.to_case import case_id, case_yaml
 
     if args.schema:
         schema = Recording.model_json_schema()
@@ -183,7 +184,7 @@ def _recording(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from conformance.recording.audit import ExclusionError, audit_json, audit_paths, exclusions
+    from conformance.recording.audit import audit_json, audit_paths, exclusions
     from conformance.recording.audit_report import audit_lines
     from conformance.recording.load import recording_files
 
@@ -224,8 +225,8 @@ def _case_file(out: Path, case_id: str) -> Path | None:
 
 
 def _report_diff(args: argparse.Namespace) -> int:
+    from conformance.errors import ReportFileError
     from conformance.recording.diff import (
-        ReportReadError,
         absent,
         changed,
         regressions,
@@ -234,7 +235,7 @@ def _report_diff(args: argparse.Namespace) -> int:
 
     try:
         old, new = verdicts(args.old), verdicts(args.new)
-    except ReportReadError as error:
+    except ReportFileError as error:
         _say(f"wire-conformance: {error}")
         return EXIT_USAGE
     lines = changed(old, new)
@@ -327,7 +328,7 @@ def _replay(args: argparse.Namespace) -> int:
     from conformance.recording.replay import RecordingResult, ReplayReport, replay_paths
     from conformance.recording.report import replay_lines
     from conformance.runner import RunOptions
-    from conformance.targets.resolve import TargetError, resolve_target
+    from conformance.targets.resolve import resolve_target
 
     args.dirs = args.dirs or [bundled_recordings_dir()]
     missing = [str(d) for d in args.dirs if not d.exists()]

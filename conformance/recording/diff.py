@@ -7,11 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from conformance.errors import ReportFileError
 from conformance.wires.nesting import too_deep
-
-
-class ReportReadError(Exception):
-    """A report that cannot be read: ``path: problem``."""
 
 
 def verdicts(path: Path) -> dict[str, str]:
@@ -20,17 +17,17 @@ def verdicts(path: Path) -> dict[str, str]:
         text = path.read_text(encoding="utf-8")
         deep = too_deep(text)
         if deep is not None:  # the parser would end in a RecursionError
-            raise ReportReadError(f"{path}: {deep}")
+            raise ReportFileError(f"{path}: {deep}")
         data: Any = json.loads(text)
     except OSError as error:
-        raise ReportReadError(f"{path}: {error.strerror}") from None
+        raise ReportFileError(f"{path}: {error.strerror}") from None
     except ValueError as error:
-        raise ReportReadError(f"{path}: not a JSON report ({error})") from None
+        raise ReportFileError(f"{path}: not a JSON report ({error})") from None
     if isinstance(data, dict) and isinstance(data.get("results"), list):
         return {f"{r['case']} [{r['wire']}]": str(r["verdict"]) for r in data["results"]}
     if isinstance(data, dict) and isinstance(data.get("recordings"), list):
         return {str(r["file"]): str(r["status"]) for r in data["recordings"]}
-    raise ReportReadError(f"{path}: neither a run report nor a replay report")
+    raise ReportFileError(f"{path}: neither a run report nor a replay report")
 
 
 #: Verdicts (and replay statuses) a cell may regress from, and to: a cell that passed

@@ -14,8 +14,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from conformance.errors import ResponseReadError
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
-from conformance.wires.base import ResponseReadError
 from conformance.wires.sse import read_events
 
 #: Keys under which stream events carry text or argument fragments, on every wire.

@@ -28,16 +28,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from conformance.errors import CassetteError, RecordingError
 from conformance.http import HttpRequest, HttpResponse
-from conformance.recording.cassette import (
-    CassetteError,
-    Interaction,
-    is_cassette_name,
-    read_cassette,
-    stem,
-)
+from conformance.recording.cassette import Interaction, is_cassette_name, read_cassette, stem
 from conformance.recording.clean import clean_exchange
-from conformance.recording.load import RecordingError, parse_recording
+from conformance.recording.load import parse_recording
 from conformance.recording.model import Metadata, RecordedExchange, build_recording, record_exchange
 from conformance.recording.routing import (
     Placement,

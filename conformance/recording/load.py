@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from conformance.errors import ConformanceError
+from conformance.errors import RecordingError
 from conformance.recording.clean import secrets_in
 from conformance.recording.model import (
     MIB,
@@ -24,16 +24,6 @@ from conformance.wires.registry import columns
 
 #: What a recording file is called.
 SUFFIX = ".json"
-
-
-class RecordingError(ConformanceError):
-    """A recording that cannot be used: ``path: where: problem``."""
-
-    def __init__(self, path: Path, at: str, message: str) -> None:
-        super().__init__(f"{path}: {at}: {message}")
-        self.path = path
-        self.at = at
-        self.message = message
 
 
 def _location(loc: tuple[int | str, ...]) -> str:

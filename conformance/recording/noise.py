@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from conformance.errors import ResponseReadError
 from conformance.model import Noise, ScriptedResponse
-from conformance.wires.base import ResponseReadError
 from conformance.wires.sse import StreamEvent, read_events
 
 _ANTHROPIC_EVENTS = frozenset(

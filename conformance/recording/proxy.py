@@ -36,8 +36,9 @@ from typing import Any
 
 import httpx
 
+from conformance.errors import FramingError
 from conformance.http import HttpRequest, HttpResponse
-from conformance.provider.framing import FramingError, read_body
+from conformance.provider.framing import read_body
 from conformance.provider.limits import MAX_BODY_BYTES
 from conformance.provider.loopback import QuietHandler
 from conformance.recording.clean import clean_exchange

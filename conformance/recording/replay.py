@@ -19,15 +19,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from conformance.cases.schema import Case
+from conformance.errors import RecordingError, ToCaseError, Unscriptable
 from conformance.http import HttpRequest, HttpResponse
 from conformance.provider.scripted import ScriptedProvider
 from conformance.recording.drift import Drift, compare
-from conformance.recording.load import RecordingError, load_recording
+from conformance.recording.load import load_recording
 from conformance.recording.model import Recording
 from conformance.recording.to_case import (
     Played,
-    ToCaseError,
-    Unscriptable,
     conversation_exchanges,
     played,
     recording_case,

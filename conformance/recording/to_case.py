@@ -19,7 +19,13 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from conformance.cases.schema import Case, Turn, may_continue
-from conformance.errors import ConformanceError
+from conformance.errors import (
+    RequestParseError,
+    ResponseReadError,
+    ToCaseError,
+    Unmodelled,
+    Unscriptable,
+)
 from conformance.model import (
     CONTINUING_STOPS,
     Fault,
@@ -35,32 +41,9 @@ from conformance.model import (
 from conformance.recording.fragments import with_chunks
 from conformance.recording.model import RecordedExchange, Recording
 from conformance.recording.noise import with_noise
-from conformance.wires.base import (
-    RequestParseError,
-    RequestView,
-    ResponseReadError,
-    Unmodelled,
-    ValidationContext,
-)
+from conformance.wires.base import RequestView, ValidationContext
 from conformance.wires.registry import get_wire, split_column
 from conformance.wires.sse import looks_streamed
-
-
-class ToCaseError(ConformanceError):
-    """A recording whose conversation cannot be read back: ``where: problem``."""
-
-    def __init__(self, at: str, message: str) -> None:
-        super().__init__(f"{at}: {message}")
-        self.at = at
-        self.message = message
-
-
-class Unscriptable(ToCaseError):
-    """A real conversation the case language cannot script, though nothing in it is
-    broken: the client ended its run where a case's target must go on (on an output
-    tool's call, after a transient error), the provider answered no turn, or the first
-    request ends on no user prompt.  Replay reports it ``n/a`` with this reason."""
-
 
 #: Transient error statuses, as the fault a case scripts for them.
 FAULT_STATUS: Mapping[int, FaultKind] = {

@@ -4,7 +4,7 @@ be an error naming the likely wire, not an empty answer."""
 
 from __future__ import annotations
 
-from conformance.wires.base import ResponseReadError
+from conformance.errors import ResponseReadError
 from conformance.wires.registry import columns, get_wire, split_column
 
 

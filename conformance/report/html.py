@@ -25,7 +25,7 @@ from markupsafe import Markup, escape
 from pydantic import ValidationError
 
 from conformance.checks.registry import all_checks
-from conformance.errors import ConformanceError
+from conformance.errors import ReportFileError
 from conformance.exchanges import exchanges_path
 from conformance.report.ab import ABTable
 from conformance.report.model import Report
@@ -185,10 +185,6 @@ def cells(report: Report, exchanges: Path | None = None) -> list[Cell]:
             cell = replace(cell, requests=tuple(_requests(document, shown)))
         found.append(cell)
     return found
-
-
-class ReportFileError(ConformanceError):
-    """A JSON report (or A/B table) that cannot be read: ``path: problem``."""
 
 
 def read_report(path: Path) -> Report:

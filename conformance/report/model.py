@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from conformance.cases.load_error import LoadError
+from conformance.cases.load_problem import LoadProblem
 from conformance.report.machine_paths import unmachined
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
@@ -42,7 +42,7 @@ class Report(BaseModel):
     evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD
     results: tuple[Result, ...]
     summary: dict[str, int]
-    load_errors: tuple[LoadError, ...] = ()
+    load_errors: tuple[LoadProblem, ...] = ()
     #: Snapshot files no cell of the plan owns (``--snapshots``, whole runs); only in
     #: the JSON when there are some.
     unused_snapshots: tuple[str, ...] = ()
@@ -75,7 +75,7 @@ def build_report(
     target_kind: str,
     results: Iterable[Result],
     strict: bool = False,
-    load_errors: Iterable[LoadError] = (),
+    load_errors: Iterable[LoadProblem] = (),
     evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD,
 ) -> Report:
     ordered = tuple(_unmachined(r) for r in sorted(results, key=lambda r: r.key))

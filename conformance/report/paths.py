@@ -11,11 +11,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from conformance.errors import ConformanceError
-
-
-class OutputPathError(ConformanceError, ValueError):
-    """A report or snapshot path the suite could not write."""
+from conformance.errors import OutputPathError
 
 
 def _writable_folder(folder: Path, what: str) -> None:

@@ -21,7 +21,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from conformance.errors import ConformanceError, close_to
+from conformance.errors import ManifestError, close_to
 from conformance.model import Capability
 from conformance.targets.base import CONTRACT_VERSION
 from conformance.targets.tool_names import ToolNames
@@ -35,10 +35,6 @@ REFERENCE_COMMAND = Path(__file__).with_name("reference-command.toml")
 PYTHON_VARIABLE = "CONFORMANCE_PYTHON"
 #: Set for a command whose manifest names a ``runtime``: that program's absolute path.
 RUNTIME_VARIABLE = "CONFORMANCE_RUNTIME"
-
-
-class ManifestError(ConformanceError, ValueError):
-    """A manifest that cannot be read or does not follow the schema."""
 
 
 class Runtime(BaseModel):

@@ -16,10 +16,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import get_args
 
-from conformance.errors import ConformanceError, close_to, unknown_names
+from conformance.errors import (
+    ManifestError,
+    TargetError,
+    UnsafePath,
+    close_to,
+    unknown_names,
+)
 from conformance.interrupt import Interrupted
 from conformance.model import Capability
-from conformance.paths import UnsafePath, segment
+from conformance.paths import segment
 from conformance.targets.adapter import AdapterKind
 from conformance.targets.base import Adapter, Client, TargetBase
 from conformance.targets.client import ClientKind
@@ -27,7 +33,6 @@ from conformance.targets.command import CommandKind, parse_command_spec
 from conformance.targets.command_name import command_name
 from conformance.targets.kind import Crash, TargetKind
 from conformance.targets.manifest import (
-    ManifestError,
     command_environment,
     find_runtime,
     is_manifest_spec,
@@ -38,10 +43,6 @@ from conformance.targets.tool_names import ToolNames
 from conformance.wires.registry import declarable, declared_columns
 
 __all__ = ["REFERENCE_SPEC", "ResolvedTarget", "TargetError", "command_name", "resolve_target"]
-
-
-class TargetError(ConformanceError, ValueError):
-    """The target spec names nothing the suite can run."""
 
 
 #: How a ``cmd:`` target, which declares nothing, gets a capability.

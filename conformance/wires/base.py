@@ -13,36 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from conformance.errors import ConformanceError
 from conformance.model import Message, Options, ScriptedResponse, ThinkingConfig
 from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, Evidence, Severity, meets
-
-
-class RequestParseError(ConformanceError, ValueError):
-    """The body is not a request this wire understands (not JSON, wrong shape)."""
-
-    def __init__(self, message: str, at: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.at = at
-
-
-class ResponseReadError(ConformanceError, ValueError):
-    """A recorded provider response that cannot be read back: not JSON, a known event
-    without a field it needs, a delta for a block never started, or the provider's own
-    error (an ``error`` event mid-stream, an error body).  ``at`` says where, the way a
-    person finds it in the file: ``event 7 (content_block_delta)``, ``byte 1234``."""
-
-    def __init__(self, message: str, at: str) -> None:
-        super().__init__(f"{at}: {message}")
-        self.message = message
-        self.at = at
-
-
-class Unmodelled(ResponseReadError):
-    """A real response in a form the suite does not model (the legacy functions API's
-    ``function_call``, a custom tool's call): nothing in it is broken, and no case can
-    script it."""
 
 
 class RequestView(BaseModel):

@@ -9,8 +9,8 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
+from conformance.errors import ResponseReadError
 from conformance.model import ContentBlock, ScriptedResponse, ServedIds
-from conformance.wires.base import ResponseReadError
 from conformance.wires.nesting import too_deep
 
 _T = TypeVar("_T")

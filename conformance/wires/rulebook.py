@@ -15,17 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
-from conformance.errors import ConformanceError
+from conformance.errors import RuleBookError
 from conformance.wires.base import Rule, RuleViolation
 
 #: What a wire's checks read: its own view of one request under validation.
 Subject = TypeVar("Subject")
 CheckFn = Callable[[Subject], Iterable[RuleViolation]]
-
-
-class RuleBookError(ConformanceError, ValueError):
-    """A check that names no rule, or one that reports a rule it did not register: the
-    book and its checks disagree."""
 
 
 class RuleBook(Generic[Subject]):

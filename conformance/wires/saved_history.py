@@ -16,18 +16,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.errors import HistoryLoadError, RequestParseError
 from conformance.http import HttpRequest
 from conformance.model import Block, Message, Options, Reasoning, summary_parts
-from conformance.wires.base import RequestParseError, ValidationContext
+from conformance.wires.base import ValidationContext
 from conformance.wires.roles import Wire
 
 #: Fields of a block that steer how a response streams: never part of a request.
 STREAM_DIRECTIVES = frozenset({"chunks", "signature_chunks", "empty_chunk_before_signature"})
-
-
-class HistoryLoadError(ValueError):
-    """Saved wire JSON that does not load: not the wire's form, or an origin for a
-    location that holds no block."""
 
 
 @dataclass(frozen=True)

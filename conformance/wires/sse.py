@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 from httpx_sse import EventSource
 
-from conformance.wires.base import ResponseReadError
+from conformance.errors import ResponseReadError
 from conformance.wires.framing import split
 from conformance.wires.reading import response_text
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from conformance.cases.load_error import LoadError
+from conformance.cases.load_problem import LoadProblem
 from conformance.cases.loader import CaseSet, load_dirs, load_text
 from conformance.cases.parse_cache import ParseCache
 from conformance.cases.validate import Vocabulary
@@ -152,15 +152,15 @@ def test_a_file_that_is_not_a_mapping_or_not_utf8_is_one_error(tmp_path: Path) -
     cases = load(tmp_path)
     assert [c.case.id for c in cases.cases] == ["paired"]
     assert sorted(cases.errors, key=lambda e: e.file) == [
-        LoadError(file=str(empty), line=1, field=None, message="a case file is a YAML mapping"),
-        LoadError(file=str(latin), line=None, field=None, message="a case file is UTF-8 text"),
-        LoadError(file=str(listed), line=1, field=None, message="a case file is a YAML mapping"),
+        LoadProblem(file=str(empty), line=1, field=None, message="a case file is a YAML mapping"),
+        LoadProblem(file=str(latin), line=None, field=None, message="a case file is UTF-8 text"),
+        LoadProblem(file=str(listed), line=1, field=None, message="a case file is a YAML mapping"),
     ]
 
 
 def test_a_load_error_reads_file_line_field_message() -> None:
-    assert str(LoadError(file="a.yaml", line=3, field="id", message="bad")) == "a.yaml:3: id: bad"
-    assert str(LoadError(file="a.yaml", line=None, field=None, message="bad")) == "a.yaml: bad"
+    assert str(LoadProblem(file="a.yaml", line=3, field="id", message="bad")) == "a.yaml:3: id: bad"
+    assert str(LoadProblem(file="a.yaml", line=None, field=None, message="bad")) == "a.yaml: bad"
 
 
 class CountingParse:

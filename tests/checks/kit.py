@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.cases.schema import Case
+from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import (
     TRUNCATING_STOPS,
@@ -29,7 +30,7 @@ from conformance.model import (
 )
 from conformance.transcript import Exchange, Transcript
 from conformance.verdict import Violation
-from conformance.wires.base import RequestParseError, RequestView, RuleViolation, ValidationContext
+from conformance.wires.base import RequestView, RuleViolation, ValidationContext
 from conformance.wires.hints import LedgerHints
 from conformance.wires.roles import Realism, Wire
 from conformance.wires.saved_history import STREAM_DIRECTIVES

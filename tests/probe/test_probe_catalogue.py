@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from conformance.errors import ProbeCatalogueError, ProbeInvalid
 from conformance.probe.catalogue import (
-    CatalogueError,
     catalogue_schema,
     load_catalogue,
     parse_catalogue,
     reference_catalogue,
 )
-from conformance.probe.mutate import ProbeInvalid, mutated_source, parse_hunks
+from conformance.probe.mutate import mutated_source, parse_hunks
 
 PROBE = "  - id: p1\n    module: m\n    find: a\n    replace: b\n    note: n\n"
 
@@ -52,7 +52,7 @@ def test_a_minimal_catalogue_loads() -> None:
     ],
 )
 def test_a_bad_catalogue_is_a_located_error(text: str, message: str) -> None:
-    with pytest.raises(CatalogueError) as caught:
+    with pytest.raises(ProbeCatalogueError) as caught:
         parse(text)
     assert str(caught.value).startswith("probes.yaml: ")
     assert message in str(caught.value)
@@ -129,7 +129,7 @@ def test_a_catalogue_reads_its_diffs_relative_to_itself(tmp_path: Path) -> None:
     (tmp_path / "p.yaml").write_text(
         "probes:\n  - {id: p, module: pkg.mod, diff: gone.diff, note: n}\n"
     )
-    with pytest.raises(CatalogueError, match=r"cannot read diff gone\.diff"):
+    with pytest.raises(ProbeCatalogueError, match=r"cannot read diff gone\.diff"):
         load_catalogue(tmp_path / "p.yaml")
 
 

@@ -12,13 +12,9 @@ from typing import Any
 import pytest
 
 from conformance.cli import main
+from conformance.errors import ExclusionError
 from conformance.http import HttpRequest, HttpResponse
-from conformance.recording.audit import (
-    ExclusionError,
-    audit_paths,
-    audit_recording,
-    exclusions,
-)
+from conformance.recording.audit import audit_paths, audit_recording, exclusions
 from conformance.recording.model import Metadata, Recording, build_recording, record_exchange
 
 _ANSWER = {

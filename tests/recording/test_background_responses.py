@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from conformance.errors import Unscriptable
 from conformance.http import HttpRequest
 from conformance.recording.load import load_recording
 from conformance.recording.replay import ReplayProvider, recorded_answers
-from conformance.recording.to_case import Unscriptable, played, recording_case, settled
+from conformance.recording.to_case import played, recording_case, settled
 from conformance.wires.openai_responses import _background
 from conformance.wires.registry import get_wire
 

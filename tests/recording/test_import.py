@@ -14,7 +14,8 @@ import pytest
 import yaml
 
 from conformance.cli import main
-from conformance.recording.cassette import CassetteError, read_cassette
+from conformance.errors import CassetteError
+from conformance.recording.cassette import read_cassette
 from conformance.recording.importing import PLACEHOLDER_DATE, import_cassettes
 from conformance.recording.load import load_recording, recording_files
 from conformance.recording.replay import replay_paths

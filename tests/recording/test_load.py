@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
-from conformance.recording.load import RecordingError, bundled_recordings_dir, load_recording
+from conformance.errors import RecordingError
+from conformance.recording.load import bundled_recordings_dir, load_recording
 
 SHIPPED = (
     bundled_recordings_dir() / "anthropic-messages" / "interleaved-episodes-across-tool-loop.json"

@@ -95,7 +95,7 @@ def test_no_false_refusal_over_the_corpus() -> None:
     assert sum(1 for r in report.recordings if r.excluded) == len(EXCLUDED)
 
 
-#: Answers the suite reads as a form it does not model (``wires.base.Unmodelled``).
+#: Answers the suite reads as a form it does not model (``errors.Unmodelled``).
 UNMODELLED = {"openllmetry-openai-legacy-function-call.json"}
 
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main
+from conformance.errors import TargetError
 from conformance.targets.command import CommandKind
 from conformance.targets.manifest import REFERENCE_COMMAND, load_manifest, manifest_schema
-from conformance.targets.resolve import TargetError, resolve_target
+from conformance.targets.resolve import resolve_target
 
 COMMAND = """
 name = "my-agent"

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from conformance.errors import TargetError
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.targets.adapter import AdapterKind
 from conformance.targets.client import ClientKind
@@ -14,7 +15,6 @@ from conformance.targets.command import CommandKind
 from conformance.targets.kind import TargetKind
 from conformance.targets.resolve import (
     ResolvedTarget,
-    TargetError,
     command_name,
     resolve_target,
     target_from_object,

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from conformance.errors import ManifestError, TargetError
 from conformance.model import ToolCall
 from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.manifest import ManifestError, load_manifest
-from conformance.targets.resolve import ResolvedTarget, TargetError, resolve_target
+from conformance.targets.manifest import load_manifest
+from conformance.targets.resolve import ResolvedTarget, resolve_target
 from conformance.targets.tool_names import ToolNames
 from conformance.transcript import Transcript
 from conformance.verdict import Result

@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from conformance.cases.schema import Case
+from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import (
     Media,
@@ -52,12 +53,7 @@ from conformance.wires.anthropic_messages import (
     WIRE,
     AnthropicRequestView,
 )
-from conformance.wires.base import (
-    RenderContext,
-    RequestParseError,
-    RuleViolation,
-    ValidationContext,
-)
+from conformance.wires.base import RenderContext, RuleViolation, ValidationContext
 from conformance.wires.registry import get_wire
 from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 

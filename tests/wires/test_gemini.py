@@ -15,6 +15,7 @@ import pytest
 
 from conformance.cases.schema import Case
 from conformance.checks.ledger import PAIRED, ledger_violations
+from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import (
     Block,
@@ -30,12 +31,7 @@ from conformance.model import (
 )
 from conformance.provider.scripted import UNKNOWN_ENDPOINT, ScriptedProvider
 from conformance.transcript import Transcript
-from conformance.wires.base import (
-    RenderContext,
-    RequestParseError,
-    RuleViolation,
-    ValidationContext,
-)
+from conformance.wires.base import RenderContext, RuleViolation, ValidationContext
 from conformance.wires.gemini import (
     CALL_TURN_PLACED,
     CONTENTS_REQUIRED,

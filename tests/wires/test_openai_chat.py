@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from conformance.cases.schema import Case
+from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import (
     Media,
@@ -30,13 +31,7 @@ from conformance.model import (
     ToolResult,
 )
 from conformance.provider.scripted import ScriptedProvider
-from conformance.wires.base import (
-    RenderContext,
-    RequestParseError,
-    RequestView,
-    RuleViolation,
-    ValidationContext,
-)
+from conformance.wires.base import RenderContext, RequestView, RuleViolation, ValidationContext
 from conformance.wires.openai_chat import (
     DEEPSEEK_REASONING_CONTENT,
     DEEPSEEK_TOOL_CALLS_ANSWERED,

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from conformance.cases.schema import Case
+from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import (
     Media,
@@ -27,13 +28,7 @@ from conformance.model import (
     ToolResult,
 )
 from conformance.provider.scripted import MALFORMED_REQUEST, ScriptedProvider
-from conformance.wires.base import (
-    RenderContext,
-    RequestParseError,
-    RequestView,
-    RuleViolation,
-    ValidationContext,
-)
+from conformance.wires.base import RenderContext, RequestView, RuleViolation, ValidationContext
 from conformance.wires.openai_responses import (
     CALL_FOR_OUTPUT,
     CHAT_TOOL_CALLS,

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from conformance.errors import ResponseReadError
 from conformance.model import ScriptedResponse
-from conformance.wires.base import ResponseReadError
 from conformance.wires.openai_responses import WIRE
 from conformance.wires.registry import get_wire
 from tests.wires.kit import realism_case, unrealistic

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from conformance.errors import ResponseReadError
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import (
     ContentBlock,
@@ -27,13 +28,7 @@ from conformance.model import (
     ToolCall,
     summary_parts,
 )
-from conformance.wires.base import (
-    RenderContext,
-    RequestView,
-    ResponseReadError,
-    Rule,
-    RuleViolation,
-)
+from conformance.wires.base import RenderContext, RequestView, Rule, RuleViolation
 from conformance.wires.reading import call_arguments, read_json_body
 from conformance.wires.registry import columns, get_wire, split_column
 from conformance.wires.saved_history import STREAM_DIRECTIVES

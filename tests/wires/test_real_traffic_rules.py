@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from conformance.errors import ResponseReadError
 from conformance.http import HttpRequest
 from conformance.model import Options, ToolCall, ToolResult
 from conformance.recording.audit import audit_paths
@@ -99,7 +100,6 @@ def test_gemini_finish_reasons_spelled_as_enum_numbers_read_back() -> None:
     """Google's Python clients ask for ``$alt=json;enum-encoding=int`` and get
     ``"finishReason": 1`` (open-telemetry/opentelemetry-python-contrib's vertexai
     cassettes, Arize-ai/openinference's); only the numbers both APIs share are read."""
-    from conformance.wires.base import ResponseReadError
 
     read = get_wire("gemini").read
 

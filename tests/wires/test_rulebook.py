@@ -7,8 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from conformance.errors import RuleBookError
 from conformance.wires.base import Rule, RuleViolation
-from conformance.wires.rulebook import RuleBook, RuleBookError
+from conformance.wires.rulebook import RuleBook
 
 
 def rule(slug: str) -> Rule:

@@ -17,11 +17,12 @@ import pytest
 
 from conformance.agent.runner import AgentError, document_history
 from conformance.cases.schema import Case
+from conformance.errors import HistoryLoadError
 from conformance.model import Message, Reasoning, Text, ToolCall
 from conformance.runner import session_for
 from conformance.targets.contract import EXIT_HISTORY_UNLOADABLE
 from conformance.wires.registry import get_wire, split_column
-from conformance.wires.saved_history import HistoryLoadError, as_stored, hold, load
+from conformance.wires.saved_history import as_stored, hold, load
 from tests.support import library
 
 #: The cells whose history the wire's JSON cannot hold, and where it breaks: a signature

@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from conformance.errors import RequestParseError
 from conformance.http import HttpRequest
 from conformance.model import (
     Block,
@@ -22,7 +23,7 @@ from conformance.wires import values
 from conformance.wires.anthropic_messages._blocks import content_block
 from conformance.wires.anthropic_messages._threads import rebuild
 from conformance.wires.anthropic_messages._view import NAME, AnthropicRequestView
-from conformance.wires.base import RequestParseError, RequestView, ValidationContext
+from conformance.wires.base import RequestView, ValidationContext
 
 
 def _block(item: object) -> Block | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.errors import ResponseReadError
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.anthropic_messages._blocks import (
@@ -15,7 +16,6 @@ from conformance.wires.anthropic_messages._blocks import (
     server_result_type,
 )
 from conformance.wires.anthropic_messages._stops import STOP_REASONS
-from conformance.wires.base import ResponseReadError
 from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
 from conformance.wires.sse import read_events
 

@@ -9,6 +9,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from conformance.errors import RequestParseError
 from conformance.http import HttpRequest
 from conformance.model import (
     Block,
@@ -19,7 +20,7 @@ from conformance.model import (
     ToolResult,
 )
 from conformance.wires import values
-from conformance.wires.base import RequestParseError, RequestView, ValidationContext
+from conformance.wires.base import RequestView, ValidationContext
 from conformance.wires.gemini._errors import INVALID_JSON, NOT_A_MESSAGE
 from conformance.wires.gemini._fields import as_object, get, nonempty_text
 from conformance.wires.gemini._parts import CallIds, content_block, synthesized

@@ -9,9 +9,9 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from conformance.errors import ResponseReadError
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
-from conformance.wires.base import ResponseReadError
 from conformance.wires.gemini._fields import as_object, get, nonempty_text
 from conformance.wires.gemini._parts import CallIds, content_block
 from conformance.wires.gemini._stops import FINISH_REASONS

@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from conformance.errors import RequestParseError
 from conformance.http import HttpRequest
 from conformance.model import (
     Block,
@@ -22,7 +23,7 @@ from conformance.model import (
     ToolResult,
 )
 from conformance.wires import values
-from conformance.wires.base import RequestParseError, RequestView, ValidationContext
+from conformance.wires.base import RequestView, ValidationContext
 from conformance.wires.openai_chat._dialects import DEEPSEEK, GEMINI, KIMI, NAME, OPENROUTER
 from conformance.wires.openai_chat._messages import (
     SYSTEM_ROLES,

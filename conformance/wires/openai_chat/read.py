@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from conformance.errors import ResponseReadError, Unmodelled
 from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
-from conformance.wires.base import ResponseReadError, Unmodelled
 from conformance.wires.openai_chat._details import streamed_episodes
 from conformance.wires.openai_chat._dialects import GEMINI, OPENROUTER, REASONING_CONTENT
 from conformance.wires.openai_chat._messages import (

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from conformance.errors import RequestParseError
 from conformance.http import HttpRequest
 from conformance.model import (
     Block,
@@ -21,7 +22,7 @@ from conformance.model import (
     summary_parts,
 )
 from conformance.wires import values
-from conformance.wires.base import RequestParseError, RequestView, ValidationContext
+from conformance.wires.base import RequestView, ValidationContext
 from conformance.wires.openai_responses._content import message_blocks
 from conformance.wires.openai_responses._ids import conversation_id, nonempty_id
 from conformance.wires.openai_responses._state import Entry, ExpandedInput, side_of

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.errors import ResponseReadError
 from conformance.model import (
     ContentBlock,
     Reasoning,
@@ -23,7 +24,6 @@ from conformance.model import (
     ToolCall,
     summary_parts,
 )
-from conformance.wires.base import ResponseReadError
 from conformance.wires.openai_responses._content import message_blocks
 from conformance.wires.openai_responses._ids import nonempty_id
 from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 
-class LoadError(BaseModel):
+class LoadProblem(BaseModel):
     """One case file that could not be loaded: its file, and its line and field when known.
 
     A value, not an exception: a bad file never stops the others from loading, and the
