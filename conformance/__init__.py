@@ -13,13 +13,18 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from conformance.errors import RequestParseError, ResponseReadError, TargetError, YamlError
 from conformance.version import __version__
 
 if TYPE_CHECKING:
     from conformance.cases.load_problem import LoadProblem
     from conformance.cases.schema import Case
-    from conformance.errors import ConformanceError
+    from conformance.errors import (
+        ConformanceError,
+        RequestParseError,
+        ResponseReadError,
+        TargetError,
+        YamlError,
+    )
     from conformance.model import FinalOutput
     from conformance.pytest.suite import ConformanceSuite
     from conformance.targets.base import (
@@ -57,10 +62,10 @@ _EXPORTS: dict[str, str] = {
     "Violation": "conformance.verdict",
     "ConformanceError": "conformance.errors",
     "LoadProblem": "conformance.cases.load_problem",
-    "YamlError": "conformance.cases.yamlfile",
-    "TargetError": "conformance.targets.resolve",
-    "RequestParseError": "conformance.wires.base",
-    "ResponseReadError": "conformance.wires.base",
+    "YamlError": "conformance.errors",
+    "TargetError": "conformance.errors",
+    "RequestParseError": "conformance.errors",
+    "ResponseReadError": "conformance.errors",
 }
 
 __all__ = [
