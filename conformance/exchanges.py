@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.http import HttpRequest, HttpResponse
-from conformance.paths import inside, segment
+from conformance.paths import cell_file, inside
 from conformance.transcript import Exchange, Transcript
 from conformance.verdict import Result
 
@@ -29,8 +29,7 @@ KEPT_HEADERS = frozenset(
 
 def exchanges_path(root: Path, target: str, column: str, case_id: str) -> Path:
     """Where one cell's exchanges are written."""
-    home = root / segment(target, "the target name")
-    return inside(home, home / column.replace(":", "+") / f"{case_id}.json")
+    return inside(root / target, cell_file(root, target, column, case_id, "json"))
 
 
 def save_exchanges(root: Path, target: str, transcript: Transcript, result: Result) -> Path:

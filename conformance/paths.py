@@ -32,6 +32,15 @@ def segment(name: str, what: str) -> str:
     return name
 
 
+def cell_file(root: Path, target: str, column: str, case: str, extension: str) -> Path:
+    """``<root>/<target>/<column>/<case>.<extension>``: where every artefact of one cell
+    lives (its snapshot, its saved exchanges), so each kind of artefact finds its cell the
+    same way.  A dialect column's ``:`` becomes ``+`` (``openai-chat+deepseek``), a valid
+    name on every file system; the target name is checked as one segment."""
+    home = root / segment(target, "the target name")
+    return home / column.replace(":", "+") / f"{case}.{extension}"
+
+
 def printable(name: str) -> str:
     """A file name as the suite prints it: every character that is not printable (a
     newline, an escape sequence, a bidi control) escaped as Python writes it, so a name

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from syrupy.data import Snapshot, SnapshotCollection, SnapshotCollections
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from conformance.paths import inside, segment
+from conformance.paths import cell_file, inside, segment
 
 if TYPE_CHECKING:
     from syrupy.location import PyTestLocation
@@ -49,13 +49,12 @@ class SnapshotSlot:
 
     @property
     def directory(self) -> Path:
-        """A dialect column's ``:`` becomes ``+`` (``openai-chat+deepseek``), so the path
-        is valid on every file system."""
-        return self.root / self.target / self.column.replace(":", "+")
+        return self.path.parent
 
     @property
     def path(self) -> Path:
-        return self.directory / f"{self.case}.{RequestBodies.file_extension}"
+        extension = RequestBodies.file_extension
+        return cell_file(self.root, self.target, self.column, self.case, extension)
 
 
 def slot_of(item: object) -> SnapshotSlot | None:
