@@ -16,7 +16,6 @@ helpers: ``_paths`` (the URLs), ``_fields`` (lenient JSON access), ``_signatures
 the checks read it), ``_view``.
 """
 
-from conformance.wires.gemini._signatures import SENTINEL
 from conformance.wires.gemini._view import GeminiRequestView
 from conformance.wires.gemini.rules import (
     CALL_TURN_PLACED,
@@ -32,6 +31,7 @@ from conformance.wires.gemini.rules import (
     VALID_ROLE,
 )
 from conformance.wires.gemini.wire import WIRE
+from conformance.wires.thought_signatures import SENTINEL
 
 __all__ = [
     "CALL_TURN_PLACED",

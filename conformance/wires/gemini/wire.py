@@ -8,11 +8,11 @@ companion.  The field is protobuf ``bytes``, so the ledger compares decoded byte
 from __future__ import annotations
 
 from conformance.wires.gemini import parse, read, realism, render, route, rules
-from conformance.wires.gemini._signatures import SENTINELS
 from conformance.wires.gemini._view import NAME
 from conformance.wires.gemini.validate import validate
 from conformance.wires.hints import LedgerHints
 from conformance.wires.roles import Realism, Wire
+from conformance.wires.thought_signatures import SENTINELS
 
 WIRE = Wire(
     name=NAME,

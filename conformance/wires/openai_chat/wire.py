@@ -7,12 +7,12 @@ A call's thought signature (Gemini's endpoint) stays with its call id, as the de
 
 from __future__ import annotations
 
-from conformance.wires.gemini._signatures import SENTINELS
 from conformance.wires.hints import LedgerHints
 from conformance.wires.openai_chat import parse, read, realism, render, route, rules
 from conformance.wires.openai_chat._dialects import DEEPSEEK, GEMINI, KIMI, NAME, OLLAMA, OPENROUTER
 from conformance.wires.openai_chat.validate import validate
 from conformance.wires.roles import Realism, Wire
+from conformance.wires.thought_signatures import SENTINELS
 
 WIRE = Wire(
     name=NAME,
