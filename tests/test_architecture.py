@@ -44,6 +44,7 @@ LAYERS: dict[str, int] = {
     "cli": 9,
     "agent": 9,
     "examples": 0,
+    "plugins": 0,
     "__init__": 10,
     "__main__": 10,
 }

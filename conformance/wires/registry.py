@@ -4,10 +4,9 @@ or a target can name.
 Wires are discovered, never listed by hand: every package under ``conformance/wires/``
 that keeps the contract (``contract.assemble`` builds its ``Wire``), and every wire an
 installed distribution declares in the entry-point group ``wire_conformance.wires``
-(``name = "dotted.package"``), as pytest and hypothesis load their plugins.  Discovery
-runs once, on first use, so importing the suite stays cheap.  A plugin that fails to load
-is left out with a ``WirePluginWarning`` naming its distribution and entry point (the
-other wires still run), and asking for its wire by name repeats why.
+(``conformance.plugins``), read once, on first use.  A plugin that fails to load is left
+out with a warning naming its distribution and entry point (the other wires still run),
+and asking for its wire by name repeats why.
 
 ``get_wire(name).rules`` is every rule of a wire, in the order its provider checks them
 (derived from the wire's rule book, ``conformance/wires/rulebook.py``).
@@ -16,24 +15,17 @@ other wires still run), and asking for its wire by name repeats why.
 from __future__ import annotations
 
 import pkgutil
-import warnings
 from collections.abc import Iterable
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 
+from conformance.plugins import WIRES, Plugin, load_each, warn
 from conformance.wires.contract import assemble
 from conformance.wires.roles import ClientEnvironment, Wire
 
-#: The entry-point group a distribution declares its wire packages in.
-WIRE_GROUP = "wire_conformance.wires"
 #: Where the bundled wire packages sit, and their dotted prefix.
 _BUNDLED = Path(__file__).parent
 _PREFIX = "conformance.wires."
-
-
-class WirePluginWarning(UserWarning):
-    """A wire an installed distribution declares could not be loaded."""
 
 
 def bundled_packages() -> tuple[str, ...]:
@@ -45,38 +37,22 @@ def bundled_packages() -> tuple[str, ...]:
     )
 
 
-def plugin_entry_points() -> tuple[metadata.EntryPoint, ...]:
-    """The wires installed distributions declare, in a stable order."""
-    found = metadata.entry_points(group=WIRE_GROUP)
-    return tuple(sorted(found, key=lambda ep: (ep.name, ep.value)))
-
-
-def describe(entry: metadata.EntryPoint) -> str:
-    """An entry point as a user finds it in the distribution's metadata."""
-    dist = entry.dist
-    origin = f"distribution {dist.name} {dist.version}" if dist is not None else "no distribution"
-    return f"entry point {entry.name} = {entry.value} (group {WIRE_GROUP}, {origin})"
+def _plugin_wire(plugin: Plugin) -> Wire:
+    wire = assemble(plugin.module)
+    if wire.name != plugin.name:
+        raise ValueError(f"its package names the wire {wire.name!r}, not {plugin.name!r}")
+    return wire
 
 
 @cache
 def _discovered() -> tuple[dict[str, Wire], dict[str, str]]:
     """Every wire by name, and why each plugin that failed to load did (by entry name)."""
     wires = {wire.name: wire for wire in map(assemble, bundled_packages())}
-    failures: dict[str, str] = {}
-    for entry in plugin_entry_points():
-        try:
-            wire = assemble(entry.value.partition(":")[0].strip())
-        except Exception as error:  # a broken plugin must not take the other wires down
-            failures[entry.name] = f"{describe(entry)} failed to load: {error!r}"
-            continue
-        if wire.name != entry.name:
-            failures[entry.name] = f"{describe(entry)} names wire {wire.name!r}, not its own name"
-        elif wires.get(wire.name, wire) is not wire:
-            failures[entry.name] = f"{describe(entry)}: a wire {wire.name!r} is already known"
-        else:
-            wires[wire.name] = wire
-    for failure in failures.values():
-        warnings.warn(f"wire-conformance: {failure}", WirePluginWarning, stacklevel=3)
+    loaded, failures = load_each(WIRES, _plugin_wire)
+    for plugin, wire in loaded:
+        if wires.setdefault(wire.name, wire) is not wire:
+            failures[plugin.name] = f"{plugin.describe()}: a wire {wire.name!r} is already known"
+            warn(failures[plugin.name])
     return dict(sorted(wires.items())), failures
 
 
