@@ -15,9 +15,11 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 #: A distribution's wire packages: ``name = "dotted.package"``, the package keeping the
 #: wire contract; the name is the wire's.
@@ -68,7 +70,10 @@ def _distribution(entry: metadata.EntryPoint) -> str:
 
 @cache
 def plugins(group: str) -> tuple[Plugin, ...]:
-    """The entry points installed distributions declare in ``group``, in a stable order."""
+    """The entry points installed distributions declare in ``group``, in a stable order
+    (``importlib.metadata`` is imported here, on first use, not with the suite)."""
+    from importlib import metadata
+
     found = metadata.entry_points(group=group)
     return tuple(
         Plugin(group, entry.name, entry.value, _distribution(entry))
