@@ -44,6 +44,7 @@ LAYERS: dict[str, int] = {
     "cli": 9,
     "agent": 9,
     "examples": 0,
+    "plugins": 0,
     "__init__": 10,
     "__main__": 10,
 }
@@ -139,3 +140,50 @@ def test_the_documented_layers_are_the_enforced_ones() -> None:
 
 def test_no_module_is_named_like_pytests_internals() -> None:
     assert [p for _, p in sources() if p.stem == "_pytest" or p.parent.name == "_pytest"] == []
+
+
+def wire_package_of(module: str) -> str | None:
+    """``conformance.wires.gemini.rules`` -> ``gemini``; a shared module of ``wires``
+    (``conformance.wires.thought_signatures``) belongs to no wire package."""
+    parts = module.split(".")
+    if parts[:2] != ["conformance", "wires"] or len(parts) < 3:
+        return None
+    return parts[2] if (PACKAGE / "wires" / parts[2]).is_dir() else None
+
+
+def sibling_wire_imports(source: str, module: str) -> list[str]:
+    """The imports of ``module`` that reach into another wire package: a wire package
+    may import the shared modules of ``conformance.wires`` and lower layers, never a
+    sibling wire (what two wires share moves up into ``conformance.wires``), so each
+    wire stays one self-contained package an outside distribution could ship alike."""
+    own = wire_package_of(module)
+    if own is None:
+        return []
+    found: list[str] = []
+    for target in imported(source, module):
+        other = wire_package_of(target)
+        if other is not None and other != own:
+            found.append(f"wires.{own} -> wires.{other} ({target})")
+    return found
+
+
+def test_no_wire_package_imports_a_sibling_wire() -> None:
+    broken = [
+        f"{path.relative_to(PACKAGE.parent)}: {line}"
+        for module, path in sources()
+        for line in sibling_wire_imports(path.read_text(encoding="utf-8"), module)
+    ]
+    assert broken == []
+
+
+def test_the_scan_catches_a_sibling_wire_import() -> None:
+    source = (
+        "from conformance.wires.gemini._signatures import part_signature\n"
+        "from conformance.wires.thought_signatures import canonical\n"
+        "from conformance.wires.openai_chat import parse\n"
+        "from . import render\n"
+    )
+    assert sibling_wire_imports(source, "conformance.wires.openai_chat.rules") == [
+        "wires.openai_chat -> wires.gemini (conformance.wires.gemini._signatures)"
+    ]
+    assert sibling_wire_imports(source, "conformance.wires.registry") == []

@@ -18,7 +18,6 @@ import json
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -45,47 +44,9 @@ from conformance.targets.contract import (
 )
 from conformance.targets.resolve import resolve_target
 from conformance.wires import saved_history
-from conformance.wires.registry import get_wire
+from conformance.wires.registry import client_environments, get_wire
 
 USAGE = "usage: python -m conformance.agent module:attr"
-
-
-@dataclass(frozen=True)
-class Endpoint:
-    """Where a wire's requests go, and how its provider expects the API key."""
-
-    base_variable: str
-    key_variable: str
-    path: Callable[[str, bool], str]  # (model, streaming) -> path under the base URL
-    key_headers: Callable[[str], dict[str, str]]
-
-
-def _bearer(key: str) -> dict[str, str]:
-    return {"authorization": f"Bearer {key}"}
-
-
-def _gemini_path(model: str, stream: bool) -> str:
-    method = "streamGenerateContent?alt=sse" if stream else "generateContent"
-    return f"/v1beta/models/{model}:{method}"
-
-
-ENDPOINTS: Mapping[str, Endpoint] = {
-    "anthropic-messages": Endpoint(
-        "ANTHROPIC_BASE_URL",
-        "ANTHROPIC_API_KEY",
-        lambda model, stream: "/v1/messages",
-        lambda key: {"x-api-key": key, "anthropic-version": "2023-06-01"},
-    ),
-    "openai-responses": Endpoint(
-        "OPENAI_BASE_URL", "OPENAI_API_KEY", lambda model, stream: "/responses", _bearer
-    ),
-    "openai-chat": Endpoint(
-        "OPENAI_BASE_URL", "OPENAI_API_KEY", lambda model, stream: "/chat/completions", _bearer
-    ),
-    "gemini": Endpoint(
-        "GEMINI_BASE_URL", "GEMINI_API_KEY", _gemini_path, lambda key: {"x-goog-api-key": key}
-    ),
-}
 
 
 class AgentError(Exception):
@@ -218,9 +179,10 @@ class Poster(Protocol):
 
 def http_sender(client: Poster, session: Session, environ: Mapping[str, str]) -> Send:
     """Posts each request on the wire's real path; an HTTP error status stops the run."""
-    endpoint = ENDPOINTS.get(session.wire)
+    endpoints = client_environments()
+    endpoint = endpoints.get(session.wire)
     if endpoint is None:
-        known = ", ".join(ENDPOINTS)
+        known = ", ".join(endpoints)
         raise AgentError(f"wire {session.wire!r} is not one of {known}", EXIT_WIRE_UNSUPPORTED)
     key_headers = endpoint.key_headers(environ.get(endpoint.key_variable, "conformance-key"))
 

@@ -1,5 +1,6 @@
-"""Authoring mistakes the linter catches before a user's client is blamed for them: a
-thinking budget Anthropic refuses, and expectations naming ids or payloads the script
+"""Authoring mistakes the linter catches before a user's client is blamed for them:
+options a wire's provider refuses before any turn (a thinking budget Anthropic refuses:
+each wire's ``realism.options_problems``), and expectations naming ids or payloads the script
 never produces (such an expectation can never match, so a ``none`` passes vacuously and
 a ``contains`` fails every client)."""
 
@@ -26,26 +27,18 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
-from conformance.wires.anthropic_messages._models import INTERLEAVED_BETA
+from conformance.wires.registry import get_wire, split_column, wire_names
 
 
 def budget_problems(case: Case) -> list[str]:
-    """A manual thinking budget not below ``max_tokens`` on a case that runs on Anthropic,
-    which refuses it unless the interleaved-thinking beta is sent with tools."""
-    options = case.given.options
-    budget = options.thinking.budget_tokens
-    if not any(column.split(":")[0] == "anthropic-messages" for column in case.wires):
-        return []
-    if options.thinking.mode != "manual" or budget is None or budget < options.max_tokens:
-        return []
-    if case.given.tools and INTERLEAVED_BETA in options.betas:
-        return []
-    return [
-        f"thinking budget_tokens {budget} is not below max_tokens {options.max_tokens}: "
-        "Anthropic answers 400 (rule 12) unless the request sends the "
-        f"`{INTERLEAVED_BETA}` beta with tools; lower the budget, or offer tools and configure "
-        "the beta in `options.betas`"
-    ]
+    """What the providers of the case's wires refuse in its options before any turn (a
+    manual thinking budget Anthropic refuses), asked of each wire once."""
+    known = set(wire_names())
+    wires = dict.fromkeys(split_column(column)[0] for column in case.wires)
+    problems: list[str] = []
+    for name in (w for w in wires if w in known):
+        problems += get_wire(name).realism.options(case.given.options, case.given.tools)
+    return problems
 
 
 def reference_problems(case: Case) -> list[str]:

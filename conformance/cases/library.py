@@ -2,6 +2,9 @@
 
 The wheel ships ``cases/`` and ``snapshots/`` inside the package as ``_library/``; a source
 checkout keeps them at the repository root.  Both are found the same way from here.
+Installed distributions add case packs (the entry-point group ``wire_conformance.cases``:
+a package whose directory holds case files and their ``FEATURES.txt``), loaded after the
+bundled library and before the directories a user adds.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from conformance.cases.load_problem import LoadProblem
 from conformance.cases.loader import CaseSet, load_dirs
 from conformance.cases.parse_cache import ParseCache
 from conformance.cases.validate import Vocabulary
+from conformance.plugins import CASES, Plugin, load_each
 
 FEATURES_FILE = "FEATURES.txt"
 
@@ -35,6 +39,20 @@ def bundled_cases_dir() -> Path:
 def bundled_snapshots_dir() -> Path:
     """The directory of the reference targets' snapshots that ship with the suite."""
     return _library_root() / "snapshots"
+
+
+def _pack_dir(plugin: Plugin) -> Path:
+    where = getattr(plugin.import_module(), "__file__", None)
+    if where is None:
+        raise ValueError(f"{plugin.module} is no package with a directory of case files")
+    return Path(where).parent
+
+
+@cache
+def pack_dirs() -> tuple[Path, ...]:
+    """The directories of the case packs installed distributions declare (one that fails
+    to load is left out with a warning naming it)."""
+    return tuple(directory for _, directory in load_each(CASES, _pack_dir)[0])
 
 
 def _features(directory: Path) -> tuple[frozenset[str], LoadProblem | None]:
@@ -67,20 +85,21 @@ def read_features(directory: Path) -> frozenset[str]:
 def _vocabulary(extra_dirs: Iterable[Path]) -> tuple[Vocabulary, list[LoadProblem]]:
     from conformance.wires.registry import dialects_by_wire
 
-    read = [_features(directory) for directory in (bundled_cases_dir(), *extra_dirs)]
+    read = [_features(directory) for directory in (*case_dirs(), *extra_dirs)]
     features = frozenset().union(*(names for names, _ in read))
     return Vocabulary(features, dialects_by_wire()), [e for _, e in read if e is not None]
 
 
 def vocabulary(extra_dirs: Iterable[Path] = ()) -> Vocabulary:
-    """Features of the bundled library plus any ``FEATURES.txt`` of added directories,
-    and every registered wire with its dialects."""
+    """Features of the bundled library plus any ``FEATURES.txt`` of case packs and added
+    directories, and every registered wire with its dialects."""
     return _vocabulary(extra_dirs)[0]
 
 
 def case_dirs(extra: Sequence[Path] = ()) -> list[Path]:
-    """The bundled library first, then the directories a user added (``--cases``)."""
-    return [bundled_cases_dir(), *extra]
+    """The bundled library first, then the installed case packs, then the directories a
+    user added (``--cases``)."""
+    return [bundled_cases_dir(), *pack_dirs(), *extra]
 
 
 def load_library(extra: Sequence[Path] = (), cache: ParseCache | None = None) -> CaseSet:

@@ -18,13 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from conformance.verdict import Evidence
 
 Section: TypeAlias = Literal["A", "B", "C", "D", "X"]
-SECTION_WIRES: dict[str, str] = {
-    "A": "anthropic-messages",
-    "B": "openai-responses",
-    "C": "openai-chat",
-    "D": "gemini",
-    "X": "every wire",
-}
 _SOURCE = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+#\d+|https://\S+")
 
 
@@ -113,6 +106,12 @@ class Catalogue(_Strict):
         for seed in self.seeds:
             found[f"seed {seed.id}"] = seed
         return found
+
+    def section_wires(self) -> dict[str, str]:
+        """Each section of wire rules, in order, and the wire its rules are on (``every
+        wire`` for X): read from the entries, which name their wire, so no table restates
+        which section is whose."""
+        return dict(sorted({(rule.section, rule.wire) for rule in self.rules}))
 
     def citable(self) -> str:
         """What a ``rule:`` citation may name, in words (for error messages)."""

@@ -7,7 +7,6 @@ import re
 
 from conformance.catalogue.features import Features, features
 from conformance.catalogue.model import (
-    SECTION_WIRES,
     Catalogue,
     Drift,
     Entry,
@@ -84,7 +83,7 @@ def markdown(catalogue: Catalogue) -> str:
         "show it), `inferred`, `design` (the project's design only).",
         "",
     ]
-    for section, wire in SECTION_WIRES.items():
+    for section, wire in catalogue.section_wires().items():
         out += [f"## Wire rules, section {section} ({wire})", ""]
         out += _block([r for r in catalogue.rules if r.section == section])
     out += ["## Bug reports (E)", "", *_block(list(catalogue.reports))]

@@ -7,7 +7,9 @@ the checks in and the order their violations appear in a report:
    scripted provider enforced while it served the run;
 2. ``expectations``: the case's ``expect`` list;
 3. ``ledger``: the opaque-payload ledger;
-4. ``invariants``: the other universal invariants.
+4. ``invariants``: the other universal invariants;
+5. the check packs installed distributions declare (the entry-point group
+   ``wire_conformance.checks``: a module with a ``CHECKLIST``), by entry name.
 
 Same transcript, same list.
 """
@@ -18,6 +20,7 @@ from functools import cache
 
 from conformance.checks import expectations, invariants, ledger, recorded, retries
 from conformance.checks.check import Check, Checklist, Judged
+from conformance.plugins import CHECKS, Plugin, attribute, load_each
 from conformance.transcript import Transcript
 from conformance.verdict import Violation
 from conformance.wires.roles import Wire
@@ -42,10 +45,18 @@ CHECKLISTS: tuple[Checklist, ...] = (
 )
 
 
+def _pack_checklist(plugin: Plugin) -> Checklist:
+    checklist = attribute(plugin, "CHECKLIST")
+    if not isinstance(checklist, Checklist):
+        raise TypeError(f"{plugin.module}.CHECKLIST is not a Checklist")
+    return checklist
+
+
 @cache
 def registered() -> tuple[Judged, ...]:
-    """Every judge with its checks, in report order."""
-    return tuple(judged for checklist in CHECKLISTS for judged in checklist.judged)
+    """Every judge with its checks, in report order: the suite's, then the check packs'."""
+    packs = [checklist for _, checklist in load_each(CHECKS, _pack_checklist)[0]]
+    return tuple(judged for checklist in (*CHECKLISTS, *packs) for judged in checklist.judged)
 
 
 #: The report's own entry, not a judge: a cell that broke more than the report keeps

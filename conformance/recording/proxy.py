@@ -63,6 +63,7 @@ from conformance.recording.routing import (
 )
 from conformance.recording.sanitize import SANITIZER_VERSION, scrub_path
 from conformance.version import __version__
+from conformance.wires.registry import get_wire
 
 #: Hop-by-hop headers a proxy never forwards (RFC 9110 §7.6.1), plus the ones httpx
 #: computes itself; ``accept-encoding`` is replaced by ``identity``.
@@ -112,7 +113,8 @@ class Recorder:
         self.out = out
         self.source = source
         self.redact_text = redact_text
-        #: The dialect of an ``openai-chat`` upstream (a router's or a vendor's fields).
+        #: The dialect of an upstream whose wire has dialects (a Chat router's or vendor's
+        #: fields).
         self.dialect = dialect
         self._lock = threading.Lock()
         #: The conversation each key last opened; every conversation, in order.
@@ -208,7 +210,7 @@ class Recorder:
         metadata = Metadata(
             format_version=1,
             wire=conversation.wire,
-            dialect=self.dialect if conversation.wire == "openai-chat" else None,
+            dialect=self.dialect if get_wire(conversation.wire).dialects else None,
             model=conversation.model,
             recorded_at=conversation.recorded_at,
             suite_version=__version__,

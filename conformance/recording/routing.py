@@ -113,7 +113,7 @@ def place(
     wire = wire_of(HttpRequest(request.method, path, request.body, request.query))
     if wire is None or wire not in wires:
         return f"endpoint {request.method.upper()} {shown}{request.path}"
-    if wire != "openai-chat":
+    if not get_wire(wire).dialects:
         return Placement(wire, None, path)
     return Placement(wire, dialect or dialect_of_host(host, port), path)
 

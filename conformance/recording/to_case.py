@@ -365,17 +365,13 @@ def _tools(views: Iterable[RequestView], results: Mapping[str, str]) -> list[dic
 
 def options_of(view: RequestView, column: str, model: str | None = None) -> dict[str, Any]:
     """The case options a conversation's first request says (``model``: the one to name
-    when the request names none)."""
+    when the request names none), with those only its wire has (``Wire.case_options``)."""
     options: dict[str, Any] = {
         "model": view.model or model or "model-under-test",
         "max_tokens": view.max_tokens or 4096,
         "thinking": view.thinking.model_dump(mode="json", exclude_none=True),
     }
-    if split_column(column)[0] == "openai-responses":
-        if isinstance(view.raw.get("store"), bool):
-            options["store"] = view.raw["store"]
-        if isinstance(view.raw.get("include"), list):
-            options["include"] = view.raw["include"]
+    options.update(get_wire(split_column(column)[0]).case_options(view))
     return options
 
 

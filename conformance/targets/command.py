@@ -45,26 +45,17 @@ from conformance.targets.kind import Outcome, Stage, TargetKind
 
 __all__ = ["TAIL_CHARS", "CommandKind", "CommandTarget", "contract_environment"]
 from conformance.targets.scratch import TAIL_CHARS, Scratch, TailReader
+from conformance.wires.registry import client_variables
 
 SPEC_PREFIX = "cmd:"
 
-#: Dummy keys: SDKs refuse to start without one; the scripted provider ignores them.
-DUMMY_KEYS = {
-    "ANTHROPIC_API_KEY": "conformance-anthropic-key",
-    "OPENAI_API_KEY": "conformance-openai-key",
-    "GEMINI_API_KEY": "conformance-gemini-key",
-}
-
 
 def contract_environment(base_url: str, wire: str, case_path: str) -> dict[str, str]:
-    """The variables contract v1 sets for one run (the rest is inherited)."""
+    """The variables contract v1 sets for one run (the rest is inherited): each wire's
+    client variables (``Wire.client``) point its provider's SDKs at ``base_url``."""
     return {
         "CONFORMANCE_BASE_URL": base_url,
-        "ANTHROPIC_BASE_URL": base_url,
-        "OPENAI_BASE_URL": f"{base_url}/v1",
-        "GOOGLE_GEMINI_BASE_URL": base_url,
-        "GEMINI_BASE_URL": base_url,
-        **DUMMY_KEYS,
+        **client_variables(base_url),
         "CONFORMANCE_WIRE": wire,
         "CONFORMANCE_CASE": case_path,
     }

@@ -4,7 +4,9 @@
 a command through a manifest shipped in the package); a ``*.toml``/``*.yaml`` path is a
 target manifest (``conformance.targets.manifest``); ``module:attr`` names an ``Adapter`` or
 ``Client`` (a class, instantiated without arguments, an instance, or a factory function
-returning one); ``cmd:<shell command>`` is a command target.
+returning one); ``cmd:<shell command>`` is a command target; any other name is a target an
+installed distribution declares in the entry-point group ``wire_conformance.targets``
+(``name = "module:attr"``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import fnmatch
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import get_args
 
@@ -26,6 +29,7 @@ from conformance.errors import (
 from conformance.interrupt import Interrupted
 from conformance.model import Capability
 from conformance.paths import segment
+from conformance.plugins import TARGETS, Plugin, load_each
 from conformance.targets.adapter import AdapterKind
 from conformance.targets.base import Adapter, Client, TargetBase
 from conformance.targets.client import ClientKind
@@ -232,6 +236,29 @@ def target_from_manifest(path: Path, name: str | None = None) -> ResolvedTarget:
     )
 
 
+def _named(plugin: Plugin) -> str:
+    if ":" not in plugin.value:
+        raise ValueError("a named target is `module:attr`")
+    return plugin.value.strip()
+
+
+@cache
+def _named_targets() -> tuple[dict[str, str], dict[str, str]]:
+    loaded, failures = load_each(TARGETS, _named)
+    return {plugin.name: value for plugin, value in loaded}, failures
+
+
+def named_target(spec: str) -> str:
+    """The ``module:attr`` an installed distribution names ``spec`` by, else ``spec``;
+    a name whose plugin failed to load says why."""
+    if ":" in spec:
+        return spec
+    named, failures = _named_targets()
+    if spec in failures:
+        raise TargetError(failures[spec])
+    return named.get(spec, spec)
+
+
 def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
     """Resolve ``reference``, ``reference-command``, a manifest (``*.toml``, ``*.yaml``),
     ``module:attr`` or ``cmd:<shell command>``."""
@@ -251,6 +278,7 @@ def resolve_target(spec: str, name: str | None = None) -> ResolvedTarget:
         )
     if spec == "reference":
         spec = REFERENCE_SPEC
+    spec = named_target(spec)
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise TargetError(f"{spec!r}: a target is `reference`, `module:attr` or `cmd:<command>`")

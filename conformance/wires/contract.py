@@ -3,13 +3,17 @@ public names with the same parameters, so a reader who knows one wire knows wher
 everything of another sits.  Helpers a wire needs beyond that live in underscore
 modules (``_stops.py``, ``_state.py``) that only the package itself imports.
 
-``contract_problems`` checks one package against it (``tests/wires/test_contract.py``
-runs it on every registered wire).
+The contract is the one statement of a wire's shape: ``assemble`` builds the
+``roles.Wire`` of a package from it (each name is the ``Wire`` field of the same name,
+lower-cased), and ``contract_problems`` checks one package against it
+(``tests/wires/test_contract.py`` runs it on every registered wire).  A name whose field
+has a default is optional: a wire without dialects defines no ``DIALECTS``.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import importlib.util
 import inspect
@@ -17,8 +21,10 @@ import pkgutil
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 from conformance.wires.base import Rule
+from conformance.wires.roles import Realism, Wire
 
 #: Each public module, and each public name it defines: a function with its parameters
 #: (``None``: a value, not a function).  ``rules`` may define any number of ``Rule``
@@ -44,17 +50,84 @@ CONTRACT: Mapping[str, Mapping[str, tuple[str, ...] | None]] = MappingProxyType(
         "rules": {"BOOK": None, "RULES": None},
         # the request checked against the book
         "validate": {"validate": ("view", "context")},
-        # a recorded response back into a scripted one
-        "read": {"read": ("body", "streaming", "dialect")},
-        # the predicates of the case linter's one realism walk
+        # a recorded response back into a scripted one, and the noise its stream carried
+        "read": {"read": ("body", "streaming", "dialect"), "noise": ("events", "body")},
+        # the predicates of the case linter's one realism walk, and the options the
+        # provider refuses before any turn
         "realism": {
             "response_problems": ("response", "dialect"),
             "block_problems": ("block", "spot"),
+            "options_problems": ("options", "tools"),
         },
-        # the assembled ``roles.Wire``
-        "wire": {"WIRE": None},
+        # the wire's own data: its name, how its clients find it, its ledger hints, its
+        # dialects and default models, its server-side state, a recording's case options
+        "wire": {
+            "NAME": None,
+            "CLIENT": None,
+            "HINTS": None,
+            "MODELS": None,
+            "DIALECTS": None,
+            "PLAIN_DIALECT": None,
+            "unseen_state": ("view", "bodies"),
+            "settle": ("body", "later"),
+            "defers": ("view",),
+            "poll_of": ("request",),
+            "case_options": ("view",),
+        },
     }
 )
+#: The contract names that are not the ``Wire`` field of their lower-cased name: the
+#: realism predicates make ``Wire.realism``; ``BOOK`` is where ``RULES`` comes from.
+_FIELDS: Mapping[str, str | None] = MappingProxyType(
+    {
+        "response_problems": "realism.response",
+        "block_problems": "realism.block",
+        "options_problems": "realism.options",
+        "BOOK": None,
+    }
+)
+
+
+def field_of(name: str) -> str | None:
+    """The ``Wire`` field a contract name fills (``realism.block``: a field of
+    ``Wire.realism``), or ``None`` for a name no field holds."""
+    return _FIELDS.get(name, name.lower())
+
+
+def optional(name: str) -> bool:
+    """Whether a package may leave ``name`` out: its field has a default."""
+    path = field_of(name)
+    if path is None:
+        return False
+    owner: type[Any] = Realism if path.startswith("realism.") else Wire
+    found = {f.name: f for f in dataclasses.fields(owner)}[path.rpartition(".")[2]]
+    return not (
+        found.default is dataclasses.MISSING and found.default_factory is dataclasses.MISSING
+    )
+
+
+#: Each package's wire, once assembled.
+_ASSEMBLED: dict[str, Wire] = {}
+
+
+def assemble(package: str) -> Wire:
+    """The ``Wire`` of the wire package ``package`` (a dotted name), read from its job
+    modules by the contract: one object per package, however often it is asked for (a
+    package's ``__init__`` may assemble itself as ``WIRE`` while it is first imported)."""
+    importlib.import_module(package)
+    if package in _ASSEMBLED:
+        return _ASSEMBLED[package]
+    fields: dict[str, Any] = {}
+    predicates: dict[str, Any] = {}
+    for module_name, names in CONTRACT.items():
+        module = importlib.import_module(f"{package}.{module_name}")
+        for name in names:
+            path = field_of(name)
+            if path is None or not hasattr(module, name):
+                continue
+            owner, _, field = path.rpartition(".")
+            (predicates if owner else fields)[field] = getattr(module, name)
+    return _ASSEMBLED.setdefault(package, Wire(realism=Realism(**predicates), **fields))
 
 
 def public_modules(package: str) -> set[str]:
@@ -99,7 +172,9 @@ def _module_problems(dotted: str, expected: Mapping[str, tuple[str, ...] | None]
     module = importlib.import_module(dotted)
     source = Path(inspect.getfile(module))
     defined = defined_names(source)
-    problems = [f"{dotted}: `{n}` is missing" for n in expected if n not in defined]
+    problems = [
+        f"{dotted}: `{n}` is missing" for n in expected if n not in defined and not optional(n)
+    ]
     for name in defined:
         value = getattr(module, name, None)
         if name not in expected:

@@ -32,7 +32,7 @@ class LedgerHints:
     """The ledger's per-wire facts.
 
     ``sentinels``: placeholder tokens the provider documents for when the real one is
-    unavailable (Gemini's two dummy signatures, ``gemini._signatures.SENTINELS``): never
+    unavailable (Gemini's two dummy signatures, ``thought_signatures.SENTINELS``): never
     minted, never a payload.  ``reasoning_between_calls``: whether a request can place
     reasoning between tool calls (Chat Completions keeps it in a field of its own beside
     ``tool_calls``, so the ledger does not ask where an episode sat).  ``strength`` and

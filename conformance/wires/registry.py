@@ -1,39 +1,92 @@
 """The wires the suite knows, by name, and the columns (wire or ``wire:dialect``) a case
 or a target can name.
 
+Wires are discovered, never listed by hand: every package under ``conformance/wires/``
+that keeps the contract (``contract.assemble`` builds its ``Wire``), and every wire an
+installed distribution declares in the entry-point group ``wire_conformance.wires``
+(``conformance.plugins``), read once, on first use.  A plugin that fails to load is left
+out with a warning naming its distribution and entry point (the other wires still run),
+and asking for its wire by name repeats why.
+
 ``get_wire(name).rules`` is every rule of a wire, in the order its provider checks them
 (derived from the wire's rule book, ``conformance/wires/rulebook.py``).
 """
 
 from __future__ import annotations
 
+import pkgutil
 from collections.abc import Iterable
 from functools import cache
+from pathlib import Path
 
-from conformance.wires.roles import Wire
+from conformance.plugins import WIRES, Plugin, load_each, warn
+from conformance.wires.contract import assemble
+from conformance.wires.roles import ClientEnvironment, Wire
+
+#: Where the bundled wire packages sit, and their dotted prefix.
+_BUNDLED = Path(__file__).parent
+_PREFIX = "conformance.wires."
+
+
+def bundled_packages() -> tuple[str, ...]:
+    """The dotted names of the wire packages under ``conformance/wires/``."""
+    return tuple(
+        _PREFIX + info.name
+        for info in sorted(pkgutil.iter_modules([str(_BUNDLED)]), key=lambda i: i.name)
+        if info.ispkg and not info.name.startswith("_")
+    )
+
+
+def _plugin_wire(plugin: Plugin) -> Wire:
+    wire = assemble(plugin.module)
+    if wire.name != plugin.name:
+        raise ValueError(f"its package names the wire {wire.name!r}, not {plugin.name!r}")
+    return wire
 
 
 @cache
-def _wires() -> dict[str, Wire]:
-    from conformance.wires.anthropic_messages.wire import WIRE as ANTHROPIC_MESSAGES
-    from conformance.wires.gemini.wire import WIRE as GEMINI
-    from conformance.wires.openai_chat.wire import WIRE as OPENAI_CHAT
-    from conformance.wires.openai_responses.wire import WIRE as OPENAI_RESPONSES
+def _discovered() -> tuple[dict[str, Wire], dict[str, str]]:
+    """Every wire by name, and why each plugin that failed to load did (by entry name)."""
+    wires = {wire.name: wire for wire in map(assemble, bundled_packages())}
+    loaded, failures = load_each(WIRES, _plugin_wire)
+    for plugin, wire in loaded:
+        if wires.setdefault(wire.name, wire) is not wire:
+            failures[plugin.name] = f"{plugin.describe()}: a wire {wire.name!r} is already known"
+            warn(failures[plugin.name])
+    return dict(sorted(wires.items())), failures
 
-    found = [ANTHROPIC_MESSAGES, OPENAI_RESPONSES, OPENAI_CHAT, GEMINI]
-    return {wire.name: wire for wire in found}
+
+def _wires() -> dict[str, Wire]:
+    return _discovered()[0]
 
 
 def wire_names() -> tuple[str, ...]:
-    return tuple(sorted(_wires()))
+    return tuple(_wires())
 
 
 def get_wire(name: str) -> Wire:
-    """The wire called ``name``; ``KeyError`` names the known ones."""
+    """The wire called ``name``; ``KeyError`` names the known ones (and, for a plugin
+    that failed to load, why)."""
     try:
         return _wires()[name]
     except KeyError:
-        raise KeyError(f"unknown wire {name!r}; known: {', '.join(wire_names())}") from None
+        failure = _discovered()[1].get(name)
+        known = f"unknown wire {name!r}; known: {', '.join(wire_names())}"
+        raise KeyError(f"{known} ({failure})" if failure else known) from None
+
+
+def client_environments() -> dict[str, ClientEnvironment]:
+    """How each wire's clients find its provider, for the wires any client can reach."""
+    return {name: wire.client for name, wire in _wires().items() if wire.client is not None}
+
+
+def client_variables(base_url: str) -> dict[str, str]:
+    """Every variable that points a provider's clients at ``base_url``, for all wires
+    (their base URLs and dummy keys)."""
+    found: dict[str, str] = {}
+    for client in client_environments().values():
+        found.update(client.variables(base_url))
+    return found
 
 
 def dialects_by_wire() -> dict[str, tuple[str, ...]]:

@@ -8,19 +8,22 @@ Callers take the role they use, so a test double supplies that role and nothing 
 - ``HistorySource``: a request's raw conversation items (the append-only invariant).
 - ``Hinted``: the ledger's per-wire facts, as data (``LedgerHints``).
 - ``Realism``: the predicates the case linter's one realism walk calls, as data.
+- ``ClientEnvironment``: how the provider's own clients find it (base URL and key
+  variables, key headers), what a command target's environment sets.
 
-Every wire package builds one ``Wire`` in its ``wire`` module from its job modules; the
-registry (``conformance.wires.registry.get_wire``) hands it out.
+``conformance.wires.contract.assemble`` builds one ``Wire`` from a wire package's job
+modules, by the contract; the registry (``conformance.wires.registry.get_wire``) hands it
+out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import Block, Message, ScriptedResponse, Stop
+from conformance.model import Block, Message, Noise, Options, ScriptedResponse, Stop, ToolSpec
 from conformance.wires.base import (
     RenderContext,
     RequestView,
@@ -29,6 +32,9 @@ from conformance.wires.base import (
     ValidationContext,
 )
 from conformance.wires.hints import LedgerHints
+
+if TYPE_CHECKING:
+    from conformance.wires.sse import StreamEvent
 
 
 class Server(Protocol):
@@ -129,6 +135,37 @@ class Realism:
 
     response: Callable[[ScriptedResponse, str | None], list[str]]
     block: Callable[[Block, BlockSpot], list[str]]
+    #: Why the provider refuses a case's options before any turn (Anthropic: a thinking
+    #: budget not below ``max_tokens``), given the tools the case offers: an authoring
+    #: mistake, not the client's.
+    options: Callable[[Options, tuple[ToolSpec, ...]], list[str]] = field(
+        default=lambda options, tools: []
+    )
+
+
+@dataclass(frozen=True)
+class ClientEnvironment:
+    """How the provider's own clients find it, so a program under test reaches the
+    scripted provider unchanged: the variable its SDKs read the base URL from (``aliases``:
+    others some SDKs read instead), what that URL carries after the server's address
+    (``base_suffix``: ``/v1`` for OpenAI's SDKs), the API key variable with the dummy key
+    a command target gets (SDKs refuse to start without one; the scripted provider
+    ignores it), the headers that carry a key, and ``path``: where a request for
+    ``model`` goes under that base URL."""
+
+    base_variable: str
+    key_variable: str
+    dummy_key: str
+    path: Callable[[str, bool], str]
+    key_headers: Callable[[str], dict[str, str]]
+    base_suffix: str = ""
+    aliases: tuple[str, ...] = ()
+
+    def variables(self, base_url: str) -> dict[str, str]:
+        """The variables that point this provider's clients at ``base_url``."""
+        url = base_url + self.base_suffix
+        named = dict.fromkeys((self.base_variable, *self.aliases), url)
+        return {**named, self.key_variable: self.dummy_key}
 
 
 class ParseFn(Protocol):
@@ -155,8 +192,10 @@ class ReadFn(Protocol):
 
 @dataclass(frozen=True, eq=False)
 class Wire:
-    """One provider wire, assembled from its package's job modules (one object per wire:
-    it compares and hashes by identity).
+    """One provider wire, assembled from its package's job modules by
+    ``contract.assemble`` (one object per wire: it compares and hashes by identity).
+    Each field is the contract name of the same name, lower-cased (``RULES``: ``rules``);
+    a field with a default is one a package may leave out.
 
     It plays every role above; ``rules`` is the wire's rule book in check order (what
     ``wire-conformance checks`` lists), ``endpoint`` the path a request for ``model``
@@ -206,6 +245,17 @@ class Wire:
     #: depends on it (a DeepSeek model that is not a ``reasoner``; an ``anthropic/``
     #: OpenRouter route).
     models: Mapping[str, str] = field(default_factory=dict)
+    #: How the provider's clients find it (``None``: a wire no command target or
+    #: adapter-as-command run can reach).
+    client: ClientEnvironment | None = None
+    #: The noise a recorded stream carried (the events a client must skip), from its
+    #: events and raw body; a wire whose streams carry none says ``[]``.
+    noise: Callable[[list[StreamEvent], bytes], list[Noise]] = field(
+        default=lambda events, body: []
+    )
+    #: The case options a conversation's first request says beyond the neutral ones
+    #: (model, ``max_tokens``, thinking): Responses' ``store`` and ``include``.
+    case_options: Callable[[RequestView], dict[str, Any]] = field(default=lambda view: {})
 
     def default_model(self, dialect: str | None = None) -> str:
         """The model a session on this wire (and dialect) names when the case sets none."""

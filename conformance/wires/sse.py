@@ -143,3 +143,14 @@ def cut_event(body: bytes) -> tuple[int, bytes] | None:
     if not tail.strip() or not looks_streamed(tail if ends else body):
         return None
     return start, tail
+
+
+def event_kind(event: StreamEvent) -> str | None:
+    """What an event is: its data's ``type`` (Anthropic and Responses name every event in
+    its data), else its ``event:`` name."""
+    try:
+        data = json.loads(event.data)
+    except ValueError:
+        return event.name
+    kind = data.get("type") if isinstance(data, dict) else None
+    return kind if isinstance(kind, str) else event.name

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from conformance.agent.runner import ENDPOINTS, http_sender, session_from_contract
+from conformance.agent.runner import http_sender, session_from_contract
 from conformance.http import HttpRequest, HttpResponse, json_response
 from conformance.targets.adapter import drive_adapter
 from conformance.targets.base import (
@@ -32,6 +32,7 @@ from conformance.targets.base import (
 )
 from conformance.targets.client import run_client
 from conformance.targets.command import CommandTarget
+from conformance.wires.registry import client_environments
 from harness.clients.httpx2_client import Httpx2AnthropicClient
 from harness.clients.httpx_client import HttpxAnthropicClient, request_body
 from tests.targets.conversation import SESSION, assert_conversation_held, bodies, provider
@@ -216,7 +217,7 @@ def test_each_wire_is_sent_to_its_real_path_with_its_key(
 
 
 def test_gemini_streams_on_its_sse_endpoint() -> None:
-    gemini = ENDPOINTS["gemini"]
+    gemini = client_environments()["gemini"]
     assert gemini.path("m", True) == "/v1beta/models/m:streamGenerateContent?alt=sse"
     assert gemini.path("m", False) == "/v1beta/models/m:generateContent"
 

@@ -5,12 +5,12 @@ section, its snapshots, a case) fails here, with the step it missed."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from conformance.agent.runner import ENDPOINTS
 from conformance.http import HttpRequest
 from conformance.reference.adapter import ReferenceAdapter
 from conformance.wires.contract import contract_problems
@@ -45,15 +45,15 @@ def checklist_misses(wire: Wire, root: Path, registered: tuple[str, ...]) -> lis
     elif contract_problems(f"conformance.wires.{module}"):
         misses.append(f"1. conformance/wires/{module}/ breaks the contract")
     if name not in registered:
-        misses.append("2. not registered in conformance/wires/registry.py")
+        misses.append("2. not discovered (a package under conformance/wires/ or an entry point)")
     for stream in (False, True):
         path = urlsplit(wire.endpoint("model-x", stream))
         if not wire.serves(HttpRequest("POST", path.path, query=path.query)):
             misses.append(f"3. route.endpoint(stream={stream}) is a path route.serves refuses")
     if name not in ReferenceAdapter.codecs or name not in ReferenceAdapter.wires:
         misses.append("4. no reference codec in conformance/reference/ (ReferenceAdapter)")
-    if name not in ENDPOINTS:
-        misses.append("5. no endpoint in conformance/agent/runner.py (ENDPOINTS)")
+    if wire.client is None:
+        misses.append("5. no CLIENT in its wire module (how the provider's clients find it)")
     docs = (root / "docs" / "wires.md").read_text(encoding="utf-8")
     if not re.search(rf"^## {re.escape(name)}\b", docs, re.MULTILINE):
         misses.append(f"6. no `## {name}` section in docs/wires.md")
@@ -86,9 +86,9 @@ def test_every_wire_package_is_registered() -> None:
 def test_a_wire_that_skipped_the_checklist_is_told_each_step() -> None:
     assert checklist_misses(fake_wire(name="fake-wire"), ROOT, wire_names()) == [
         "1. no package conformance/wires/fake_wire/",
-        "2. not registered in conformance/wires/registry.py",
+        "2. not discovered (a package under conformance/wires/ or an entry point)",
         "4. no reference codec in conformance/reference/ (ReferenceAdapter)",
-        "5. no endpoint in conformance/agent/runner.py (ENDPOINTS)",
+        "5. no CLIENT in its wire module (how the provider's clients find it)",
         "6. no `## fake-wire` section in docs/wires.md",
         "6. not named in README.md",
         "7. no case lists it under `wires:`",
@@ -98,7 +98,7 @@ def test_a_wire_that_skipped_the_checklist_is_told_each_step() -> None:
 
 
 def test_an_endpoint_the_wire_does_not_serve_is_a_miss() -> None:
-    refusing = fake_wire(name="gemini", serves=lambda request: False)
+    refusing = replace(get_wire("gemini"), serves=lambda request: False)
     misses = checklist_misses(refusing, ROOT, wire_names())
     assert misses == [
         "3. route.endpoint(stream=False) is a path route.serves refuses",

@@ -4,6 +4,7 @@ rules are the wire's rules."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import sys
 from collections.abc import Iterator
@@ -11,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.wires.contract import CONTRACT, contract_problems
+from conformance.wires.contract import CONTRACT, assemble, contract_problems, field_of
 from conformance.wires.registry import get_wire, wire_names
+from conformance.wires.roles import Realism, Wire
 
 #: A package that keeps the contract, module by module; the negative examples break it.
 GOOD: dict[str, str] = {
@@ -39,7 +41,7 @@ GOOD: dict[str, str] = {
     "realism": (
         "def response_problems(response, dialect): ...\ndef block_problems(block, spot): ...\n"
     ),
-    "wire": "WIRE = None\n",
+    "wire": "NAME = 'fake-good'\nHINTS = None\n",
     "_stops": "STOPS = ()\n",
 }
 
@@ -68,7 +70,7 @@ def root(tmp_path: Path) -> Iterator[Path]:
 def test_every_registered_wire_package_keeps_the_contract(name: str) -> None:
     dotted = f"conformance.wires.{name.replace('-', '_')}"
     assert contract_problems(dotted) == []
-    assert importlib.import_module(f"{dotted}.wire").WIRE is get_wire(name)
+    assert assemble(dotted) is get_wire(name) is importlib.import_module(dotted).WIRE
 
 
 @pytest.mark.parametrize("name", wire_names())
@@ -125,4 +127,33 @@ def test_a_render_module_without_the_history_renderer_is_reported(root: Path) ->
     modules["render"] = "def render(response, context): ...\ndef render_error(violation): ...\n"
     assert contract_problems(package(root, "fake_history", modules)) == [
         "fake_history.render: `render_history` is missing"
+    ]
+
+
+def test_the_contract_and_the_wire_state_one_shape() -> None:
+    """Every field of ``Wire`` (and of its ``Realism``) is filled by exactly one contract
+    name: the contract is the one statement of a wire's shape, ``Wire`` its type."""
+    filled = [field_of(name) for names in CONTRACT.values() for name in names]
+    wire_fields = [f.name for f in dataclasses.fields(Wire) if f.name != "realism"]
+    realism_fields = [f"realism.{f.name}" for f in dataclasses.fields(Realism)]
+    assert sorted(f for f in filled if f is not None) == sorted(wire_fields + realism_fields)
+
+
+def test_a_package_is_assembled_by_the_contract_with_defaults_for_what_it_leaves_out(
+    root: Path,
+) -> None:
+    modules = dict(GOOD)
+    modules["wire"] = "NAME = 'fake-assembled'\nHINTS = 'hints'\nDIALECTS = ('d',)\n"
+    wire = assemble(package(root, "fake_assembled", modules))
+    assert (wire.name, wire.dialects, wire.client) == ("fake-assembled", ("d",), None)
+    assert wire.hints == "hints"  # type: ignore[comparison-overlap]
+    assert wire.rules[0].id == "fake/r"
+    assert wire.realism.options(None, ()) == []  # type: ignore[arg-type]
+
+
+def test_a_wire_without_its_name_is_reported(root: Path) -> None:
+    modules = dict(GOOD)
+    modules["wire"] = "HINTS = None\nDIALECTS = ()\n"
+    assert contract_problems(package(root, "fake_nameless", modules)) == [
+        "fake_nameless.wire: `NAME` is missing"
     ]

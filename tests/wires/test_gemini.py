@@ -47,8 +47,8 @@ from conformance.wires.gemini import (
     WIRE,
     GeminiRequestView,
 )
-from conformance.wires.gemini._signatures import SENTINELS
 from conformance.wires.registry import get_wire
+from conformance.wires.thought_signatures import SENTINELS
 from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
 STREAM_PATH = "/v1beta/models/model-under-test:streamGenerateContent"

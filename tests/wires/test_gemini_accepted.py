@@ -12,7 +12,7 @@ import base64
 import pytest
 
 from conformance.model import Text, ToolResult
-from conformance.wires.gemini._signatures import (
+from conformance.wires.thought_signatures import (
     SENTINEL,
     SENTINEL_BASE64,
     canonical,

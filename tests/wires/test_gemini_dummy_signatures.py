@@ -16,13 +16,13 @@ import pytest
 
 from conformance.model import ToolCall
 from conformance.wires.gemini import WIRE
-from conformance.wires.gemini._signatures import (
+from conformance.wires.registry import get_wire
+from conformance.wires.thought_signatures import (
     DUMMY_SIGNATURES,
     SENTINELS,
     canonical,
     is_sentinel,
 )
-from conformance.wires.registry import get_wire
 from tests.wires.test_gemini import (
     JSON_PATH,
     PARALLEL,

@@ -7,7 +7,8 @@ its error answer), ``rules`` (the rules of the rule catalogue (``docs/rules.md``
 Anthropic's real error texts, each bound to its check in ``BOOK``), ``validate`` (the book
 run over ``_raw.CheckedRequest``), ``read`` (a recorded answer back into a scripted
 turn), ``realism`` (the predicates of the case linter's realism walk) and ``wire`` (the
-assembled ``WIRE``).  Private helpers: ``_blocks``, ``_raw``, ``_stops``, ``_view``.
+wire's own data; ``WIRE`` is assembled from them all).  Private helpers: ``_blocks``,
+``_raw``, ``_stops``, ``_view``.
 
 Rules read the raw body, not the neutral view: Anthropic's errors point at the body's own
 message and block indices, and some rules turn on keys the neutral view cannot hold (a
@@ -39,7 +40,9 @@ from conformance.wires.anthropic_messages.rules import (
     UNKNOWN_BLOCK_TYPE,
     USER_NONEMPTY,
 )
-from conformance.wires.anthropic_messages.wire import WIRE
+from conformance.wires.contract import assemble
+
+WIRE = assemble(__name__)
 
 __all__ = [
     "BUDGET_BELOW_MAX_TOKENS",

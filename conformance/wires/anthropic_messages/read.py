@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance.errors import ResponseReadError
-from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.model import ContentBlock, Noise, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.anthropic_messages._blocks import (
     REASONING_TYPES,
@@ -17,7 +17,7 @@ from conformance.wires.anthropic_messages._blocks import (
 )
 from conformance.wires.anthropic_messages._stops import STOP_REASONS
 from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
-from conformance.wires.sse import read_events
+from conformance.wires.sse import StreamEvent, event_kind, read_events
 
 #: ``stop_reason`` back to the neutral stop: the render table inverted, plus the reasons
 #: the Messages API documents that a script never renders.
@@ -199,3 +199,28 @@ def read(body: bytes, streaming: bool, dialect: str | None = None) -> ScriptedRe
     """The answer in ``body`` as a scripted response (``streaming``: SSE, else JSON); Anthropic
     has no dialects."""
     return _read_stream(body) if streaming else _read_message(body)
+
+
+#: Every event Anthropic's stream sends; any other is noise a client must skip.
+_EVENTS = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+        "ping",
+        "error",
+    }
+)
+
+
+def noise(events: list[StreamEvent], body: bytes) -> list[Noise]:
+    """The noise of a recorded stream: its pings but the one the renderer always sends
+    after ``message_start`` (as Anthropic does), and its unknown events."""
+    kinds = [event_kind(e) for e in events]
+    pings = max(kinds.count("ping") - 1, 0)
+    unknown = sum(1 for k in kinds if k not in _EVENTS)
+    found: list[Noise] = ["ping"] * pings
+    return found + ["unknown-event"] * unknown

@@ -1,7 +1,7 @@
 """The realism predicates: what in a case's scripted responses and saved history Anthropic
 never sends, so a case built on it would test a provider that does not exist.  The case
 linter's one walk (``conformance/cases/realism.py``) asks them about every response and
-block."""
+block, and about a case's options (``options_problems``)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,16 @@ import binascii
 from conformance.model import (
     Block,
     Media,
+    Options,
     Reasoning,
     ScriptedResponse,
     ServerToolResult,
     ServerToolUse,
     Text,
     ToolCall,
+    ToolSpec,
 )
+from conformance.wires.anthropic_messages._models import INTERLEAVED_BETA
 from conformance.wires.anthropic_messages._stops import TRUNCATED_STOPS
 from conformance.wires.roles import BlockSpot
 from conformance.wires.wire_only import (
@@ -133,3 +136,20 @@ def _server_problems(block: Block, spot: BlockSpot) -> list[str]:
             "same message (rule 14)"
         )
     return problems
+
+
+def options_problems(options: Options, tools: tuple[ToolSpec, ...]) -> list[str]:
+    """A manual thinking budget not below ``max_tokens``, which Anthropic refuses unless
+    the interleaved-thinking beta is sent with tools: an authoring mistake the linter
+    catches before a client is blamed for the 400."""
+    budget = options.thinking.budget_tokens
+    if options.thinking.mode != "manual" or budget is None or budget < options.max_tokens:
+        return []
+    if tools and INTERLEAVED_BETA in options.betas:
+        return []
+    return [
+        f"thinking budget_tokens {budget} is not below max_tokens {options.max_tokens}: "
+        "Anthropic answers 400 (rule 12) unless the request sends the "
+        f"`{INTERLEAVED_BETA}` beta with tools; lower the budget, or offer tools and configure "
+        "the beta in `options.betas`"
+    ]

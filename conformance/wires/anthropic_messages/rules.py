@@ -25,6 +25,7 @@ from conformance.wires.anthropic_messages._raw import CheckedRequest, type_of
 from conformance.wires.anthropic_messages._thread_rules import register_thread_checks
 from conformance.wires.anthropic_messages._view import NAME, AnthropicRequestView
 from conformance.wires.base import Rule, RuleViolation
+from conformance.wires.relayed_errors import ANTHROPIC_INVALID_SIGNATURE
 from conformance.wires.rulebook import RuleBook
 
 _LEADING_THINKING_TEXT = (
@@ -312,7 +313,7 @@ SIGNATURE_VALID = Rule(
         "rule 3 and 8: OpenRouterTeam/ai-sdk-provider#423; "
         "code-yeongyu/oh-my-openagent#2775; ding113/claude-code-hub#518"
     ),
-    error="messages.{i}.content.{j}: Invalid `signature` in `thinking` block",
+    error=ANTHROPIC_INVALID_SIGNATURE,
 )
 LATEST_IMMUTABLE = Rule(
     id="anthropic-messages/latest-thinking-immutable",

@@ -1,31 +1,27 @@
-"""The Anthropic Messages wire, assembled from the job modules of this package; the
-ledger hints are the defaults (a signature pairs with its thinking text, and every
-minted payload must come back)."""
+"""The Anthropic Messages wire's own data (``contract.assemble`` builds its ``Wire`` from
+this and the job modules): the ledger hints are the defaults (a signature pairs with its
+thinking text, and every minted payload must come back); its SDKs read
+``ANTHROPIC_BASE_URL`` and take the key in ``x-api-key``."""
 
 from __future__ import annotations
 
-from conformance.wires.anthropic_messages import parse, read, realism, render, route, rules
-from conformance.wires.anthropic_messages._threads import unseen_state
-from conformance.wires.anthropic_messages._view import NAME
-from conformance.wires.anthropic_messages.validate import validate
+from conformance.wires.anthropic_messages import _threads, _view, route
 from conformance.wires.hints import LedgerHints
-from conformance.wires.roles import Realism, Wire
+from conformance.wires.roles import ClientEnvironment
 
-WIRE = Wire(
-    name=NAME,
-    rules=rules.RULES,
-    serves=route.serves,
-    endpoint=route.endpoint,
-    wants_stream=route.wants_stream,
-    parse=parse.parse,
-    validate=validate,
-    render=render.render,
-    render_error=render.render_error,
-    render_history=render.render_history,
-    read=read.read,
-    history_items=parse.history_items,
-    hints=LedgerHints(),
-    realism=Realism(response=realism.response_problems, block=realism.block_problems),
-    models={"": "claude-sonnet-4-5"},
-    unseen_state=unseen_state,
+
+def _key_headers(key: str) -> dict[str, str]:
+    return {"x-api-key": key, "anthropic-version": "2023-06-01"}
+
+
+NAME = _view.NAME
+CLIENT = ClientEnvironment(
+    base_variable="ANTHROPIC_BASE_URL",
+    key_variable="ANTHROPIC_API_KEY",
+    dummy_key="conformance-anthropic-key",
+    path=route.endpoint,
+    key_headers=_key_headers,
 )
+HINTS = LedgerHints()
+MODELS = {"": "claude-sonnet-4-5"}
+unseen_state = _threads.unseen_state

@@ -10,13 +10,13 @@ scripted turn.  The API reads every field under its JSON name or its proto name
 
 The modules of the wire contract (``conformance/wires/contract.py``), one job each:
 ``route``, ``parse``, ``render``, ``rules`` (each rule bound to its check in ``BOOK``),
-``validate``, ``read``, ``realism``; ``wire`` assembles them into ``WIRE``.  Private
-helpers: ``_paths`` (the URLs), ``_fields`` (lenient JSON access), ``_signatures``,
-``_stops``, ``_errors``, ``_parts`` (parts in neutral form), ``_checked`` (the request as
-the checks read it), ``_view``.
+``validate``, ``read``, ``realism``; ``wire`` holds the wire's own data; ``WIRE`` is
+assembled from them all.  Private helpers: ``_paths`` (the URLs), ``_fields`` (lenient
+JSON access), ``_signatures``, ``_stops``, ``_errors``, ``_parts`` (parts in neutral
+form), ``_checked`` (the request as the checks read it), ``_view``.
 """
 
-from conformance.wires.gemini._signatures import SENTINEL
+from conformance.wires.contract import assemble
 from conformance.wires.gemini._view import GeminiRequestView
 from conformance.wires.gemini.rules import (
     CALL_TURN_PLACED,
@@ -31,7 +31,9 @@ from conformance.wires.gemini.rules import (
     SIGNATURE_REQUIRED,
     VALID_ROLE,
 )
-from conformance.wires.gemini.wire import WIRE
+from conformance.wires.thought_signatures import SENTINEL
+
+WIRE = assemble(__name__)
 
 __all__ = [
     "CALL_TURN_PLACED",

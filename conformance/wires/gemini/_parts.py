@@ -11,7 +11,8 @@ from conformance.model import ContentBlock, Media, Reasoning, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.base import ValidationContext
 from conformance.wires.gemini._fields import get, nonempty_text
-from conformance.wires.gemini._signatures import signature_bytes, standard_spelling
+from conformance.wires.gemini._signatures import signature_bytes
+from conformance.wires.thought_signatures import standard_spelling
 
 
 @dataclass

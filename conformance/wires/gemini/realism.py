@@ -5,8 +5,8 @@ finishReason for, a signature that is not the base64 it mints)."""
 from __future__ import annotations
 
 from conformance.model import Block, Reasoning, ScriptedResponse, ToolCall
-from conformance.wires.gemini._signatures import standard_base64
 from conformance.wires.roles import BlockSpot
+from conformance.wires.thought_signatures import standard_base64
 from conformance.wires.wire_only import (
     anthropic_only_problems,
     chat_only_problems,

@@ -15,9 +15,14 @@ from conformance.wires import values
 from conformance.wires.base import Rule, RuleViolation
 from conformance.wires.gemini._checked import CheckedRequest
 from conformance.wires.gemini._fields import get
-from conformance.wires.gemini._signatures import canonical, decodes, is_sentinel, part_signature
+from conformance.wires.gemini._signatures import part_signature
 from conformance.wires.gemini._view import NAME
+from conformance.wires.relayed_errors import (
+    GEMINI_CALL_SIGNATURE_MISSING,
+    GEMINI_SIGNATURE_CORRUPTED,
+)
 from conformance.wires.rulebook import RuleBook
+from conformance.wires.thought_signatures import canonical, decodes, is_sentinel
 
 CONTENTS_REQUIRED = Rule(
     id="gemini/contents-required",
@@ -151,13 +156,7 @@ SIGNATURE_REQUIRED = Rule(
         "codedogQBY/ReadAny#225), and Vertex's variant names the same content 'the 2. content "
         "block' (junjiem/dify-plugin-agent-mcp_sse#143)"
     ),
-    error=(
-        "Function call is missing a thought_signature in functionCall parts. This is required "
-        "for tools to work correctly, and missing thought_signature may lead to degraded model "
-        "performance. Additional data, function call `default_api:{name}` , position "
-        "{position}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures "
-        "for more details."
-    ),
+    error=GEMINI_CALL_SIGNATURE_MISSING,
     error_type="INVALID_ARGUMENT",
 )
 SIGNATURE_MINTED = Rule(
@@ -180,7 +179,7 @@ SIGNATURE_MINTED = Rule(
         "test_thinking_with_tool_calls_from_other_model.yaml, "
         "test_google_model_structured_output.yaml)"
     ),
-    error="Corrupted thought signature.",
+    error=GEMINI_SIGNATURE_CORRUPTED,
     error_type="INVALID_ARGUMENT",
 )
 

@@ -12,7 +12,7 @@ argument when reading).  Plain OpenAI ignores reasoning fields it does not know:
 left out of the neutral view and never rejected.
 
 The modules of the wire contract (``conformance/wires/contract.py``), one job each;
-``wire`` assembles them into ``WIRE``:
+``wire`` holds the wire's own data; ``WIRE`` is assembled from them all:
 
 - ``route``: the paths real clients post to.
 - ``parse``: a request body as the neutral view.
@@ -71,6 +71,7 @@ Decisions the rules leave open:
   to the calls is lost on the way back, and the provider accepts that.
 """
 
+from conformance.wires.contract import assemble
 from conformance.wires.openai_chat._details import reasoning_episodes
 from conformance.wires.openai_chat._dialects import upstream
 from conformance.wires.openai_chat.rules import (
@@ -84,7 +85,8 @@ from conformance.wires.openai_chat.rules import (
     TOOL_CALLS_ANSWERED,
     TOOL_MESSAGE_ANSWERS,
 )
-from conformance.wires.openai_chat.wire import WIRE
+
+WIRE = assemble(__name__)
 
 __all__ = [
     "DEEPSEEK_REASONING_CONTENT",

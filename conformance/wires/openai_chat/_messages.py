@@ -8,9 +8,9 @@ from typing import Any
 
 from conformance.model import Block, ContentBlock, Media, Reasoning, Text
 from conformance.wires import values
-from conformance.wires.gemini._signatures import canonical
 from conformance.wires.openai_chat._details import reasoning_episodes
 from conformance.wires.openai_chat._dialects import OPENROUTER, REASONING_CONTENT
+from conformance.wires.thought_signatures import canonical
 
 SYSTEM_ROLES = frozenset({"system", "developer"})
 

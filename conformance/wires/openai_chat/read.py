@@ -3,11 +3,12 @@ scripted response, reasoning read as the dialect's provider sends it."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from conformance.errors import ResponseReadError, Unmodelled
-from conformance.model import ContentBlock, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.model import ContentBlock, Noise, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires import values
 from conformance.wires.openai_chat._details import streamed_episodes
 from conformance.wires.openai_chat._dialects import GEMINI, OPENROUTER, REASONING_CONTENT
@@ -18,7 +19,7 @@ from conformance.wires.openai_chat._messages import (
 )
 from conformance.wires.openai_chat._stops import READ_FINISH
 from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
-from conformance.wires.sse import read_events
+from conformance.wires.sse import StreamEvent, read_events
 
 
 def read(body: bytes, streaming: bool, dialect: str | None = None) -> ScriptedResponse:
@@ -212,3 +213,19 @@ def _read_completion(body: bytes, dialect: str | None) -> ScriptedResponse:
         ),
     ]
     return neutral_response(stop, blocks, "body")
+
+
+def noise(events: list[StreamEvent], body: bytes) -> list[Noise]:
+    """The noise of a recorded stream: its SSE comments (keep-alives, as pings) and its
+    chunks with no choices that are not the usage chunk."""
+    comments = sum(1 for line in body.replace(b"\r", b"\n").split(b"\n") if line.startswith(b":"))
+    empty = 0
+    for event in events:
+        try:
+            data = json.loads(event.data)
+        except ValueError:
+            continue  # [DONE]
+        if isinstance(data, dict) and data.get("choices") == [] and "usage" not in data:
+            empty += 1
+    found: list[Noise] = ["ping"] * comments
+    return found + ["unknown-event"] * empty

@@ -5,7 +5,6 @@ dialect cannot carry)."""
 from __future__ import annotations
 
 from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
-from conformance.wires.gemini._signatures import standard_base64
 from conformance.wires.openai_chat._dialects import (
     GEMINI,
     OLLAMA,
@@ -15,6 +14,7 @@ from conformance.wires.openai_chat._dialects import (
 )
 from conformance.wires.openai_chat._stops import RAW_ARGUMENT_STOPS, TRUNCATED_STOPS
 from conformance.wires.roles import BlockSpot
+from conformance.wires.thought_signatures import standard_base64
 from conformance.wires.wire_only import (
     anthropic_only_problems,
     claude_stream_problems,

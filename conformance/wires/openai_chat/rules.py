@@ -9,11 +9,7 @@ import json
 from collections.abc import Iterator
 
 from conformance.model import Reasoning, ToolCall, opaque_fields
-from conformance.wires.anthropic_messages.rules import SIGNATURE_VALID as ANTHROPIC_SIGNATURE_VALID
 from conformance.wires.base import Rule, RuleViolation
-from conformance.wires.gemini._signatures import canonical, is_sentinel
-from conformance.wires.gemini.rules import SIGNATURE_MINTED as GEMINI_SIGNATURE_MINTED
-from conformance.wires.gemini.rules import SIGNATURE_REQUIRED as GEMINI_SIGNATURE_REQUIRED
 from conformance.wires.openai_chat._checked import CheckedRequest
 from conformance.wires.openai_chat._dialects import (
     DEEPSEEK,
@@ -24,7 +20,13 @@ from conformance.wires.openai_chat._dialects import (
     upstream,
 )
 from conformance.wires.openai_chat._messages import call_signature, deepseek_thinking, kimi_thinking
+from conformance.wires.relayed_errors import (
+    ANTHROPIC_INVALID_SIGNATURE,
+    GEMINI_CALL_SIGNATURE_MISSING,
+    GEMINI_SIGNATURE_CORRUPTED,
+)
 from conformance.wires.rulebook import RuleBook
+from conformance.wires.thought_signatures import canonical, is_sentinel
 
 
 def _google_error(message: str) -> str:
@@ -37,14 +39,6 @@ def _google_error(message: str) -> str:
 
 #: The dialects whose answer to an unpaired tool message is known (see ``_tool_pairing``).
 _PAIRING_DIALECTS: frozenset[str | None] = frozenset({None, DEEPSEEK, OPENROUTER})
-
-_GEMINI_SIGNATURE_MISSING = (
-    "Function call is missing a thought_signature in functionCall parts. This is required "
-    "for tools to work correctly, and missing thought_signature may lead to degraded model "
-    "performance. Additional data, function call `default_api:{name}` , position "
-    "{position}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures "
-    "for more details."
-)
 
 TOOL_MESSAGE_ANSWERS = Rule(
     id="openai-chat/tool-message-follows-tool-calls",
@@ -149,7 +143,7 @@ OPENROUTER_ANTHROPIC_SIGNATURE = Rule(
         "dropped, text kept); envelope from linanwx/nagobot#21; Anthropic text as in "
         "anthropic-messages/signature-valid"
     ),
-    error=ANTHROPIC_SIGNATURE_VALID.error,
+    error=ANTHROPIC_INVALID_SIGNATURE,
 )
 OPENROUTER_GEMINI_SIGNATURE = Rule(
     id="openai-chat/openrouter-gemini-signature-valid",
@@ -162,7 +156,7 @@ OPENROUTER_GEMINI_SIGNATURE = Rule(
         "rule 38 and 46: mastra-ai/mastra#23433; raw text and envelope from "
         "OpenRouterTeam/ai-sdk-provider#418 and massgen/MassGen#665"
     ),
-    error=_google_error("Corrupted thought signature."),
+    error=_google_error(GEMINI_SIGNATURE_CORRUPTED),
 )
 OPENROUTER_GEMINI_DETAILS = Rule(
     id="openai-chat/openrouter-gemini-details-preserved",
@@ -180,7 +174,7 @@ OPENROUTER_GEMINI_DETAILS = Rule(
         "Gemini models require OpenRouter reasoning details to be preserved in each request. "
         "Please refer to our docs: https://openrouter.ai/docs/guides/best-practices/"
         "reasoning-tokens#preserving-reasoning-blocks. Upstream error: "
-        + _google_error(_GEMINI_SIGNATURE_MISSING)
+        + _google_error(GEMINI_CALL_SIGNATURE_MISSING)
     ),
 )
 KIMI_REASONING_CONTENT = Rule(
@@ -216,7 +210,7 @@ GEMINI_COMPAT_SIGNATURE = Rule(
         "Gitlawb/openclaude#67, HKUDS/DeepTutor#1181; text as in "
         "gemini/function-call-signature"
     ),
-    error=GEMINI_SIGNATURE_REQUIRED.error,
+    error=GEMINI_CALL_SIGNATURE_MISSING,
     error_type="INVALID_ARGUMENT",
 )
 GEMINI_COMPAT_SIGNATURE_MINTED = Rule(
@@ -231,7 +225,7 @@ GEMINI_COMPAT_SIGNATURE_MINTED = Rule(
         "rule 46 and 47: the signature is Gemini's `bytes` field behind the compatibility "
         "layer; text as in gemini/signature-corrupted (anomalyco/opencode#4832)"
     ),
-    error=GEMINI_SIGNATURE_MINTED.error,
+    error=GEMINI_SIGNATURE_CORRUPTED,
     error_type="INVALID_ARGUMENT",
 )
 ASSISTANT_CONTENT_PRESENT = Rule(

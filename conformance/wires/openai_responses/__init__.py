@@ -24,7 +24,7 @@ The modules of the wire contract (``conformance/wires/contract.py``), one job ea
 ``validate``  the book run over the expanded input
 ``read``      recorded response -> scripted turn
 ``realism``   the predicates of the case linter's realism walk
-``wire``      the assembled ``WIRE``
+``wire``      the wire's own data (``WIRE`` is assembled from them all)
 
 Private helpers: ``_ids`` (an item's id as the wire reads it), ``_view`` (the request
 view plus its state fields), ``_minted`` (the ids and output items the provider mints),
@@ -35,6 +35,7 @@ belongs to), ``_content`` (message content), ``_rule`` (``ResponsesRule``).
 
 from __future__ import annotations
 
+from conformance.wires.contract import assemble
 from conformance.wires.openai_responses._rule import ResponsesRule
 from conformance.wires.openai_responses._view import ResponsesRequestView
 from conformance.wires.openai_responses.rules import (
@@ -54,7 +55,8 @@ from conformance.wires.openai_responses.rules import (
     REASONING_SUMMARY,
     RULES,
 )
-from conformance.wires.openai_responses.wire import WIRE
+
+WIRE = assemble(__name__)
 
 __all__ = [
     "CALL_FOR_OUTPUT",

@@ -16,6 +16,7 @@ from typing import Any
 from conformance.errors import ResponseReadError
 from conformance.model import (
     ContentBlock,
+    Noise,
     Reasoning,
     ScriptedResponse,
     ServedIds,
@@ -27,7 +28,7 @@ from conformance.model import (
 from conformance.wires.openai_responses._content import message_blocks
 from conformance.wires.openai_responses._ids import nonempty_id
 from conformance.wires.reading import call_arguments, neutral_response, read_json_body, required
-from conformance.wires.sse import read_events
+from conformance.wires.sse import StreamEvent, event_kind, read_events
 
 #: ``incomplete_details.reason`` back to the neutral stop: the two reasons OpenAI
 #: documents for ``status: incomplete``.
@@ -233,3 +234,38 @@ def _read_json(body: bytes) -> ScriptedResponse:
     found = [b for _, blocks in read for b in blocks]
     ids = _served(response.get("id"), [(item, len(blocks)) for item, blocks in read])
     return neutral_response(stop, found, "body", ids)
+
+
+#: Every Responses event a client acts on, or that carries a part of the answer.
+_EVENTS = frozenset(
+    {
+        "response.created",
+        "response.in_progress",
+        "response.completed",
+        "response.incomplete",
+        "response.failed",
+        "error",
+        "response.output_item.added",
+        "response.output_item.done",
+        "response.content_part.added",
+        "response.content_part.done",
+        "response.output_text.delta",
+        "response.output_text.done",
+        "response.output_text.annotation.added",
+        "response.refusal.delta",
+        "response.refusal.done",
+        "response.reasoning_summary_part.added",
+        "response.reasoning_summary_part.done",
+        "response.reasoning_summary_text.delta",
+        "response.reasoning_summary_text.done",
+        "response.reasoning_text.delta",
+        "response.reasoning_text.done",
+        "response.function_call_arguments.delta",
+        "response.function_call_arguments.done",
+    }
+)
+
+
+def noise(events: list[StreamEvent], body: bytes) -> list[Noise]:
+    """The noise of a recorded stream: every event no client acts on."""
+    return ["unknown-event"] * sum(1 for e in events if event_kind(e) not in _EVENTS)

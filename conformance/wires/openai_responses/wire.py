@@ -1,46 +1,37 @@
-"""The Responses wire, assembled from the job modules of this package.  Two ledger hints
-differ from the defaults: a reasoning item's encrypted content comes back under its own
-``rs_`` id (a script that leaves the id to the provider, derived at render, names none,
-and neither does a client that drops it, which OpenAI tolerates: any reasoning item then
-pairs); and its stream announces another encrypted content first, at
-``output_item.added`` (``_minted.announced``)."""
+"""The Responses wire's own data (``contract.assemble`` builds its ``Wire`` from this and
+the job modules).  Two ledger hints differ from the defaults: a reasoning item's encrypted
+content comes back under its own ``rs_`` id (a script that leaves the id to the provider,
+derived at render, names none, and neither does a client that drops it, which OpenAI
+tolerates: any reasoning item then pairs); and its stream announces another encrypted
+content first, at ``output_item.added`` (``_minted.announced``).  The provider keeps
+state (stored responses, background responses polled until they end), and a
+conversation's ``store`` and ``include`` are case options of their own."""
 
 from __future__ import annotations
 
-from conformance.wires.hints import DEFAULT_COMPANIONS, LedgerHints
-from conformance.wires.openai_responses import (
-    _background,
-    _server_state,
-    parse,
-    read,
-    realism,
-    render,
-    route,
-    rules,
-)
-from conformance.wires.openai_responses._minted import announced
-from conformance.wires.openai_responses._view import NAME
-from conformance.wires.openai_responses.validate import validate
-from conformance.wires.roles import Realism, Wire
+from typing import Any
 
-WIRE = Wire(
-    name=NAME,
-    rules=rules.RULES,
-    serves=route.serves,
-    endpoint=route.endpoint,
-    wants_stream=route.wants_stream,
-    parse=parse.parse,
-    validate=validate,
-    render=render.render,
-    render_error=render.render_error,
-    render_history=render.render_history,
-    read=read.read,
-    history_items=parse.history_items,
-    hints=LedgerHints(companions={**DEFAULT_COMPANIONS, "reasoning": "id"}, announced=announced),
-    realism=Realism(response=realism.response_problems, block=realism.block_problems),
-    unseen_state=_server_state.unseen_state,
-    settle=_background.settle,
-    defers=_background.defers,
-    poll_of=_background.poll_of,
-    models={"": "gpt-5"},
-)
+from conformance.wires.base import RequestView
+from conformance.wires.hints import DEFAULT_COMPANIONS, LedgerHints
+from conformance.wires.openai_responses import _background, _server_state, _view, route
+from conformance.wires.openai_responses._minted import announced
+from conformance.wires.sdk_clients import openai_client
+
+NAME = _view.NAME
+CLIENT = openai_client(route.endpoint)
+HINTS = LedgerHints(companions={**DEFAULT_COMPANIONS, "reasoning": "id"}, announced=announced)
+MODELS = {"": "gpt-5"}
+unseen_state = _server_state.unseen_state
+settle = _background.settle
+defers = _background.defers
+poll_of = _background.poll_of
+
+
+def case_options(view: RequestView) -> dict[str, Any]:
+    """The request's ``store`` and ``include``, as a case made from it states them."""
+    options: dict[str, Any] = {}
+    if isinstance(view.raw.get("store"), bool):
+        options["store"] = view.raw["store"]
+    if isinstance(view.raw.get("include"), list):
+        options["include"] = view.raw["include"]
+    return options
