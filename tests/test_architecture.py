@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "paths": 0,
     "wires": 1,
     "catalogue": 1,
+    "settings": 1,
     "cases": 2,
     "transcript": 3,
     "provider": 4,
@@ -41,11 +42,12 @@ LAYERS: dict[str, int] = {
     "generate": 8,
     "rounds": 8,
     "pytest": 9,
-    "cli": 9,
+    "commands": 9,
     "agent": 9,
+    "cli": 10,
     "examples": 0,
-    "__init__": 10,
-    "__main__": 10,
+    "__init__": 11,
+    "__main__": 11,
 }
 
 
