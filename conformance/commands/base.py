@@ -15,7 +15,7 @@ from typing import Protocol
 
 from rich.console import Console
 
-#: The exit statuses every command shares (docs/cli.md): 0 all good, 1 a failing run
+#: The exit statuses every command shares (the README): 0 all good, 1 a failing run
 #: or an input that could not be read, 2 a usage error; 128 + N for signal N
 #: (``conformance.interrupt``).
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
