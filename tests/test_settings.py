@@ -215,3 +215,17 @@ def test_a_suite_of_its_own_attributes_and_helpers_passes() -> None:
         def helper(self) -> None: ...
 
     assert suite_problems(TestMine, [GENERATED_SUITE, SUITE]) == []
+
+
+def test_a_suite_with_a_mistyped_attribute_fails_collection_with_one_line() -> None:
+    from conformance.pytest.cells import _target
+
+    class TestTypo(ConformanceSuite):
+        wire = ("gemini",)
+
+    bare: Any = Config()
+    with pytest.raises(pytest.fail.Exception) as failed:
+        _target(TestTypo, bare)
+    assert str(failed.value) == (
+        "wire-conformance: TestTypo.wire is no suite setting (did you mean 'wires'?)"
+    )
