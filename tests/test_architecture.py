@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "paths": 1,
     "wires": 1,
     "catalogue": 1,
+    "settings": 1,
     "cases": 2,
     "transcript": 3,
     "provider": 4,
@@ -41,12 +42,13 @@ LAYERS: dict[str, int] = {
     "generate": 8,
     "rounds": 8,
     "pytest": 9,
-    "cli": 9,
+    "commands": 9,
     "agent": 9,
+    "cli": 10,
     "examples": 0,
     "plugins": 0,
-    "__init__": 10,
-    "__main__": 10,
+    "__init__": 11,
+    "__main__": 11,
 }
 
 

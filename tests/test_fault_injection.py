@@ -906,11 +906,16 @@ def test_timeout_rejects_values_that_are_not_a_sane_number_of_seconds(
 
 
 def test_the_pytest_plugin_reads_its_timeout_the_same_way() -> None:
-    from conformance.pytest.plugin import _timeout
+    """``--conformance-timeout`` and ``run --timeout`` are one setting, one converter."""
+    from conformance.settings import setting
 
-    assert _timeout("2.5") == 2.5
+    timeout = setting("timeout")
+    assert timeout.pytest == "--conformance-timeout"
+    assert timeout.flags == ("--timeout",)
+    assert timeout.type is not None
+    assert timeout.type("2.5") == 2.5
     with pytest.raises(argparse.ArgumentTypeError):
-        _timeout("nan")
+        timeout.type("nan")
 
 
 def test_run_accepts_a_wire_dialect_column() -> None:

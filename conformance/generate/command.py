@@ -45,11 +45,8 @@ def _seed(text: str) -> int:
     return value
 
 
-def add_generate_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    generate = commands.add_parser(
-        "generate",
-        help="judge generated conversations on a target; print a failure as a case file",
-    )
+def add_generate_arguments(generate: argparse.ArgumentParser) -> None:
+    """The arguments of ``generate`` (``conformance.commands.generate`` names it)."""
     generate.add_argument(
         "--target",
         default="reference",

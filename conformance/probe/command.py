@@ -41,10 +41,8 @@ from conformance.verdict import DEFAULT_TIMEOUT, timeout_seconds
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
-def add_probe_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    probe = commands.add_parser(
-        "probe", help="apply named mutants to a target's source and require cases to kill them"
-    )
+def add_probe_arguments(probe: argparse.ArgumentParser) -> None:
+    """The arguments of ``probe`` (``conformance.commands.probe`` names the command)."""
     probe.add_argument("--schema", action="store_true", help="print the catalogue JSON Schema")
     probe.add_argument(
         "--target",

@@ -26,6 +26,7 @@ from conformance.pytest.sweep import Sweep
 from conformance.report.model import undeclared_note
 from conformance.report.terminal import details
 from conformance.runner import Job, RunOptions, nothing_runs, plan, run_job
+from conformance.settings import GENERATED_SUITE, SUITE, setting, suite_problems
 from conformance.snapshots import (
     CELL_PARAMETER,
     RequestBodies,
@@ -61,13 +62,42 @@ class BrokenCaseFile:
     error: LoadProblem
 
 
-def _target(cls: type[ConformanceSuite], config: pytest.Config) -> ResolvedTarget:
-    spec: Any = (
-        cls.target
-        if cls.target is not None
-        else (config.getoption("--conformance-target") or "reference")
+def suite_setting(cls: type[ConformanceSuite], config: pytest.Config, name: str) -> Any:
+    """A setting's value for a suite: its class attribute and its pytest option
+    combined as the setting says (``conformance.settings.Setting.merge``)."""
+    item = setting(name)
+    assert item.attribute is not None
+    assert item.pytest is not None
+    attribute = getattr(cls, item.attribute)
+    option = config.getoption(item.pytest)
+    if item.merge == "suite":
+        if attribute is not None:
+            return attribute
+        return option if option is not None else item.default
+    if item.merge == "option":
+        return option if option is not None else attribute
+    if item.merge == "either":
+        return bool(attribute or option)
+    return [*attribute, *option]
+
+
+def run_options(cls: type[ConformanceSuite], config: pytest.Config, **more: Any) -> RunOptions:
+    """How a suite's cells run: its timeout, strictness and evidence level."""
+    return RunOptions(
+        timeout=suite_setting(cls, config, "timeout"),
+        strict=suite_setting(cls, config, "strict"),
+        evidence=suite_setting(cls, config, "evidence"),
+        **more,
     )
-    name = cls.target_name or config.getoption("--conformance-target-name")
+
+
+def _target(cls: type[ConformanceSuite], config: pytest.Config) -> ResolvedTarget:
+    """The suite's target, once its settings were checked (``suite_problems``)."""
+    problems = suite_problems(cls, [GENERATED_SUITE, SUITE])
+    if problems:
+        misconfigured("; ".join(problems))
+    spec: Any = suite_setting(cls, config, "target")
+    name = suite_setting(cls, config, "target_name")
     try:
         if isinstance(spec, str):
             return resolve_target(spec, name)
@@ -112,16 +142,14 @@ def parametrize(metafunc: pytest.Metafunc) -> None:
     )
     target = _target(cls, config)
     library = _library(config, extra)
-    timeout = config.getoption("--conformance-timeout") or cls.timeout
-    options = RunOptions(
-        timeout=timeout,
-        strict=cls.strict or config.getoption("--conformance-strict"),
-        evidence=config.getoption("--conformance-evidence") or cls.evidence,
+    options = run_options(
+        cls,
+        config,
         save_exchanges=_exchanges_dir(config),
         files={loaded.case.id: loaded.shown for loaded in library.cases},
     )
-    wires = set(cls.wires) | set(config.getoption("--conformance-wire"))
-    patterns = list(cls.case_patterns) + list(config.getoption("--conformance-case"))
+    wires = set(suite_setting(cls, config, "wire"))
+    patterns = suite_setting(cls, config, "case")
     values: list[Any] = [BrokenCaseFile(error) for error in library.errors]
     ids = [f"case-file-error-{i}" for i in range(len(values))]
     snapshots = None if cls.snapshot_dir is None else root / Path(cls.snapshot_dir)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from conformance.pytest.suite import ConformanceSuite
+from conformance.settings import suite_default
 
 #: The fixture a generated-shapes test takes: the column it searches.
 COLUMN_FIXTURE = "wire_conformance_column"
@@ -25,11 +26,11 @@ class GeneratedSuite(ConformanceSuite):
 
     #: ``dev``, ``ci`` or ``nightly``; ``None``: ``--conformance-profile``, else ``ci``
     #: when ``CI`` is set and ``dev`` otherwise.
-    generate_profile: ClassVar[str | None] = None
+    generate_profile: ClassVar[str | None] = suite_default("generate_profile")
     #: Conversations per column; ``None``: the profile's.
-    generate_examples: ClassVar[int | None] = None
+    generate_examples: ClassVar[int | None] = suite_default("generate_examples")
     #: The search's seed; ``None``: ``--conformance-seed``, else the profile's choice.
-    generate_seed: ClassVar[int | None] = None
+    generate_seed: ClassVar[int | None] = suite_default("generate_seed")
 
     def test_generated_shapes(self, wire_conformance_column: Any, request: Any) -> None:
         """Generated conversations on one column: a failure prints its case file."""

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from conformance.pytest.cells import _target, misconfigured
+from conformance.pytest.cells import _target, misconfigured, run_options, suite_setting
 from conformance.pytest.generated import COLUMN_FIXTURE, GeneratedSuite
 from conformance.runner import RunOptions
 from conformance.targets.resolve import ResolvedTarget
@@ -39,7 +39,7 @@ def parametrize_columns(metafunc: pytest.Metafunc) -> None:
         raise pytest.UsageError(f"the {COLUMN_FIXTURE} fixture belongs to GeneratedSuite tests")
     config = metafunc.config
     target = _target(cls, config)
-    wires = set(cls.wires) | set(config.getoption("--conformance-wire"))
+    wires = set(suite_setting(cls, config, "wire"))
     chosen = [
         c
         for c in columns()
@@ -47,17 +47,9 @@ def parametrize_columns(metafunc: pytest.Metafunc) -> None:
     ]
     if not chosen:
         misconfigured(f"{cls.__name__}: {target.name} speaks none of the selected wires")
-    options = RunOptions(
-        timeout=config.getoption("--conformance-timeout") or cls.timeout,
-        strict=cls.strict or config.getoption("--conformance-strict"),
-        evidence=config.getoption("--conformance-evidence") or cls.evidence,
-    )
-    profile = cls.generate_profile or config.getoption("--conformance-profile") or default_profile()
-    seed = (
-        cls.generate_seed
-        if cls.generate_seed is not None
-        else config.getoption("--conformance-seed")
-    )
+    options = run_options(cls, config)
+    profile = suite_setting(cls, config, "profile") or default_profile()
+    seed = suite_setting(cls, config, "seed")
     database = default_database(profile, Path(str(config.rootpath)))
     values = [
         Column(c, target, options, profile, cls.generate_examples, seed, database) for c in chosen

@@ -34,95 +34,11 @@ NOTES: pytest.StashKey[dict[str, None]] = pytest.StashKey()
 UNSNAPSHOTTED: pytest.StashKey[dict[str, None]] = pytest.StashKey()
 
 
-def _timeout(text: str) -> float:
-    """``--conformance-timeout``, read as every command reads ``--timeout`` (imported on
-    use: the plugin stays import-light)."""
-    from conformance.verdict import timeout_seconds
-
-    return timeout_seconds(text)
-
-
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("wire-conformance")
-    group.addoption(
-        "--conformance-target",
-        default=None,
-        metavar="SPEC",
-        help="target for ConformanceSuite classes that name none: reference (default), "
-        "module:attr or 'cmd:<shell command>'",
-    )
-    group.addoption(
-        "--conformance-target-name",
-        default=None,
-        metavar="NAME",
-        help="name of that target in reports and snapshot paths (default: the target's "
-        "own name; a command's is derived from its program)",
-    )
-    group.addoption(
-        "--conformance-cases",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="add a directory of case files to the bundled library (repeatable)",
-    )
-    group.addoption(
-        "--conformance-wire",
-        action="append",
-        default=[],
-        metavar="WIRE",
-        help="run only this wire (repeatable)",
-    )
-    group.addoption(
-        "--conformance-case",
-        action="append",
-        default=[],
-        metavar="GLOB",
-        help="run only cases whose id matches (repeatable)",
-    )
-    group.addoption(
-        "--conformance-timeout",
-        type=_timeout,
-        default=None,
-        metavar="S",
-        help="seconds a case may take on the target",
-    )
-    group.addoption(
-        "--conformance-strict", action="store_true", help="fail on `should` violations too"
-    )
-    group.addoption(
-        "--conformance-evidence",
-        choices=("documented", "observed", "any"),
-        default=None,
-        help="the weakest evidence that may fail a cell (default: the suite's, observed)",
-    )
-    group.addoption(
-        "--conformance-probes",
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="a probe catalogue (or `reference` for the shipped one): one test item per "
-        "probe, run on --conformance-target (repeatable)",
-    )
-    group.addoption(
-        "--conformance-profile",
-        choices=("dev", "ci", "nightly"),
-        default=None,
-        help="the generation profile of GeneratedSuite tests (default: ci when CI is set, "
-        "else dev)",
-    )
-    group.addoption(
-        "--conformance-seed",
-        type=int,
-        default=None,
-        metavar="S",
-        help="the seed of GeneratedSuite searches",
-    )
-    group.addoption(
-        "--conformance-save-exchanges",
-        default=None,
-        metavar="DIR",
-        help="write every request and response of every cell to DIR/<target>/<wire>/<case>.json",
-    )
+    """The ``--conformance-*`` options: the pytest face of ``conformance.settings``."""
+    from conformance.settings import add_pytest_options
+
+    add_pytest_options(parser.getgroup("wire-conformance"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,5 +1,5 @@
-"""The command-line bodies of ``record``, ``replay``, ``recording`` and ``report diff``
-(``conformance.cli`` only registers and dispatches them)."""
+"""The arguments and bodies of ``record``, ``replay``, ``recording`` and ``report diff``
+(their command objects in ``conformance.commands`` name them and call these)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conformance.errors import ExclusionError, RecordingError, TargetError, ToCaseError
 from conformance.recording.import_command import add_import_parser, run_import
 from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, EVIDENCE_THRESHOLDS, timeout_seconds
 
@@ -19,10 +18,8 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
-def add_recording_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    record = commands.add_parser(
-        "record", help="record real exchanges through a loopback reverse proxy"
-    )
+def add_record_arguments(record: argparse.ArgumentParser) -> None:
+    """The arguments of ``record``."""
     record.add_argument("--upstream", required=True, metavar="URL", help="the provider's base URL")
     record.add_argument(
         "--listen",
@@ -45,9 +42,9 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
         help="also replace visible text with same-length placeholders",
     )
 
-    replay = commands.add_parser(
-        "replay", help="replay recordings against a target and report drift"
-    )
+
+def add_replay_arguments(replay: argparse.ArgumentParser) -> None:
+    """The arguments of ``replay``."""
     replay.add_argument(
         "dirs",
         nargs="*",
@@ -63,12 +60,13 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
     )
     replay.add_argument("--timeout", type=timeout_seconds, default=30.0, metavar="S")
 
-    recording = commands.add_parser(
-        "recording",
-        help="the recording format; recording -> case; import cassettes",
-        description="The recording format (--schema), a recording as a case file (to-case), "
+
+def add_recording_arguments(recording: argparse.ArgumentParser) -> None:
+    """The arguments of ``recording`` and its actions (to-case, audit, import)."""
+    recording.description = (
+        "The recording format (--schema), a recording as a case file (to-case), "
         "and other people's vcrpy / pytest-recording cassettes and HAR files as recordings "
-        "(import).",
+        "(import)."
     )
     recording.add_argument("--schema", action="store_true", help="print the recording JSON Schema")
     actions = recording.add_subparsers(dest="recording_command")
@@ -97,9 +95,9 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
     )
     add_import_parser(actions)
 
-    report = commands.add_parser("report", help="work with JSON reports")
-    report_actions = report.add_subparsers(dest="report_command", required=True)
-    diff = report_actions.add_parser("diff", help="print the verdicts that changed")
+
+def add_report_diff_arguments(diff: argparse.ArgumentParser) -> None:
+    """The arguments of ``report diff``."""
     diff.add_argument("old", type=Path, metavar="OLD.json")
     diff.add_argument("new", type=Path, metavar="NEW.json")
     diff.add_argument(
@@ -108,40 +106,14 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
         help="exit 1 when a cell in both reports went from pass (or pinned, or a replay's "
         "drift) to fail or error",
     )
-    html = report_actions.add_parser(
-        "html", help="write the HTML page of a JSON report (`run --json`)"
-    )
-    html.add_argument("report", type=Path, metavar="REPORT.json")
-    html.add_argument(
-        "-o", "--out", type=Path, metavar="PATH", help="the page to write (REPORT.html)"
-    )
-    html.add_argument(
-        "--exchanges",
-        type=Path,
-        metavar="DIR",
-        help="the folder `run --save-exchanges` wrote: the page shows each failing "
-        "cell's requests, the violations' places marked",
-    )
-    html.add_argument(
-        "--ab", type=Path, metavar="AB.json", help="an A/B table (`--ab-json`) to add"
-    )
 
 
 def _say(text: str) -> None:
     sys.stdout.write(text + "\n")
 
 
-def run_recording_command(args: argparse.Namespace) -> int:
-    if args.command == "record":
-        return _record(args)
-    if args.command == "replay":
-        return _replay(args)
-    if args.command == "report":
-        return _report_diff(args)
-    return _recording(args)
-
-
-def _recording(args: argparse.Namespace) -> int:
+def run_recording(args: argparse.Namespace) -> int:
+    from conformance.errors import RecordingError, ToCaseError
     from conformance.recording.load import load_recording
     from conformance.recording.model import Recording
     from conformance.recording.to_case import case_id, case_yaml
@@ -184,6 +156,7 @@ def _recording(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
+    from conformance.errors import ExclusionError
     from conformance.recording.audit import audit_json, audit_paths, exclusions
     from conformance.recording.audit_report import audit_lines
     from conformance.recording.load import recording_files
@@ -224,14 +197,9 @@ def _case_file(out: Path, case_id: str) -> Path | None:
     return None
 
 
-def _report_diff(args: argparse.Namespace) -> int:
+def run_report_diff(args: argparse.Namespace) -> int:
     from conformance.errors import ReportFileError
-    from conformance.recording.diff import (
-        absent,
-        changed,
-        regressions,
-        verdicts,
-    )
+    from conformance.recording.diff import absent, changed, regressions, verdicts
 
     try:
         old, new = verdicts(args.old), verdicts(args.new)
@@ -261,7 +229,7 @@ def _listen(text: str, allow_remote: bool) -> tuple[str, int]:
     return host, int(port)
 
 
-def _record(args: argparse.Namespace) -> int:
+def run_record(args: argparse.Namespace) -> int:
     import signal
 
     import httpx
@@ -320,9 +288,10 @@ def _shown(path: Path, root: Path) -> str:
     return printable((Path(root.resolve().name) / path.relative_to(root)).as_posix())
 
 
-def _replay(args: argparse.Namespace) -> int:
+def run_replay(args: argparse.Namespace) -> int:
     import os
 
+    from conformance.errors import TargetError
     from conformance.interrupt import Interrupted, ending_signals_raise
     from conformance.recording.load import bundled_recordings_dir, recording_files
     from conformance.recording.replay import RecordingResult, ReplayReport, replay_paths

@@ -1,0 +1,64 @@
+"""``wire-conformance checks``: every check, rule and invariant with its source, or one
+of them (``--rule ID``) as reports cite it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from rich.console import Console
+
+from conformance.commands.base import EXIT_OK, console, print_lines
+
+
+class ChecksCommand:
+    name = "checks"
+    help = "list every check, rule and invariant with its source"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--json", action="store_true", help="print the list as JSON")
+        parser.add_argument(
+            "--rule",
+            metavar="ID",
+            help="print one check (invariant/tool-pairing, as reports print it) or catalogue "
+            "entry (33, A8, E31, F1, seed:96)",
+        )
+
+    def execute(self, args: argparse.Namespace) -> int:
+        return _checks(args, console())
+
+
+def _checks(args: argparse.Namespace, console: Console) -> int:
+    from dataclasses import asdict
+
+    from conformance.checks.registry import all_checks
+
+    if args.rule:
+        from conformance.catalogue import resolve
+        from conformance.catalogue.render import describe
+        from conformance.checks.describe import describe_check
+
+        entry = resolve(args.rule)
+        if entry is None:
+            lines = describe_check(args.rule)  # a check id, as every report prints it
+            if lines is None:
+                console.print(
+                    f"error: {args.rule} is neither a check id nor in the rule catalogue "
+                    "(list the checks with `wire-conformance checks`)",
+                    markup=False,
+                )
+            return print_lines(lines, console)
+        return print_lines(describe(entry), console)
+    if args.json:
+        listing = [asdict(check) for check in all_checks()]
+        sys.stdout.write(json.dumps(listing, indent=2, ensure_ascii=False) + "\n")
+        return EXIT_OK
+    for check in all_checks():
+        source = check.source if check.ref is None else f"{check.ref}; {check.source}"
+        console.print(
+            f"{check.id}  [{check.severity}, {check.evidence}]  {check.statement}  ({source})",
+            markup=False,
+            highlight=False,
+        )
+    return EXIT_OK

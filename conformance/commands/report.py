@@ -1,0 +1,82 @@
+"""``wire-conformance report``: work with JSON reports written earlier; each action is a
+row of ``REPORT_COMMANDS`` (``diff``, ``html``)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from conformance.commands.base import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    Command,
+    CommandGroup,
+    console,
+)
+
+
+class ReportDiffCommand:
+    name = "diff"
+    help = "print the verdicts that changed"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        from conformance.recording.command import add_report_diff_arguments
+
+        add_report_diff_arguments(parser)
+
+    def execute(self, args: argparse.Namespace) -> int:
+        from conformance.recording.command import run_report_diff
+
+        return run_report_diff(args)
+
+
+class ReportHtmlCommand:
+    name = "html"
+    help = "write the HTML page of a JSON report (`run --json`)"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("report", type=Path, metavar="REPORT.json")
+        parser.add_argument(
+            "-o", "--out", type=Path, metavar="PATH", help="the page to write (REPORT.html)"
+        )
+        parser.add_argument(
+            "--exchanges",
+            type=Path,
+            metavar="DIR",
+            help="the folder `run --save-exchanges` wrote: the page shows each failing "
+            "cell's requests, the violations' places marked",
+        )
+        parser.add_argument(
+            "--ab", type=Path, metavar="AB.json", help="an A/B table (`--ab-json`) to add"
+        )
+
+    def execute(self, args: argparse.Namespace) -> int:
+        """The HTML page of a JSON report written earlier."""
+        from conformance.errors import ReportFileError
+        from conformance.paths import write_report
+        from conformance.report.html import read_ab, read_report, to_html
+
+        out = console()
+        try:
+            report = read_report(args.report)
+            ab = read_ab(args.ab) if args.ab is not None else None
+        except ReportFileError as error:
+            out.print(f"wire-conformance: {error}", markup=False, highlight=False)
+            return EXIT_USAGE
+        page = args.out or args.report.with_suffix(".html")
+        failure = write_report(page, to_html(report, args.exchanges, ab))
+        if failure is not None:
+            out.print(f"wire-conformance: {failure}", markup=False, highlight=False)
+            return EXIT_FAILED
+        out.print(f"wrote {page}", markup=False, highlight=False)
+        return EXIT_OK
+
+
+#: The actions of ``report``, in the order ``report --help`` lists them.
+REPORT_COMMANDS: tuple[Command, ...] = (ReportDiffCommand(), ReportHtmlCommand())
+
+
+class ReportCommand(CommandGroup):
+    def __init__(self) -> None:
+        super().__init__("report", "work with JSON reports", REPORT_COMMANDS)
