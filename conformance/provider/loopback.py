@@ -101,6 +101,8 @@ class _RequestHandler(QuietHandler):
         if parsed and watch.ended:
             self.close_connection = True
             return False
+        if parsed:  # answered by ``serve_any``, which ends the count
+            self.server.answering(+1)
         return parsed
 
     def _request(self) -> HttpRequest:
@@ -116,6 +118,12 @@ class _RequestHandler(QuietHandler):
         return HttpRequest(self.command, path, body.data, query, headers, dropped=body.dropped)
 
     def serve_any(self) -> None:
+        try:
+            self._serve()
+        finally:
+            self.server.answering(-1)
+
+    def _serve(self) -> None:
         response = answer(self.server.handler, self._request())
         self.send_response(response.status)
         for name, value in response.headers:
@@ -146,6 +154,37 @@ class _Server(ThreadingHTTPServer):
         self.handler = handler
         self._connections: set[socket.socket] = set()
         self._lock = threading.Lock()
+        #: Requests read and not yet fully answered (``LoopbackServer.busy``).
+        self.in_flight = 0
+        self._closing = False
+
+    def answering(self, step: int) -> None:
+        with self._lock:
+            self.in_flight += step
+
+    def serve_until_closed(self) -> None:
+        """Accept connections until ``wake_to_close``: a blocking ``accept``, so closing
+        costs no polling interval (``serve_forever`` polls for its shutdown flag)."""
+        while True:
+            try:
+                request, address = self.get_request()
+            except OSError:
+                return
+            if self._closing:
+                with contextlib.suppress(OSError):
+                    request.close()
+                return
+            try:
+                self.process_request(request, address)
+            except Exception:
+                self.shutdown_request(request)
+
+    def wake_to_close(self) -> None:
+        """Stop ``serve_until_closed``: flag it, then wake its ``accept`` with a
+        connection of our own."""
+        self._closing = True
+        with contextlib.suppress(OSError), socket.create_connection(self.server_address[:2], 1):
+            pass
 
     def process_request(self, request: Any, client_address: Any) -> None:
         with self._lock:
@@ -184,8 +223,7 @@ class LoopbackServer:
         if self._server is None:
             self._server = _Server(self._handler)
             self._thread = threading.Thread(
-                target=self._server.serve_forever,
-                kwargs={"poll_interval": 0.05},
+                target=self._server.serve_until_closed,
                 name=f"conformance-loopback-{self.port}",
                 daemon=True,
             )
@@ -199,6 +237,12 @@ class LoopbackServer:
         return int(self._server.server_address[1])
 
     @property
+    def busy(self) -> bool:
+        """Whether a request is being answered now (read, its answer not yet written):
+        a command that says it is done while one is has left its conversation running."""
+        return self._server is not None and self._server.in_flight > 0
+
+    @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
@@ -209,7 +253,7 @@ class LoopbackServer:
         if server is None or thread is None:
             return
         self._server = self._thread = None
-        server.shutdown()
+        server.wake_to_close()
         thread.join()
         server.drop_connections()
         server.server_close()
