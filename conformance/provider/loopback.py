@@ -94,15 +94,19 @@ class _RequestHandler(QuietHandler):
         stream = self.rfile
         watch = _LineWatch(stream)
         setattr(self, "rfile", watch)  # noqa: B010 (a stand-in, not a BufferedIOBase)
+        # Counted from its request line (an ``Expect: 100-continue`` is answered in
+        # here); ``serve_any`` ends the count of a request it answers.
+        self.server.answering(+1)
+        parsed = False
         try:
             parsed = super().parse_request()
         finally:
             self.rfile = stream
+            if not parsed or watch.ended:
+                self.server.answering(-1)
         if parsed and watch.ended:
             self.close_connection = True
             return False
-        if parsed:  # answered by ``serve_any``, which ends the count
-            self.server.answering(+1)
         return parsed
 
     def _request(self) -> HttpRequest:
@@ -183,7 +187,8 @@ class _Server(ThreadingHTTPServer):
         """Stop ``serve_until_closed``: flag it, then wake its ``accept`` with a
         connection of our own."""
         self._closing = True
-        with contextlib.suppress(OSError), socket.create_connection(self.server_address[:2], 1):
+        host, port = self.server_address[:2]
+        with contextlib.suppress(OSError), socket.create_connection((str(host), int(port)), 1):
             pass
 
     def process_request(self, request: Any, client_address: Any) -> None:

@@ -126,10 +126,13 @@ class SessionProcess:
             raise
         finally:
             os.close(reply_write)
-        assert self.process.stdin and self.process.stdout and self.process.stderr
+        assert self.process.stdin
+        assert self.process.stdout
+        assert self.process.stderr
         self.stdin = self.process.stdin.fileno()
         self.reply = reply_read
-        self.tails = {self.process.stdout.fileno(): _Tail(), self.process.stderr.fileno(): _Tail()}
+        self.stdout, self.stderr = self.process.stdout.fileno(), self.process.stderr.fileno()
+        self.tails = {self.stdout: _Tail(), self.stderr: _Tail()}
         self.open_streams = set(self.tails)
         for fd in (self.stdin, self.reply, *self.tails):
             os.set_blocking(fd, False)
@@ -231,11 +234,7 @@ class SessionProcess:
                 pass
 
     def _take_tails(self) -> tuple[str, str]:
-        assert self.process.stdout and self.process.stderr
-        return (
-            self.tails[self.process.stdout.fileno()].take(),
-            self.tails[self.process.stderr.fileno()].take(),
-        )
+        return self.tails[self.stdout].take(), self.tails[self.stderr].take()
 
     def _died(self, timed_out: bool, deadline: float) -> CellEnd:
         """The session gave no answer: it hung (``timed_out``) or its reply channel
@@ -406,4 +405,3 @@ class SessionKind(CommandKind):
     def reopen(self) -> None:
         allow_commands()
         _ABANDONED.clear()
-
