@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conformance.runner import Job, RunOptions, plan, run_job, run_jobs_parallel
-from conformance.targets.manifest import load_manifest
+from conformance.targets.manifest import BUNDLED_MANIFESTS, load_manifest
 from conformance.targets.resolve import ResolvedTarget, resolve_target
 from conformance.targets.session import SessionKind, end_every_session
 from conformance.verdict import Result
@@ -90,7 +90,7 @@ def test_the_manifest_flag_makes_a_session_kind_and_the_bundled_manifests_differ
     assert isinstance(resolve_target("reference-command").kind, SessionKind)
     assert not isinstance(resolve_target("reference-command-process").kind, SessionKind)
     session, process = (
-        load_manifest(resolve_target(name).spec and Path(resolve_target(name).spec))
+        load_manifest(BUNDLED_MANIFESTS[name])
         for name in ("reference-command", "reference-command-process")
     )
     assert session.session
