@@ -37,6 +37,7 @@ from conformance.targets.contract import (
 )
 from conformance.targets.descendants import (
     MARKER_VARIABLE,
+    PidWindow,
     end_holding,
     end_marked,
     new_marker,
@@ -146,6 +147,18 @@ def _group_alive(pgid: int) -> bool:
     return False
 
 
+def _group_exists(pgid: int) -> bool:
+    """Whether any process (a zombie too) is in the group: one system call, where
+    ``_group_alive`` reads ``/proc``."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
@@ -156,6 +169,9 @@ def end_process_group(process: subprocess.Popen[bytes], grace: float) -> None:
     still running after ``grace`` seconds (at once if interrupted meanwhile); reap the
     shell."""
     pgid = process.pid  # start_new_session: the shell leads its own group
+    process.poll()  # reap an exited shell, so that an empty group reads as empty
+    if process.returncode is not None and not _group_exists(pgid):
+        return  # the shell exited and nothing it started is left in the group
     try:
         _signal_group(pgid, signal.SIGTERM)
         deadline = time.monotonic() + grace
@@ -203,17 +219,23 @@ class CommandTarget:
             }
             if self.contract >= 2:
                 environment[OUTPUT_VARIABLE] = str(output_path)
+            since = PidWindow.open()
+            ended = False
             try:
-                ran = self._execute(environment)
-                if self.contract >= 2:
-                    ran = replace(ran, output=read_output(output_path))
-                return ran
+                ran = self._execute(environment, since)
+                ended = True
             finally:
                 # Before the scratch folder goes: a descendant that left the group
-                # (setsid, a double fork) would keep writing into it.
-                end_marked(marker, self.grace)
+                # (setsid, a double fork) would keep writing into it.  ``_execute`` ends
+                # them itself once it holds the process; an interruption in ``Popen`` (the
+                # shell started, the call did not return) leaves them to this scan.
+                if not ended:
+                    end_marked(marker, self.grace, since)
+            if self.contract >= 2:
+                ran = replace(ran, output=read_output(output_path))
+            return ran
 
-    def _execute(self, environment: Mapping[str, str]) -> CommandResult:
+    def _execute(self, environment: Mapping[str, str], since: PidWindow | None) -> CommandResult:
         # Output goes to pipes read into bounded tails: no temp file grows with the
         # output, and a background child holding a pipe open is ended with the rest.
         process = subprocess.Popen(
@@ -234,7 +256,7 @@ class CommandTarget:
             timed_out = not _wait(process, self.timeout)
         finally:
             end_process_group(process, self.grace)
-            end_marked(environment[MARKER_VARIABLE], self.grace)
+            end_marked(environment[MARKER_VARIABLE], self.grace, since)
             # Whatever still holds the output pipes escaped both (``setsid env -i``).
             held = {r.inode for r in (stdout, stderr) if not r.ended(HOLDER_WAIT)}
             end_holding(held, self.grace)

@@ -52,7 +52,13 @@ from conformance.targets.command import (
     end_process_group,
 )
 from conformance.targets.contract import OUTPUT_LIMIT, OUTPUT_VARIABLE, output_from_bytes
-from conformance.targets.descendants import MARKER_VARIABLE, end_holding, end_marked, new_marker
+from conformance.targets.descendants import (
+    MARKER_VARIABLE,
+    PidWindow,
+    end_holding,
+    end_marked,
+    new_marker,
+)
 from conformance.targets.kind import Outcome, Stage
 from conformance.targets.scratch import TAIL_BYTES, TAIL_CHARS
 
@@ -101,6 +107,7 @@ class SessionProcess:
 
     def __init__(self, kind: CommandKind) -> None:
         self.marker = new_marker()
+        self.since = PidWindow.open()
         reply_read, reply_write = os.pipe()
         environment = {
             **os.environ,
@@ -121,8 +128,9 @@ class SessionProcess:
                 cwd=kind.cwd,
                 pass_fds=(reply_write,),
             )
-        except BaseException:
+        except BaseException:  # an interruption in Popen may leave the shell started
             os.close(reply_read)
+            end_marked(self.marker, GRACE, self.since)
             raise
         finally:
             os.close(reply_write)
@@ -267,7 +275,7 @@ class SessionProcess:
         with contextlib.suppress(OSError):
             os.close(self.stdin)  # a session at rest ends on the end of its input
         end_process_group(self.process, GRACE)
-        end_marked(self.marker, GRACE)
+        end_marked(self.marker, GRACE, self.since)
         deadline = time.monotonic() + HOLDER_WAIT
         poller = select.poll()
         for fd in self.open_streams:
