@@ -13,7 +13,9 @@ children it left behind).  POSIX only.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -93,7 +95,10 @@ class CommandResult:
 #: Set to end every command running on any thread now (a parallel run that is being
 #: interrupted: the signal reaches the main thread only).  Cleared by ``allow_commands``.
 _ABANDON = threading.Event()
-#: How often a waiting command checks ``_ABANDON``.
+#: Readable while ``_ABANDON`` is set: a waiting command blocked in ``poll`` wakes on it.
+_WAKE_READ, _WAKE_WRITE = os.pipe()
+os.set_blocking(_WAKE_READ, False)
+#: How often a waiting command checks ``_ABANDON`` where it cannot block on a pidfd.
 POLL_SECONDS = 0.05
 #: Seconds the output pipes may stay open once the command's processes are ended,
 #: before whoever still holds them is looked for.
@@ -103,15 +108,43 @@ HOLDER_WAIT = 0.3
 def abandon_commands() -> None:
     """End every running command as if it had timed out; start no new one."""
     _ABANDON.set()
+    with contextlib.suppress(OSError):
+        os.write(_WAKE_WRITE, b"!")
 
 
 def allow_commands() -> None:
     _ABANDON.clear()
+    with contextlib.suppress(OSError):
+        while os.read(_WAKE_READ, 4096):
+            pass
 
 
 def _wait(process: subprocess.Popen[bytes], timeout: float) -> bool:
-    """Wait for the shell; ``True`` if it exited, ``False`` on timeout or abandon."""
+    """Wait for the shell; ``True`` if it exited, ``False`` on timeout or abandon.  It
+    blocks on the process's pidfd and the abandon pipe, so an exit is seen at once (a
+    timed ``Popen.wait`` polls, up to 50 ms late)."""
     deadline = time.monotonic() + timeout
+    try:
+        pidfd = os.pidfd_open(process.pid)
+    except (AttributeError, OSError):  # not Linux 5.3+: poll the process
+        return _wait_polling(process, deadline)
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        poller.register(_WAKE_READ, select.POLLIN)
+        while not _ABANDON.is_set():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            if any(fd == pidfd for fd, _ in poller.poll(math.ceil(remaining * 1000))):
+                process.wait()
+                return True
+        return False
+    finally:
+        os.close(pidfd)
+
+
+def _wait_polling(process: subprocess.Popen[bytes], deadline: float) -> bool:
     while not _ABANDON.is_set():
         remaining = deadline - time.monotonic()
         if remaining <= 0:
