@@ -15,8 +15,10 @@ adapter does not speak and a history it cannot load.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import ssl
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -259,6 +261,14 @@ def _speaks(adapter: Adapter, session: Session) -> bool:
     return not wires or session.wire in wires or column in wires
 
 
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """One TLS context per process: building one loads a CA bundle (about 10 ms, far more
+    on a loaded machine), which a session would pay on every cell; the provider is
+    plain HTTP on loopback and never uses it."""
+    return ssl.create_default_context()
+
+
 def run(spec: str, environ: Mapping[str, str], adapter: Adapter | None = None) -> None:
     """Hold the case ``environ`` names with the adapter ``spec`` names (``adapter``: that
     adapter, already loaded by a session)."""
@@ -269,7 +279,7 @@ def run(spec: str, environ: Mapping[str, str], adapter: Adapter | None = None) -
         raise AgentError(f"{spec} does not speak {session.wire}", EXIT_WIRE_UNSUPPORTED)
     conversation = adapter.open(session)
     # trust_env=False: the provider is on loopback; no proxy from the environment.
-    with httpx.Client(timeout=60.0, trust_env=False) as client:
+    with httpx.Client(timeout=60.0, trust_env=False, verify=_tls()) as client:
         hold(conversation, session, http_sender(client, session, environ))
     if OUTPUT_VARIABLE in environ:
         write_output(conversation, Path(environ[OUTPUT_VARIABLE]))
