@@ -88,9 +88,9 @@ def bench_cell(cells: int) -> None:
         session_script = Path(tmp) / "exit90_session.py"
         session_script.write_text(DO_NOTHING_SESSION, encoding="utf-8")
         manifest = Path(tmp) / "exit90-session.toml"
-        command = f"{shlex.quote(sys.executable)} {shlex.quote(str(session_script))}"
+        shell = f"{shlex.quote(sys.executable)} {shlex.quote(str(session_script))}"
         manifest.write_text(
-            f'name = "exit90-session"\nkind = "command"\ncommand = {command!r}\n'
+            f'name = "exit90-session"\nkind = "command"\ncommand = {shell!r}\n'
             "session = true\ncontract = 1\n",
             encoding="utf-8",
         )
