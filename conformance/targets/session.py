@@ -62,7 +62,7 @@ from conformance.targets.descendants import (
 from conformance.targets.kind import Outcome, Stage
 from conformance.targets.scratch import TAIL_BYTES, TAIL_CHARS
 
-__all__ = ["SessionKind", "end_every_session"]
+__all__ = ["SessionKind", "end_every_session", "end_sessions"]
 
 #: Seconds the processes of an ended session get between SIGTERM and SIGKILL.
 GRACE = 2.0
@@ -370,6 +370,14 @@ def end_every_session() -> None:
         _IDLE.clear()
     for session in live:
         session.kill()
+        session.end()
+
+
+def end_sessions(kind: CommandKind) -> None:
+    """End the idle sessions ``kind`` started (a probed mutant's, whose folder goes)."""
+    with _LOCK:
+        idle = _IDLE.pop(_key(kind), [])
+    for session in idle:
         session.end()
 
 

@@ -15,7 +15,7 @@ import pytest
 from conformance.runner import Job, RunOptions, plan, run_job, run_jobs_parallel
 from conformance.targets.manifest import BUNDLED_MANIFESTS, load_manifest
 from conformance.targets.resolve import ResolvedTarget, resolve_target
-from conformance.targets.session import SessionKind, end_every_session
+from conformance.targets.session import SessionKind, end_every_session, end_sessions
 from conformance.verdict import Result
 from tests.support import library
 
@@ -206,3 +206,25 @@ def test_the_python_helper_runs_a_cell_once_outside_a_session(tmp_path: Path) ->
     assert [r.verdict for r in results] == ["pass", "pass"]
     assert len(set(pids(seen))) == 2
     assert sys.executable  # the manifest's $CONFORMANCE_PYTHON
+
+
+@pytest.mark.slow
+def test_ending_a_kinds_sessions_ends_its_processes(tmp_path: Path) -> None:
+    """A probed mutant's sessions run in its scratch copy: they end with it."""
+    target, seen = misbehaving(tmp_path, "none", session=True, at=0)
+    assert isinstance(target.kind, SessionKind)
+    hold(target, cells(target, 1))
+    (pid,) = pids(seen)
+    assert running(pid)
+    end_sessions(target.kind)
+    assert not running(pid)
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie left to an init that does not reap is
+    not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] not in "ZX"
