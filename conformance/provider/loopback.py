@@ -158,13 +158,22 @@ class _Server(ThreadingHTTPServer):
         self.handler = handler
         self._connections: set[socket.socket] = set()
         self._lock = threading.Lock()
-        #: Requests read and not yet fully answered (``LoopbackServer.busy``).
+        #: Requests read and not yet fully answered (``LoopbackServer.settled``).
         self.in_flight = 0
+        self._idle = threading.Condition(self._lock)
         self._closing = False
 
     def answering(self, step: int) -> None:
-        with self._lock:
+        with self._idle:
             self.in_flight += step
+            if not self.in_flight:
+                self._idle.notify_all()
+
+    def settled(self, wait: float) -> bool:
+        """Whether no request is being answered, waiting up to ``wait`` s for the last
+        to finish (the client may read an answer's last byte before its thread is done)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self.in_flight, wait)
 
     def serve_until_closed(self) -> None:
         """Accept connections until ``wake_to_close``: a blocking ``accept``, so closing
@@ -241,11 +250,11 @@ class LoopbackServer:
             raise RuntimeError("the loopback server is not started")
         return int(self._server.server_address[1])
 
-    @property
-    def busy(self) -> bool:
-        """Whether a request is being answered now (read, its answer not yet written):
-        a command that says it is done while one is has left its conversation running."""
-        return self._server is not None and self._server.in_flight > 0
+    def settled(self, wait: float) -> bool:
+        """Whether no request is being answered (read, its answer not yet all written),
+        waiting up to ``wait`` s for one to finish: a command that says it is done while
+        one is has left its conversation running."""
+        return self._server is None or self._server.settled(wait)
 
     @property
     def base_url(self) -> str:

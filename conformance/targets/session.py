@@ -68,6 +68,9 @@ __all__ = ["SessionKind", "end_every_session", "end_sessions"]
 GRACE = 2.0
 #: Seconds an ended session's streams may stay open before whoever holds them is ended.
 HOLDER_WAIT = 0.3
+#: Seconds an answered cell's last request may take to finish on the provider's side
+#: (its answer fully read by the session, the server's thread not yet done with it).
+SETTLE_WAIT = 0.5
 #: The most bytes of one answer line: an output file's worth, JSON-escaped, and the rest.
 ANSWER_LIMIT = 8 * OUTPUT_LIMIT
 
@@ -161,7 +164,7 @@ class SessionProcess:
             message = {"cell": cell, "case": session.contract(contract), "environment": environment}
             line = (json.dumps(message, ensure_ascii=False) + "\n").encode()
             answer, timed_out = self._exchange(line, deadline)
-            running_on = answer is not None and server.busy
+            running_on = answer is not None and not server.settled(SETTLE_WAIT)
             if running_on:  # end it while the provider still answers: as a process exit
                 self.end()
         if answer is None:
