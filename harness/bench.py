@@ -1,6 +1,6 @@
 """Benchmarks of the suite itself (figures, never assertions).
 
-    python -m harness.bench [--seconds S] [--scale N] [--kinds [--jobs N]]
+    python -m harness.bench [--seconds S] [--scale N] [--kinds [--jobs N]] [--cell [--cells N]]
 
 * case loading, cold (YAML parsed) and warm (parse cache hit), on the bundled library
   copied ``--scale`` times under fresh ids;
@@ -9,7 +9,9 @@
 * a streamed response over a keep-alive loopback connection (ms each);
 * per wire: render and parse throughput of the wire module, and case-runs per second;
 * with ``--kinds`` (``harness.bench_kinds``): one cell per target kind, and the whole
-  library as a command at ``-j 1`` and ``-j N``.
+  library as a command at ``-j 1`` and ``-j N``;
+* with ``--cell`` (``harness.bench_cell``): the suite's own cost per cell of a command
+  target, broken down, once per cell and as a session.
 """
 
 from __future__ import annotations
@@ -155,7 +157,16 @@ def main() -> None:
         "--kinds", action="store_true", help="also time the target kinds and -j (slow)"
     )
     parser.add_argument("--jobs", type=int, default=4, help="-j for the parallel command run")
+    parser.add_argument(
+        "--cell", action="store_true", help="the suite's cost per command cell, broken down"
+    )
+    parser.add_argument("--cells", type=int, default=40, help="cells timed per --cell figure")
     args = parser.parse_args()
+    if args.cell:
+        from harness.bench_cell import bench_cell
+
+        bench_cell(args.cells)
+        return
     if args.kinds:
         from harness.bench_kinds import bench_kinds
 

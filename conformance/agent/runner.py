@@ -5,7 +5,8 @@ history (v2: the wire's own request JSON, read by the wire's ``parse``), opens a
 conversation with the adapter and holds it against the provider over real HTTP, the
 same loop the suite runs in-process, then writes the selected output to
 ``CONFORMANCE_OUTPUT`` (v2).  Running one adapter both ways proves that the command
-transport changes no verdict.
+transport changes no verdict.  Started as a session (``CONFORMANCE_SESSION=1``), it loads
+the adapter once and holds every cell the suite hands it (``conformance.targets.session``).
 
 Exit codes: 0 done; 1 the provider answered with an HTTP error (or the turn ran away);
 2 bad invocation; the reserved codes of ``conformance.targets.contract`` for a wire the
@@ -14,8 +15,10 @@ adapter does not speak and a history it cannot load.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import ssl
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -24,6 +27,7 @@ from typing import Any, Protocol
 import httpx
 
 from conformance.errors import HistoryLoadError, TargetError
+from conformance.examples.command_session import SESSION_VARIABLE, serve
 from conformance.model import Message, ThinkingConfig, ToolChoice
 from conformance.targets.adapter import MAX_REQUESTS_PER_TURN, AdapterKind
 from conformance.targets.base import (
@@ -220,15 +224,25 @@ def _speaks(adapter: Adapter, session: Session) -> bool:
     return not wires or session.wire in wires or column in wires
 
 
-def run(spec: str, environ: Mapping[str, str]) -> None:
-    adapter = load_adapter(spec)
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """One TLS context per process: building one loads a CA bundle (about 10 ms, far more
+    on a loaded machine), which a session would pay on every cell; the provider is
+    plain HTTP on loopback and never uses it."""
+    return ssl.create_default_context()
+
+
+def run(spec: str, environ: Mapping[str, str], adapter: Adapter | None = None) -> None:
+    """Hold the case ``environ`` names with the adapter ``spec`` names (``adapter``: that
+    adapter, already loaded by a session)."""
+    adapter = adapter or load_adapter(spec)
     document = json.loads(Path(environ["CONFORMANCE_CASE"]).read_text(encoding="utf-8"))
     session = session_from_contract(document)
     if not _speaks(adapter, session):
         raise AgentError(f"{spec} does not speak {session.wire}", EXIT_WIRE_UNSUPPORTED)
     conversation = adapter.open(session)
     # trust_env=False: the provider is on loopback; no proxy from the environment.
-    with httpx.Client(timeout=60.0, trust_env=False) as client:
+    with httpx.Client(timeout=60.0, trust_env=False, verify=_tls()) as client:
         hold(conversation, session, http_sender(client, session, environ))
     if OUTPUT_VARIABLE in environ:
         write_output(conversation, Path(environ[OUTPUT_VARIABLE]))
@@ -241,8 +255,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if os.getcwd() not in sys.path:  # resolve module:attr from here, as `python -m` does
         sys.path.insert(0, os.getcwd())
+    if os.environ.get(SESSION_VARIABLE) == "1":
+        return serve_cells(arguments[0])
+    return held(arguments[0], os.environ)
+
+
+def held(spec: str, environ: Mapping[str, str], adapter: Adapter | None = None) -> int:
+    """One cell, as its exit status."""
     try:
-        run(arguments[0], os.environ)
+        run(spec, environ, adapter)
     except AgentError as error:
         print(error, file=sys.stderr)
         return error.code
@@ -250,6 +271,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(str(stop) or type(stop).__name__, file=sys.stderr)
         return EXIT_CONVERSATION_STOPPED
     return 0
+
+
+def serve_cells(spec: str) -> int:
+    """Session mode: load the adapter once, then hold every cell the suite hands over
+    (``conformance.examples.command_session``); an adapter that does not load is the
+    status of the session's first cell, as of a process."""
+    try:
+        adapter = load_adapter(spec)
+    except AgentError as error:
+        print(error, file=sys.stderr)
+        return error.code
+    return serve(lambda: held(spec, os.environ, adapter))
 
 
 if __name__ == "__main__":

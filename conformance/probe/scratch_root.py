@@ -25,6 +25,7 @@ from conformance.probe.catalogue import Probe
 from conformance.probe.mutate import compiled, mutated_source
 from conformance.targets.command import CommandKind
 from conformance.targets.resolve import ResolvedTarget
+from conformance.targets.session import end_sessions
 
 #: What is not copied: version control and caches (never part of what a command runs).
 IGNORED = shutil.ignore_patterns(
@@ -135,4 +136,8 @@ def mutant_command(
                 run_build(build, copy, target.kind.environment, build_timeout)
             except subprocess.TimeoutExpired:
                 raise ProbeInvalid(f"the build did not finish within {build_timeout:g} s") from None
-        yield replace(target, kind=replace(target.kind, cwd=str(copy)))
+        mutant = replace(target.kind, cwd=str(copy))
+        try:
+            yield replace(target, kind=mutant)
+        finally:  # a session target's processes run in the copy: end them before it goes
+            end_sessions(mutant)

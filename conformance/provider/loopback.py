@@ -95,10 +95,16 @@ class _RequestHandler(QuietHandler):
         stream = self.rfile
         watch = _LineWatch(stream)
         setattr(self, "rfile", watch)  # noqa: B010 (a stand-in, not a BufferedIOBase)
+        # Counted from its request line (an ``Expect: 100-continue`` is answered in
+        # here); ``serve_any`` ends the count of a request it answers.
+        self.server.answering(+1)
+        parsed = False
         try:
             parsed = super().parse_request()
         finally:
             self.rfile = stream
+            if not parsed or watch.ended:
+                self.server.answering(-1)
         if parsed and watch.ended:
             self.close_connection = True
             return False
@@ -117,6 +123,12 @@ class _RequestHandler(QuietHandler):
         return HttpRequest(self.command, path, body.data, query, headers, dropped=body.dropped)
 
     def serve_any(self) -> None:
+        try:
+            self._serve()
+        finally:
+            self.server.answering(-1)
+
+    def _serve(self) -> None:
         response = answer(self.server.handler, self._request())
         self.send_response(response.status)
         for name, value in response.headers:
@@ -147,6 +159,47 @@ class _Server(ThreadingHTTPServer):
         self.handler = handler
         self._connections: set[socket.socket] = set()
         self._lock = threading.Lock()
+        #: Requests read and not yet fully answered (``LoopbackServer.settled``).
+        self.in_flight = 0
+        self._idle = threading.Condition(self._lock)
+        self._closing = False
+
+    def answering(self, step: int) -> None:
+        with self._idle:
+            self.in_flight += step
+            if not self.in_flight:
+                self._idle.notify_all()
+
+    def settled(self, wait: float) -> bool:
+        """Whether no request is being answered, waiting up to ``wait`` s for the last
+        to finish (the client may read an answer's last byte before its thread is done)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self.in_flight, wait)
+
+    def serve_until_closed(self) -> None:
+        """Accept connections until ``wake_to_close``: a blocking ``accept``, so closing
+        costs no polling interval (``serve_forever`` polls for its shutdown flag)."""
+        while True:
+            try:
+                request, address = self.get_request()
+            except OSError:
+                return
+            if self._closing:
+                with contextlib.suppress(OSError):
+                    request.close()
+                return
+            try:
+                self.process_request(request, address)
+            except Exception:
+                self.shutdown_request(request)
+
+    def wake_to_close(self) -> None:
+        """Stop ``serve_until_closed``: flag it, then wake its ``accept`` with a
+        connection of our own."""
+        self._closing = True
+        host, port = self.server_address[:2]
+        with contextlib.suppress(OSError), socket.create_connection((str(host), int(port)), 1):
+            pass
 
     def process_request(self, request: Any, client_address: Any) -> None:
         with self._lock:
@@ -185,8 +238,7 @@ class LoopbackServer:
         if self._server is None:
             self._server = _Server(self._handler)
             self._thread = threading.Thread(
-                target=self._server.serve_forever,
-                kwargs={"poll_interval": 0.05},
+                target=self._server.serve_until_closed,
                 name=f"conformance-loopback-{self.port}",
                 daemon=True,
             )
@@ -199,6 +251,12 @@ class LoopbackServer:
             raise RuntimeError("the loopback server is not started")
         return int(self._server.server_address[1])
 
+    def settled(self, wait: float) -> bool:
+        """Whether no request is being answered (read, its answer not yet all written),
+        waiting up to ``wait`` s for one to finish: a command that says it is done while
+        one is has left its conversation running."""
+        return self._server is None or self._server.settled(wait)
+
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
@@ -210,7 +268,7 @@ class LoopbackServer:
         if server is None or thread is None:
             return
         self._server = self._thread = None
-        server.shutdown()
+        server.wake_to_close()
         thread.join()
         server.drop_connections()
         server.server_close()

@@ -13,7 +13,9 @@ children it left behind).  POSIX only.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -37,6 +39,7 @@ from conformance.targets.contract import (
 )
 from conformance.targets.descendants import (
     MARKER_VARIABLE,
+    PidWindow,
     end_holding,
     end_marked,
     new_marker,
@@ -83,7 +86,10 @@ class CommandResult:
 #: Set to end every command running on any thread now (a parallel run that is being
 #: interrupted: the signal reaches the main thread only).  Cleared by ``allow_commands``.
 _ABANDON = threading.Event()
-#: How often a waiting command checks ``_ABANDON``.
+#: Readable while ``_ABANDON`` is set: a waiting command blocked in ``poll`` wakes on it.
+_WAKE_READ, _WAKE_WRITE = os.pipe()
+os.set_blocking(_WAKE_READ, False)
+#: How often a waiting command checks ``_ABANDON`` where it cannot block on a pidfd.
 POLL_SECONDS = 0.05
 #: Seconds the output pipes may stay open once the command's processes are ended,
 #: before whoever still holds them is looked for.
@@ -93,15 +99,43 @@ HOLDER_WAIT = 0.3
 def abandon_commands() -> None:
     """End every running command as if it had timed out; start no new one."""
     _ABANDON.set()
+    with contextlib.suppress(OSError):
+        os.write(_WAKE_WRITE, b"!")
 
 
 def allow_commands() -> None:
     _ABANDON.clear()
+    with contextlib.suppress(OSError):
+        while os.read(_WAKE_READ, 4096):
+            pass
 
 
 def _wait(process: subprocess.Popen[bytes], timeout: float) -> bool:
-    """Wait for the shell; ``True`` if it exited, ``False`` on timeout or abandon."""
+    """Wait for the shell; ``True`` if it exited, ``False`` on timeout or abandon.  It
+    blocks on the process's pidfd and the abandon pipe, so an exit is seen at once (a
+    timed ``Popen.wait`` polls, up to 50 ms late)."""
     deadline = time.monotonic() + timeout
+    try:
+        pidfd = os.pidfd_open(process.pid)
+    except (AttributeError, OSError):  # not Linux 5.3+: poll the process
+        return _wait_polling(process, deadline)
+    try:
+        poller = select.poll()
+        poller.register(pidfd, select.POLLIN)
+        poller.register(_WAKE_READ, select.POLLIN)
+        while not _ABANDON.is_set():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            if any(fd == pidfd for fd, _ in poller.poll(math.ceil(remaining * 1000))):
+                process.wait()
+                return True
+        return False
+    finally:
+        os.close(pidfd)
+
+
+def _wait_polling(process: subprocess.Popen[bytes], deadline: float) -> bool:
     while not _ABANDON.is_set():
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -137,6 +171,18 @@ def _group_alive(pgid: int) -> bool:
     return False
 
 
+def _group_exists(pgid: int) -> bool:
+    """Whether any process (a zombie too) is in the group: one system call, where
+    ``_group_alive`` reads ``/proc``."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
@@ -147,6 +193,9 @@ def end_process_group(process: subprocess.Popen[bytes], grace: float) -> None:
     still running after ``grace`` seconds (at once if interrupted meanwhile); reap the
     shell."""
     pgid = process.pid  # start_new_session: the shell leads its own group
+    process.poll()  # reap an exited shell, so that an empty group reads as empty
+    if process.returncode is not None and not _group_exists(pgid):
+        return  # the shell exited and nothing it started is left in the group
     try:
         _signal_group(pgid, signal.SIGTERM)
         deadline = time.monotonic() + grace
@@ -194,17 +243,23 @@ class CommandTarget:
             }
             if self.contract >= 2:
                 environment[OUTPUT_VARIABLE] = str(output_path)
+            since = PidWindow.open()
+            ended = False
             try:
-                ran = self._execute(environment)
-                if self.contract >= 2:
-                    ran = replace(ran, output=read_output(output_path))
-                return ran
+                ran = self._execute(environment, since)
+                ended = True
             finally:
                 # Before the scratch folder goes: a descendant that left the group
-                # (setsid, a double fork) would keep writing into it.
-                end_marked(marker, self.grace)
+                # (setsid, a double fork) would keep writing into it.  ``_execute`` ends
+                # them itself once it holds the process; an interruption in ``Popen`` (the
+                # shell started, the call did not return) leaves them to this scan.
+                if not ended:
+                    end_marked(marker, self.grace, since)
+            if self.contract >= 2:
+                ran = replace(ran, output=read_output(output_path))
+            return ran
 
-    def _execute(self, environment: Mapping[str, str]) -> CommandResult:
+    def _execute(self, environment: Mapping[str, str], since: PidWindow | None) -> CommandResult:
         # Output goes to pipes read into bounded tails: no temp file grows with the
         # output, and a background child holding a pipe open is ended with the rest.
         process = subprocess.Popen(
@@ -225,7 +280,7 @@ class CommandTarget:
             timed_out = not _wait(process, self.timeout)
         finally:
             end_process_group(process, self.grace)
-            end_marked(environment[MARKER_VARIABLE], self.grace)
+            end_marked(environment[MARKER_VARIABLE], self.grace, since)
             # Whatever still holds the output pipes escaped both (``setsid env -i``).
             held = {r.inode for r in (stdout, stderr) if not r.ended(HOLDER_WAIT)}
             end_holding(held, self.grace)

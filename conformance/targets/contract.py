@@ -65,7 +65,14 @@ def read_output(path: Path) -> ReadOutput:
     """The output file the command wrote; a missing, oversized or malformed one says why."""
     if not path.is_file():
         return ReadOutput(error=f"the command wrote no output file ({OUTPUT_VARIABLE})")
-    raw = path.read_bytes()[: OUTPUT_LIMIT + 1]
+    return output_from_bytes(path.read_bytes()[: OUTPUT_LIMIT + 1], path)
+
+
+def output_from_bytes(raw: bytes | None, path: Path) -> ReadOutput:
+    """The output file's content read (``None``: no file), whether the suite read the file
+    itself or a session sent its content (``conformance.targets.session``)."""
+    if raw is None:
+        return ReadOutput(error=f"the command wrote no output file ({OUTPUT_VARIABLE})")
     if len(raw) > OUTPUT_LIMIT:
         return _invalid(path, f"larger than {OUTPUT_LIMIT} bytes")
     try:

@@ -28,8 +28,16 @@ from conformance.targets.tool_names import ToolNames
 from conformance.wires.registry import columns, declarable, declared_columns
 
 MANIFEST_SUFFIXES = (".toml", ".yaml", ".yml")
-#: The manifest shipped in the package that runs the reference adapter as a command.
+#: The manifest shipped in the package that runs the reference adapter as a command
+#: (a session: one process holds many cells).
 REFERENCE_COMMAND = Path(__file__).with_name("reference-command.toml")
+#: The same command run once per cell (no session): both modes stay runnable and tested.
+REFERENCE_COMMAND_PROCESS = Path(__file__).with_name("reference-command-process.toml")
+#: The manifests the package ships, by the name ``--target`` takes.
+BUNDLED_MANIFESTS = {
+    "reference-command": REFERENCE_COMMAND,
+    "reference-command-process": REFERENCE_COMMAND_PROCESS,
+}
 #: Set for every command run: the Python running the suite, so a manifest can run
 #: ``"$CONFORMANCE_PYTHON" -m ...`` in the same environment.
 PYTHON_VARIABLE = "CONFORMANCE_PYTHON"
@@ -78,6 +86,11 @@ class Manifest(BaseModel):
     timeout: float | None = Field(None, gt=0, le=86400, description="seconds per cell")
     model: str | None = Field(None, min_length=1, description="model name told to the target")
     contract: Literal[1, 2] = Field(2, description="command contract version")
+    session: bool = Field(
+        False,
+        description="the command holds many cells in one process: started once per worker, "
+        "each cell one JSON line on stdin, answered on $CONFORMANCE_REPLY_FD (kind `command`)",
+    )
     tool_names: ToolNames | None = Field(
         None, description="the target's names for the case's tools (prefix and/or table)"
     )
@@ -112,9 +125,11 @@ class Manifest(BaseModel):
                 or self.env
                 or self.build
                 or self.runtime
+                or self.session
             ):
                 raise ValueError(
-                    "`command`, `cwd`, `env`, `runtime` and `build` are for kind `command` only"
+                    "`command`, `cwd`, `env`, `runtime`, `build` and `session` are for kind "
+                    "`command` only"
                 )
             if ":" not in self.kind:
                 raise ValueError(f"kind {self.kind!r} is neither `command` nor `module:attr`")
@@ -158,11 +173,11 @@ def load_manifest(path: Path) -> Manifest:
 
 
 def is_manifest_spec(spec: str) -> bool:
-    return spec == "reference-command" or spec.endswith(MANIFEST_SUFFIXES)
+    return spec in BUNDLED_MANIFESTS or spec.endswith(MANIFEST_SUFFIXES)
 
 
 def manifest_path(spec: str) -> Path:
-    return REFERENCE_COMMAND if spec == "reference-command" else Path(spec)
+    return BUNDLED_MANIFESTS.get(spec) or Path(spec)
 
 
 def command_environment(manifest: Manifest, runtime: Path | None = None) -> dict[str, str]:
@@ -234,6 +249,8 @@ def describe_manifest(path: Path) -> str:
     if manifest.kind == "command":
         cwd = (path.parent / manifest.cwd) if manifest.cwd else path.parent
         lines += ["kind: command", f"command: {manifest.command}", f"cwd: {cwd.resolve()}"]
+        if manifest.session:
+            lines.append("session: one process holds many cells")
         environment = command_environment(manifest, runtime[0] if runtime else None)
         lines += [f"env: {name}={value}" for name, value in environment.items()]
         if runtime is not None:

@@ -1,7 +1,8 @@
 """Turn a ``--target`` spec into a target the runner can drive.
 
 ``reference`` is the bundled reference adapter (``reference-command`` the same, run as
-a command through a manifest shipped in the package); a ``*.toml``/``*.yaml`` path is a
+a command session through a manifest shipped in the package, ``reference-command-process``
+as a command once per cell); a ``*.toml``/``*.yaml`` path is a
 target manifest (``conformance.targets.manifest``); ``module:attr`` names an ``Adapter`` or
 ``Client`` (a class, instantiated without arguments, an instance, or a factory function
 returning one); ``cmd:<shell command>`` is a command target; any other name is a target an
@@ -43,6 +44,7 @@ from conformance.targets.manifest import (
     load_manifest,
     manifest_path,
 )
+from conformance.targets.session import SessionKind
 from conformance.targets.tool_names import ToolNames
 from conformance.wires.registry import declarable, declared_columns
 
@@ -214,7 +216,7 @@ def target_from_manifest(path: Path, name: str | None = None) -> ResolvedTarget:
     kind: TargetKind
     if manifest.kind == "command":
         assert manifest.command is not None  # the schema demands it
-        kind = CommandKind(
+        kind = (SessionKind if manifest.session else CommandKind)(
             manifest.command,
             contract=manifest.contract,
             cwd=str((path.parent / manifest.cwd) if manifest.cwd else path.parent.resolve()),

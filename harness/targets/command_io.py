@@ -3,9 +3,12 @@ results, the reserved exit codes, and one place that turns a library's exception
 the exit the command contract defines.
 
 The wrappers under ``harness/targets/<library>/`` are command targets (contract v2): the
-suite starts one per case x wire against a loopback provider.  This module imports
-nothing but the standard library, so a wrapper runs in a venv that holds only the
-library it drives (and the suite, which starts it).
+suite starts one per case x wire against a loopback provider, or, for a manifest with
+``session = true``, one per worker that holds every cell it is handed (``serve_or_run``,
+the package's session helper, around the wrapper's ``main``).  This module imports
+nothing but the standard library (and that helper, which imports nothing else either), so
+a wrapper runs in a venv that holds only the library it drives (and the suite, which
+starts it).
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
+
+# The wrappers' one import for both modes (re-exported).
+from conformance.examples.command_session import serve_or_run as serve_or_run
 
 #: The command does not speak this wire (or dialect): the cell is ``n/a``.
 EXIT_WIRE_UNSUPPORTED = 90

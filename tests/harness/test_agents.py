@@ -283,3 +283,39 @@ def test_the_node_example_passes_what_it_runs(capsys: pytest.CaptureFixture[str]
     code = main(["run", "--target", command, "--wire", "anthropic-messages", *selection, "-q"])
     assert code == 0, capsys.readouterr().out
     assert f"{len(NODE_AGENT_CELLS)} pass" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+def test_the_node_example_passes_as_a_session_through_the_node_helper(tmp_path: Path) -> None:
+    """The same script, held as a session by ``command_session.mjs``: one process takes
+    every cell, and every cell passes as it does once per cell."""
+    from conformance.runner import RunOptions, plan, run_job
+    from conformance.targets.resolve import resolve_target
+    from conformance.targets.session import end_every_session
+    from tests.support import library
+
+    manifest = tmp_path / "node-session.toml"
+    manifest.write_text(
+        f'name = "node-min"\nkind = "command"\ncommand = {json.dumps(f"node {NODE_AGENT}")}\n'
+        'wires = ["anthropic-messages"]\ncontract = 1\nsession = true\n',
+        encoding="utf-8",
+    )
+    target = resolve_target(str(manifest))
+    cases = [c.case for c in library().cases if c.case.id in NODE_AGENT_CELLS]
+    jobs = [j for j in plan(cases, target) if j.skip is None]
+    assert len(jobs) == len(NODE_AGENT_CELLS)
+    try:
+        verdicts = [run_job(target, job, RunOptions(timeout=60))[0].verdict for job in jobs]
+    finally:
+        end_every_session()
+    assert verdicts == ["pass"] * len(jobs)
+
+
+def test_the_session_helpers_are_listed_examples() -> None:
+    from conformance.examples import example_path
+
+    assert example_path("command_session.py").name == "command_session.py"
+    assert example_path("command_session.mjs").is_file()
+    with pytest.raises(FileNotFoundError, match=r"command_session\.py"):
+        example_path("__init__.py")

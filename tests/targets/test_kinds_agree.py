@@ -57,7 +57,8 @@ def test_the_reference_as_a_command_agrees_on_every_cell(
     in_process: dict[tuple[str, str], str],
 ) -> None:
     """``--target reference-command`` (the shipped manifest, every capability, contract
-    v2) runs every cell of every wire and reaches the in-process verdict on each."""
+    v2, a session: one process per worker) runs every cell of every wire and reaches the
+    in-process verdict on each."""
     target = resolve_target("reference-command")
     jobs = plan((c.case for c in library().cases), target)
     assert all(job.skip is None for job in jobs)  # every capability, every wire
@@ -65,6 +66,33 @@ def test_the_reference_as_a_command_agrees_on_every_cell(
     assert [r.key for r in results] == [(j.case.id, j.column) for j in jobs]  # job order
     got = verdicts({r.key: r for r in results})
     assert got == in_process
+
+
+#: One cell in this many of the library runs once per cell (a process each, about a
+#: second apiece); the session above runs them all.
+PROCESS_SLICE = 12
+
+
+@pytest.mark.slow
+def test_the_reference_command_run_once_per_cell_agrees_with_the_session(
+    in_process: dict[tuple[str, str], str],
+) -> None:
+    """``--target reference-command-process`` (the same command, no session) reaches the
+    in-process verdict, so the session's verdicts on a representative slice: every
+    ``PROCESS_SLICE``-th cell, across every wire (the whole library was compared by hand
+    when session mode came, issue 26)."""
+    session, process = (
+        resolve_target("reference-command"),
+        resolve_target("reference-command-process"),
+    )
+    jobs = plan((c.case for c in library().cases), process)
+    sample = jobs[::PROCESS_SLICE]
+    assert {j.wire for j in sample} == {j.wire for j in jobs}
+    options = RunOptions(strict=True, timeout=60)
+    once = verdicts({r.key: r for r in run_jobs_parallel(process, sample, options, WORKERS)})
+    held = verdicts({r.key: r for r in run_jobs_parallel(session, sample, options, WORKERS)})
+    assert once == held == {k: v for k, v in in_process.items() if k in once}
+    assert len(once) == len(sample)
 
 
 @pytest.mark.slow

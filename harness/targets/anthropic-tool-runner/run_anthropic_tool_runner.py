@@ -55,6 +55,7 @@ from harness.targets.command_io import (
     import_library,
     load_case,
     run_guarded,
+    serve_or_run,
     stop,
     unsupported,
 )
@@ -269,4 +270,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    serve_or_run(main)

@@ -29,6 +29,7 @@ from harness.targets.command_io import (
     import_library,
     load_case,
     run_guarded,
+    serve_or_run,
     unsupported,
 )
 
@@ -118,4 +119,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    serve_or_run(main)

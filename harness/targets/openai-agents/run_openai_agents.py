@@ -42,6 +42,7 @@ from harness.targets.command_io import (
     load_case,
     never,
     run_guarded,
+    serve_or_run,
     unsupported,
 )
 
@@ -185,4 +186,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    serve_or_run(main)
