@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from conformance.cases.loader import CaseSet
     from conformance.cases.schema import Case
     from conformance.model import ScriptedResponse
+    from conformance.report.merge import ShardSpec
     from conformance.report.model import Report
     from conformance.report.progress import Mode as ProgressMode
     from conformance.runner import Job, RunOptions
@@ -196,6 +197,20 @@ def _parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--ab-json", type=Path, metavar="PATH", help="write the A/B table as JSON")
     run.add_argument(
+        "--shard",
+        type=_shard_spec,
+        metavar="K/N",
+        help="run shard K of N of the plan's cells, for a CI matrix (merge the JSON reports "
+        "with `report merge`)",
+    )
+    run.add_argument(
+        "--durations",
+        type=Path,
+        metavar="REPORT.json",
+        help="with --shard: balance the shards by the cells' seconds in this earlier JSON "
+        "report (default: round-robin in plan order)",
+    )
+    run.add_argument(
         "--format",
         choices=("auto", "matrix", "list"),
         default="auto",
@@ -293,6 +308,40 @@ def _rounds(text: str) -> int:
     return rounds
 
 
+def _shard_spec(text: str) -> ShardSpec:
+    from conformance.report.merge import ShardSpec
+
+    try:
+        return ShardSpec.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--shard ")) from None
+
+
+def _sharded(args: argparse.Namespace, jobs: list[Job]) -> list[Job]:
+    """``--shard K/N``: this shard's cells (the shard is kept on ``args`` for the
+    report); raises ``_UsageError``."""
+    from conformance.report.merge import MergeError, durations, select_shard
+
+    args.shard_info = None
+    if args.shard is None:
+        if args.durations is not None:
+            raise _UsageError("--durations goes with --shard")
+        return jobs
+    if args.baseline:
+        raise _UsageError("--shard does not go with --baseline (compare whole runs)")
+    try:
+        seconds = durations(args.durations) if args.durations is not None else None
+    except MergeError as error:
+        raise _UsageError(str(error)) from None
+    settings = [
+        *(f"{name}={getattr(args, name)!r}" for name in ("timeout", "strict", "evidence")),
+        f"rounds={args.rounds}",
+        f"snapshots={args.snapshots is not None}, update={args.update_snapshots}",
+    ]
+    part, args.shard_info = select_shard(jobs, args.shard, settings, seconds)
+    return part
+
+
 def _resolve(args: argparse.Namespace) -> ResolvedTarget:
     """The target and the checked arguments of ``run``; raises ``_UsageError``."""
     from conformance.errors import unknown_names
@@ -330,6 +379,10 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     problem = _selection_problem(args, target, library.errors, cases, jobs)
     if problem is None:
         problem = _pin_problem(target, library)
+    try:
+        jobs = _sharded(args, jobs)
+    except _UsageError as error:
+        problem = problem or str(error)
     if problem is not None:
         console.print(f"wire-conformance: {problem}", markup=False, highlight=False)
         return EXIT_USAGE
@@ -577,6 +630,8 @@ def _report(
         args.evidence,
     )
     update: dict[str, object] = {"bundled_target": target.bundled_reference}
+    if getattr(args, "shard_info", None) is not None:
+        update["shard"] = args.shard_info
     if unused:
         update["unused_snapshots"] = unused
     report = report.model_copy(update=update)
@@ -914,6 +969,12 @@ def _command(argv: Sequence[str] | None) -> int:
         return run_probe_command(args)
     if args.command == "report" and args.report_command == "html":
         return _report_html(args, console)
+    if args.command == "report" and args.report_command == "merge":
+        from conformance.report.merge import merge_files
+
+        code, line = merge_files(args.reports, args.out)
+        console.print(line, markup=False, highlight=False)
+        return code
     if args.command in ("record", "replay", "recording", "report"):
         from conformance.recording.command import run_recording_command
 

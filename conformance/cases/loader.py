@@ -86,7 +86,7 @@ def load_dirs(
     loaded: dict[str, LoadedCase] = {}
     errors: list[LoadError] = []
     for directory in directories:
-        documents = cache.directory(directory)
+        documents = cache.directory(directory, vocabulary.key() if vocabulary else "any")
         found = case_files(directory)
         errors.extend(found.errors)
         for path in found.files:
@@ -107,29 +107,37 @@ def _load_file(
     vocabulary: Vocabulary | None,
     loaded: dict[str, LoadedCase],
 ) -> Case:
-    """One file through every step; raises ``_Rejected`` at the first step that fails."""
+    """One file through every step; raises ``_Rejected`` at the first step that fails.
+
+    A case the cache proved valid for these bytes skips parsing and validation; any
+    other file is parsed without positions first, and parsed again for them only when a
+    step fails, so every error is located the same way with or without the cache."""
     file = str(path)
     raw = _read(path)
     digest = hashlib.sha256(raw).hexdigest()
     name = str(path.relative_to(directory))
     cached = documents.hit(name, digest)
-    data, positions = (
-        (cached.data, None) if cached is not None else _parse(_decode(raw, file), file)
-    )
-    documents.remember(name, digest, data)
-    case, problems = validate(data, file, vocabulary, positions)
-    if problems and positions is None:  # cached data: parse again for line numbers
-        _, positions = _parse(_decode(raw, file), file)
-        case, problems = validate(data, file, vocabulary, positions)
-    if case is None:
-        raise _Rejected(*problems)
+    case = cached.case if cached is not None else _validated(raw, file, vocabulary)
+    documents.remember(name, digest, case)
     first = loaded.get(case.id)
-    for problem in (
-        file_checks.misnamed(path, case, positions),
-        file_checks.duplicate(path, case, first.file if first else None),
-    ):
-        if problem is not None:
-            raise _Rejected(problem)
+    problem = file_checks.misnamed(path, case, None)
+    if problem is not None:  # located like a schema error: on the line of the id
+        problem = file_checks.misnamed(path, case, _parse(_decode(raw, file), file)[1])
+    problem = problem or file_checks.duplicate(path, case, first.file if first else None)
+    if problem is not None:
+        raise _Rejected(problem)
+    return case
+
+
+def _validated(raw: bytes, file: str, vocabulary: Vocabulary | None) -> Case:
+    """Decode, parse and validate one file's bytes; the document is parsed without
+    positions first, and again for them only when validation fails."""
+    text = _decode(raw, file)
+    data, _ = _parse(text, file, located=False)
+    case, _ = validate(data, file, vocabulary, None)
+    if case is None:
+        data, positions = _parse(text, file)
+        raise _Rejected(*validate(data, file, vocabulary, positions)[1])
     return case
 
 
@@ -178,9 +186,9 @@ def _decode(raw: bytes, file: str) -> str:
         ) from None
 
 
-def _parse(text: str, file: str) -> tuple[Any, Positions]:
+def _parse(text: str, file: str, located: bool = True) -> tuple[Any, Positions]:
     try:
-        return parse(text)
+        return parse(text, located)
     except YamlError as error:
         raise _Rejected(
             LoadError(file=file, line=error.line, field=error.field, message=error.message)

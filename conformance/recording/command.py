@@ -107,6 +107,13 @@ def add_recording_parsers(commands: argparse._SubParsersAction[argparse.Argument
         help="exit 1 when a cell in both reports went from pass (or pinned, or a replay's "
         "drift) to fail or error",
     )
+    merge = report_actions.add_parser(
+        "merge", help="merge the JSON reports of every shard (`run --shard K/N`) into one"
+    )
+    merge.add_argument("reports", nargs="+", type=Path, metavar="SHARD.json")
+    merge.add_argument(
+        "-o", "--out", type=Path, metavar="PATH", required=True, help="the report to write"
+    )
     html = report_actions.add_parser(
         "html", help="write the HTML page of a JSON report (`run --json`)"
     )
