@@ -86,7 +86,7 @@ def test_a_bad_shard_is_refused(text: str) -> None:
 
 
 def _result(case: str, verdict: str = "pass") -> Result:
-    return Result(case=case, wire="anthropic-messages", dialect=None, verdict=verdict)  # type: ignore[arg-type]
+    return Result(case=case, wire="anthropic-messages", dialect=None, verdict=verdict)
 
 
 def _shard_report(index: int, cases: list[str], **update: object) -> Report:

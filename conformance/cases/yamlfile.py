@@ -204,4 +204,4 @@ def _compose(text: str) -> yaml.Node | None:
         raise YamlError(message, mark.line + 1 if mark else None) from None
     except yaml.YAMLError as error:
         raise YamlError(str(error)) from None
-    return cast("yaml.Node | None", node)
+    return node

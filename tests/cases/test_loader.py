@@ -259,3 +259,109 @@ def test_load_text_validates_names_against_a_vocabulary() -> None:
     assert case is None
     assert [(e.file, e.line, e.field) for e in errors] == [("x.yaml", 4, "features")]
     assert errors[0].message.startswith("unknown feature 'nope'")
+
+
+def test_a_cache_hit_loads_the_very_cases_a_miss_loads(tmp_path: Path) -> None:
+    """The whole bundled library, loaded cold and then from the proven cases: every
+    case, file and shown name alike, field for field."""
+    from conformance.cases.library import load_library
+
+    cache = ParseCache(tmp_path / "cache")
+    cold = load_library((), ParseCache(None))
+    load_library((), cache)  # stores the proven cases
+    warm = load_library((), cache)
+    assert warm.errors == cold.errors == ()
+    assert len(warm.cases) == len(cold.cases) > 200
+    for hit, miss in zip(warm.cases, cold.cases, strict=True):
+        assert (hit.file, hit.shown) == (miss.file, miss.shown)
+        assert hit.case.model_dump() == miss.case.model_dump()
+        assert hit.case.model_fields_set == miss.case.model_fields_set
+        assert hit.case == miss.case
+
+
+def test_a_misnamed_file_is_located_alike_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A valid case in a file of another name is proven (its schema holds), yet the
+    error names the id's line on the warm load too, not line 1."""
+    cache = ParseCache(tmp_path / "cache")
+    source = tmp_path / "lib"
+    write(source, "elsewhere", "\n" + GOOD.format(id="paired"))
+    (cold,) = load_dirs([source], VOCABULARY, cache).errors
+    counting = CountingParse()
+    monkeypatch.setattr("conformance.cases.loader.parse", counting)
+    (warm,) = load_dirs([source], VOCABULARY, cache).errors
+    assert warm == cold
+    assert (warm.line, warm.field) == (2, "id")
+    assert counting.calls == 1  # the proven case, parsed once more to locate the error
+
+
+def test_a_changed_schema_source_or_an_unsafe_store_is_a_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from conformance.cases import parse_cache
+
+    cache = ParseCache(tmp_path / "cache")
+    source = tmp_path / "lib"
+    write(source, "paired", GOOD.format(id="paired"))
+    load_dirs([source], VOCABULARY, cache)
+    counting = CountingParse()
+    monkeypatch.setattr("conformance.cases.loader.parse", counting)
+    load_dirs([source], VOCABULARY, cache)
+    assert counting.calls == 0  # proven
+    (stored,) = (tmp_path / "cache").iterdir()
+    stored.chmod(0o666)  # another user could have written it: never unpickled
+    load_dirs([source], VOCABULARY, cache)
+    assert counting.calls == 1
+    assert stored.stat().st_mode & 0o777 == 0o600  # replaced by one only we may write
+    monkeypatch.setattr(parse_cache, "schema_fingerprint", lambda: "an edited schema")
+    load_dirs([source], VOCABULARY, cache)
+    assert counting.calls == 2
+
+
+def test_the_quick_parse_gives_the_located_parse_data_and_errors() -> None:
+    """A loader parses without positions first: the data of every bundled case, and the
+    error of every refused document, are the located parse's."""
+    from conformance.cases.library import bundled_cases_dir
+    from conformance.cases.yamlfile import YamlError
+
+    for path in sorted(bundled_cases_dir().rglob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        assert parse(text, located=False)[0] == parse(text)[0], path
+    refused = [
+        "a: 1\na: 2\n",
+        "a: &x {b: 1}\nc:\n  <<: *x\n",
+        "? [a]\n: 1\n",
+        "a: !!binary 'not base64 ~'\n",
+        "a: [" * 120 + "]" * 120 + "\n",
+        "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(
+            f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+            for p, c in zip("abcde", "bcdef", strict=True)
+        ),
+    ]
+    for text in refused:
+        with pytest.raises(YamlError) as located:
+            parse(text)
+        with pytest.raises(YamlError) as quick:
+            parse(text, located=False)
+        assert (quick.value.message, quick.value.line, quick.value.field) == (
+            located.value.message,
+            located.value.line,
+            located.value.field,
+        )
+
+
+def test_without_libyaml_the_pure_python_loader_gives_the_same_document(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import yaml
+
+    from conformance.cases import yamlfile
+
+    text = GOOD.format(id="paired")
+    fast = parse(text)
+    monkeypatch.setattr(yamlfile, "_Loader", yaml.SafeLoader)
+    slow = parse(text)
+    assert slow[0] == fast[0]
+    assert slow[1].lines == fast[1].lines
