@@ -83,8 +83,12 @@ def summarize(results: Iterable[Result]) -> dict[str, int]:
 
 
 def _unmachined(result: Result) -> Result:
+    """``result`` with no machine path in its texts; the very object when it has none,
+    so a report of many cells does not hold a second copy of every result."""
     fields = ("reason", "stdout_tail", "stderr_tail")
     update = {name: unmachined(getattr(result, name)) for name in fields}
+    if all(update[name] == getattr(result, name) for name in fields):
+        return result
     return result.model_copy(update=update)
 
 
