@@ -8,6 +8,7 @@
                             [--snapshots DIR [--update-snapshots]]
                             [--format auto|matrix|list] [-q]
                             [--baseline TARGET [--ab-json PATH]] [--rounds N]
+                            [--shard K/N [--durations REPORT.json]]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
     wire-conformance checks [--json]
     wire-conformance target FILE | --schema
@@ -21,6 +22,7 @@
     wire-conformance recording [--schema | to-case FILE [--out PATH]]
     wire-conformance recording audit DIR... [--json PATH] [--exclude FILE]
     wire-conformance report diff OLD.json NEW.json
+    wire-conformance report merge SHARD.json... -o OUT.json
     wire-conformance report html REPORT.json [-o PATH] [--exchanges DIR] [--ab AB.json]
     wire-conformance generate [--target T] [--wire W] [--examples N] [--seed S]
                             [--profile dev|ci|nightly] [--save DIR] [--database DIR]

@@ -163,3 +163,7 @@ class RuleBookError(ConformanceError, ValueError):
 class HistoryLoadError(ConformanceError, ValueError):
     """Saved wire JSON that does not load: not the wire's form, or an origin for a
     location that holds no block."""
+
+
+class MergeError(ConformanceError):
+    """The reports are not the shards of one run: one line saying why."""

@@ -8,6 +8,7 @@ crashing or hanging target is an ``error`` result with the reason; the run goes 
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -101,6 +102,49 @@ def plan(
             else:
                 jobs.append(Job(case, column))
     return jobs
+
+
+def shard(
+    jobs: Sequence[Job],
+    index: int,
+    count: int,
+    seconds: Mapping[tuple[str, str], float] | None = None,
+) -> list[Job]:
+    """The cells of shard ``index`` (1-based) of ``count``: a partition of ``jobs`` that
+    depends only on the plan (and ``seconds``), so every machine of a CI matrix computes
+    the same one.  With the per-cell ``seconds`` of an earlier report, the cells are
+    dealt longest first to the shard with the least time so far (a cell the report does
+    not know costs the mean of those it does, an ``n/a`` cell nothing); without, they are
+    dealt round-robin in plan order.  Each shard keeps the plan's order."""
+    if not 1 <= index <= count:
+        raise ValueError(f"shard {index}/{count}: give K/N with 1 <= K <= N")
+    if not seconds:
+        return [job for n, job in enumerate(jobs) if n % count == index - 1]
+    durations = seconds
+    known = [durations[key] for job in jobs if (key := (job.case.id, job.column)) in durations]
+    typical = sum(known) / len(known) if known else 1.0
+
+    def cost(job: Job) -> float:
+        return 0.0 if job.skip else durations.get((job.case.id, job.column), typical)
+
+    totals = [0.0] * count
+    mine: set[int] = set()
+    for n in sorted(range(len(jobs)), key=lambda n: (-cost(jobs[n]), n)):
+        lightest = min(range(count), key=lambda k: (totals[k], k))
+        totals[lightest] += cost(jobs[n])
+        if lightest == index - 1:
+            mine.add(n)
+    return [job for n, job in enumerate(jobs) if n in mine]
+
+
+def plan_digest(jobs: Sequence[Job], settings: Iterable[str] = ()) -> str:
+    """A digest of a planned selection (every cell, in order) and the run's settings
+    that change results: shards of one run share it, so reports of another selection,
+    library or setting are never merged as one."""
+    digest = hashlib.sha256()
+    for line in (*settings, "", *(f"{job.case.id}@{job.column}" for job in jobs)):
+        digest.update(line.encode() + b"\n")
+    return digest.hexdigest()
 
 
 def nothing_runs(jobs: Sequence[Job], target: ResolvedTarget) -> str | None:

@@ -64,6 +64,33 @@ def _whole_number(most: int) -> Callable[[str], int]:
     return convert
 
 
+@dataclass(frozen=True)
+class ShardSpec:
+    """``--shard K/N``: shard K of N of the plan's cells (``runner.shard`` picks them)."""
+
+    index: int
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> ShardSpec:
+        """``K/N`` with ``1 <= K <= N``; ``ValueError`` says what is wrong."""
+        index, slash, count = text.partition("/")
+        if not slash or not index.isdigit() or not count.isdigit():
+            raise ValueError(f"--shard {text!r}: give K/N, shard K of N (as 2/4)")
+        spec = cls(int(index), int(count))
+        if not 1 <= spec.index <= spec.count:
+            raise ValueError(f"--shard {text!r}: K is from 1 to N")
+        return spec
+
+
+def shard(text: str) -> ShardSpec:
+    """``--shard``'s converter: a bad ``K/N`` is argparse's usage error (exit 2)."""
+    try:
+        return ShardSpec.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--shard ")) from None
+
+
 def timeout(text: str) -> float:
     """``--timeout`` and ``--conformance-timeout``, read as every command reads a timeout
     (``conformance.verdict.timeout_seconds``, imported on use: see the module's
@@ -321,6 +348,22 @@ SETTINGS: tuple[Setting, ...] = (
         flags=("--ab-json",),
         type=Path,
         metavar="PATH",
+    ),
+    Setting(
+        "shard",
+        "run shard K of N of the plan's cells, for a CI matrix (merge the JSON reports "
+        "with `report merge`)",
+        flags=("--shard",),
+        type=shard,
+        metavar="K/N",
+    ),
+    Setting(
+        "durations",
+        "with --shard: balance the shards by the cells' seconds in this earlier JSON "
+        "report (default: round-robin in plan order)",
+        flags=("--durations",),
+        type=Path,
+        metavar="REPORT.json",
     ),
     Setting(
         "format",

@@ -1,9 +1,12 @@
 """Benchmarks of the suite itself (figures, never assertions).
 
-    python -m harness.bench [--seconds S] [--scale N] [--kinds [--jobs N]] [--cell [--cells N]]
+    python -m harness.bench [--seconds S] [--scale N] [--lint-scale N] [--kinds [--jobs N]]
+                            [--cell [--cells N]]
 
-* case loading, cold (YAML parsed) and warm (parse cache hit), on the bundled library
-  copied ``--scale`` times under fresh ids;
+* case loading, cold (YAML parsed) and warm (the cache of proven cases), on the bundled
+  library copied ``--scale`` times under fresh ids, by the wall clock and per CPU second,
+  as a ratio to issue 26's goals; ``cases --lint`` on the library copied
+  ``--lint-scale`` times (about 20 000 cases), cold and warm, with its peak memory;
 * in-process case-runs per second on the reference adapter, without snapshots and with
   them (ms per case, compared against stored snapshot files);
 * a streamed response over a keep-alive loopback connection (ms each);
@@ -19,8 +22,12 @@ from __future__ import annotations
 import argparse
 import gc
 import http.client
+import os
 import re
+import resource
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -66,19 +73,63 @@ def scaled_library(scale: int, into: Path) -> Path:
     return into
 
 
-def bench_loading(seconds: float, scale: int) -> None:
+#: The goals of issue 26 for loading: cases per second, cold and warm, and the seconds
+#: ``cases --lint`` may take on a library of ``LINT_CASES`` cases.
+COLD_GOAL, WARM_GOAL, LINT_GOAL, LINT_CASES = 3_000, 10_000, 10.0, 20_000
+
+
+def cpu_rate(task: Callable[[], int], seconds: float) -> tuple[float, float]:
+    """Items per second of ``task``, by the wall clock and by the process's CPU time (on
+    a machine others load too, the CPU figure is the one that compares across runs)."""
+    task()
+    gc.collect()
+    done, start, cpu = 0, time.perf_counter(), time.process_time()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        done += task()
+    return done / elapsed, done / max(time.process_time() - cpu, 1e-9)
+
+
+def bench_loading(seconds: float, scale: int, lint_scale: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         library = scaled_library(scale, Path(tmp) / "cases")
         words = vocabulary([library])
         count = len(load_dirs([library], words, ParseCache(None)).cases)
-        cold = rate(lambda: len(load_dirs([library], words, ParseCache(None)).cases), seconds)
+        cold = cpu_rate(lambda: len(load_dirs([library], words, ParseCache(None)).cases), seconds)
         cache = ParseCache(Path(tmp) / "cache")
         load_dirs([library], words, cache)
-        warm = rate(lambda: len(load_dirs([library], words, cache).cases), seconds)
+        warm = cpu_rate(lambda: len(load_dirs([library], words, cache).cases), seconds)
     print(
-        f"case loading ({count} cases): cold {cold:,.0f} cases/s, warm (parse cache) "
-        f"{warm:,.0f} cases/s"
+        f"case loading ({count} cases): cold {cold[0]:,.0f} cases/s ({cold[1]:,.0f} per CPU "
+        f"second, {cold[1] / COLD_GOAL:.2f}x the goal), warm (cache of proven cases) "
+        f"{warm[0]:,.0f} cases/s ({warm[1]:,.0f} per CPU second, {warm[1] / WARM_GOAL:.2f}x "
+        f"the goal); warm/cold {warm[1] / cold[1]:.1f}x"
     )
+    if lint_scale:
+        bench_lint(lint_scale)
+
+
+def bench_lint(scale: int) -> None:
+    """``cases --lint`` on the library copied ``scale`` times (70: about 20 000 cases),
+    cold (no cache) and warm, in a process of its own as a user runs it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        library = scaled_library(scale, Path(tmp) / "cases")
+        environment = {**os.environ, "XDG_CACHE_HOME": str(Path(tmp) / "xdg")}
+        environment.pop("WIRE_CONFORMANCE_NO_CACHE", None)
+        command = [sys.executable, "-m", "conformance", "cases", "--lint", "--cases", str(library)]
+        figures = []
+        for label in ("cold", "warm"):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            done = subprocess.run(command, env=environment, capture_output=True, text=True)
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            figures.append(
+                f"{label} {wall:.1f} s ({cpu:.1f} s CPU, {cpu / LINT_GOAL:.2f} of the "
+                f"{LINT_GOAL:.0f} s budget; peak {after.ru_maxrss / 1024:,.0f} MB)"
+            )
+        counted = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "?"
+    print(f"cases --lint ({counted}): {', '.join(figures)}")
 
 
 def bench_runs(seconds: float) -> None:
@@ -154,6 +205,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--scale", type=int, default=20, help="copies of the library to load")
     parser.add_argument(
+        "--lint-scale",
+        type=int,
+        default=70,
+        help="copies of the library `cases --lint` checks (70: about 20 000 cases; 0: skip)",
+    )
+    parser.add_argument(
         "--kinds", action="store_true", help="also time the target kinds and -j (slow)"
     )
     parser.add_argument("--jobs", type=int, default=4, help="-j for the parallel command run")
@@ -173,7 +230,7 @@ def main() -> None:
         bench_kinds(args.jobs)
         return
     bench_loopback(args.seconds)
-    bench_loading(args.seconds, args.scale)
+    bench_loading(args.seconds, args.scale, args.lint_scale)
     bench_runs(args.seconds)
 
 

@@ -7,6 +7,8 @@ its line, which the parser's ``Positions`` give.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +29,12 @@ class Vocabulary:
 
     def context(self) -> dict[str, Any]:
         return {"features": self.features, "wires": self.wires}
+
+    def key(self) -> str:
+        """A digest of these names: a case validated under one vocabulary is proven
+        only for the same one (``parse_cache``)."""
+        words = sorted(self.features), sorted((w, list(d)) for w, d in self.wires.items())
+        return hashlib.sha256(json.dumps(words).encode()).hexdigest()
 
 
 def validate(

@@ -111,8 +111,75 @@ class _Walk:
         return result
 
 
-def parse(text: str) -> tuple[Any, Positions]:
-    """Parse one YAML document into JSON-shaped data and the positions of its values."""
+#: The tag of a plain string scalar, whose value is the text as written: most of a case.
+_STR_TAG = "tag:yaml.org,2002:str"
+
+
+class _Unusual(Exception):
+    """The quick walk met what only the located walk may judge (a limit, a duplicate or
+    merge key, a key that is not a word): the document is walked again, with positions."""
+
+
+class _QuickWalk:
+    """The located walk's data without its positions: what a file that validates needs
+    (most do), at a fraction of the cost.  Anything the located walk would refuse is
+    ``_Unusual``, so the refusal, with its line and field, comes from one place."""
+
+    def __init__(self) -> None:
+        self.constructor = yaml.constructor.SafeConstructor()
+        self.nodes = 0
+
+    def value(self, node: yaml.Node, depth: int) -> Any:
+        self.nodes += 1
+        if self.nodes > NODE_BUDGET or depth > MAX_DEPTH:
+            raise _Unusual
+        kind: str = getattr(node, "id", "")
+        if kind == "scalar":
+            return node.value if node.tag == _STR_TAG else _scalar(node, self.constructor)  # type: ignore[arg-type]
+        if kind == "sequence":
+            return [self.value(item, depth + 1) for item in node.value]
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if getattr(key_node, "id", "") != "scalar" or key_node.tag == "tag:yaml.org,2002:merge":
+                raise _Unusual
+            key = (
+                key_node.value
+                if key_node.tag == _STR_TAG
+                else str(_scalar(key_node, self.constructor))
+            )
+            if key in result:
+                raise _Unusual
+            result[key] = self.value(value_node, depth + 1)
+        return result
+
+
+def parse(text: str, located: bool = True) -> tuple[Any, Positions]:
+    """Parse one YAML document into JSON-shaped data and the positions of its values.
+
+    ``located=False`` skips recording the positions (they are empty) when the document
+    is sound: a loader asks for them again only when validation fails.  The data, and
+    any error, are the same either way."""
+    node = _compose(text)
+    positions = Positions()
+    if node is None:
+        return None, positions
+    if not located:
+        try:
+            return _QuickWalk().value(node, 0), positions
+        except _Unusual:
+            pass
+        except yaml.MarkedYAMLError:
+            pass  # the located walk raises it again, with its line
+    try:
+        return _Walk(positions).value(node, ()), positions
+    except yaml.MarkedYAMLError as error:  # a value no safe constructor builds
+        mark = error.problem_mark or error.context_mark
+        raise YamlError(error.problem or "invalid YAML", mark.line + 1 if mark else None) from None
+
+
+def _compose(text: str) -> yaml.Node | None:
+    """The document's node graph, composed by libyaml (``CSafeLoader``) when PyYAML has
+    it, else by the pure-Python loader."""
     try:
         loader = _Loader(text)
         try:
@@ -127,11 +194,4 @@ def parse(text: str) -> tuple[Any, Positions]:
         raise YamlError(message, mark.line + 1 if mark else None) from None
     except yaml.YAMLError as error:
         raise YamlError(str(error)) from None
-    positions = Positions()
-    if node is None:
-        return None, positions
-    try:
-        return _Walk(positions).value(node, ()), positions
-    except yaml.MarkedYAMLError as error:  # a value no safe constructor builds
-        mark = error.problem_mark or error.context_mark
-        raise YamlError(error.problem or "invalid YAML", mark.line + 1 if mark else None) from None
+    return node

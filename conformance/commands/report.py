@@ -1,5 +1,5 @@
 """``wire-conformance report``: work with JSON reports written earlier; each action is a
-row of ``REPORT_COMMANDS`` (``diff``, ``html``)."""
+row of ``REPORT_COMMANDS`` (``diff``, ``merge``, ``html``)."""
 
 from __future__ import annotations
 
@@ -73,8 +73,30 @@ class ReportHtmlCommand:
         return EXIT_OK
 
 
+class ReportMergeCommand:
+    name = "merge"
+    help = "merge the JSON reports of every shard (`run --shard K/N`) into one"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("reports", nargs="+", type=Path, metavar="SHARD.json")
+        parser.add_argument(
+            "-o", "--out", type=Path, metavar="PATH", required=True, help="the report to write"
+        )
+
+    def execute(self, args: argparse.Namespace) -> int:
+        from conformance.report.merge import merge_files
+
+        code, line = merge_files(args.reports, args.out)
+        console().print(line, markup=False, highlight=False)
+        return code
+
+
 #: The actions of ``report``, in the order ``report --help`` lists them.
-REPORT_COMMANDS: tuple[Command, ...] = (ReportDiffCommand(), ReportHtmlCommand())
+REPORT_COMMANDS: tuple[Command, ...] = (
+    ReportDiffCommand(),
+    ReportMergeCommand(),
+    ReportHtmlCommand(),
+)
 
 
 class ReportCommand(CommandGroup):

@@ -89,6 +89,10 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     problem = _selection_problem(args, target, library.errors, cases, jobs)
     if problem is None:
         problem = _pin_problem(target, library)
+    try:
+        jobs = _sharded(args, jobs)
+    except _UsageError as error:
+        problem = problem or str(error)
     if problem is not None:
         console.print(f"wire-conformance: {problem}", markup=False, highlight=False)
         return EXIT_USAGE
@@ -298,6 +302,32 @@ def _interrupted(
     return interruption.exit_status
 
 
+def _sharded(args: argparse.Namespace, jobs: list[Job]) -> list[Job]:
+    """``--shard K/N``: this shard's cells (the shard is kept on ``args`` for the
+    report); raises ``_UsageError``."""
+    from conformance.errors import MergeError
+    from conformance.report.merge import durations, select_shard
+
+    args.shard_info = None
+    if args.shard is None:
+        if args.durations is not None:
+            raise _UsageError("--durations goes with --shard")
+        return jobs
+    if args.baseline:
+        raise _UsageError("--shard does not go with --baseline (compare whole runs)")
+    try:
+        seconds = durations(args.durations) if args.durations is not None else None
+    except MergeError as error:
+        raise _UsageError(str(error)) from None
+    settings = [
+        *(f"{name}={getattr(args, name)!r}" for name in ("timeout", "strict", "evidence")),
+        f"rounds={args.rounds}",
+        f"snapshots={args.snapshots is not None}, update={args.update_snapshots}",
+    ]
+    part, args.shard_info = select_shard(jobs, args.shard, settings, seconds)
+    return part
+
+
 def _pin_problem(target: ResolvedTarget, library: CaseSet) -> str | None:
     """A pin for a case that does not exist (a typo, a renamed case): say so before the
     run.  A pin for a case that did not load is not "unknown": the load error says why."""
@@ -337,6 +367,8 @@ def _report(
         args.evidence,
     )
     update: dict[str, object] = {"bundled_target": target.bundled_reference}
+    if getattr(args, "shard_info", None) is not None:
+        update["shard"] = args.shard_info
     if unused:
         update["unused_snapshots"] = unused
     report = report.model_copy(update=update)

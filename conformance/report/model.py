@@ -28,6 +28,21 @@ from conformance.version import __version__
 REPORT_VERSION = 2
 
 
+class Shard(BaseModel):
+    """Which part of a run a report holds (``run --shard K/N``): ``report merge`` joins
+    the ``count`` shards of one plan, and refuses any other set."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    count: int
+    #: The digest of the whole plan's cells and the settings that change results
+    #: (``runner.plan_digest``): equal in every shard of one run.
+    plan: str
+    #: The cells of the whole plan, in every shard.
+    cells: int
+
+
 class Report(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -50,6 +65,9 @@ class Report(BaseModel):
     #: holds only the cells that finished, and no reader may take it for a whole run.
     #: Only in the JSON when set.
     incomplete: str | None = None
+    #: The part of a sharded run this report holds; only in the JSON of a shard (a
+    #: merged report is a whole run again, byte for byte).
+    shard: Shard | None = None
 
     @property
     def ok(self) -> bool:
@@ -65,8 +83,12 @@ def summarize(results: Iterable[Result]) -> dict[str, int]:
 
 
 def _unmachined(result: Result) -> Result:
+    """``result`` with no machine path in its texts; the very object when it has none,
+    so a report of many cells does not hold a second copy of every result."""
     fields = ("reason", "stdout_tail", "stderr_tail")
     update = {name: unmachined(getattr(result, name)) for name in fields}
+    if all(update[name] == getattr(result, name) for name in fields):
+        return result
     return result.model_copy(update=update)
 
 
@@ -164,4 +186,6 @@ def to_json(report: Report) -> str:
     unset = set() if report.unused_snapshots else {"unused_snapshots"}
     if report.incomplete is None:
         unset.add("incomplete")
+    if report.shard is None:
+        unset.add("shard")
     return report.model_dump_json(indent=2, exclude=unset) + "\n"

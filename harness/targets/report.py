@@ -429,6 +429,14 @@ def render(library_cases: set[str] | None = None) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", action="store_true", help="run the tox envs first")
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --run: run N tox envs at once (tox run-parallel schedules them)",
+    )
     parser.add_argument("--only", nargs="*", choices=sorted(LIBRARIES), help="these envs")
     parser.add_argument(
         "--html",
@@ -441,8 +449,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     options = parser.parse_args(argv)
     if options.run:
-        for name in options.only or list(LIBRARIES):
-            subprocess.run([sys.executable, "-m", "tox", "-e", name], check=False)
+        names = options.only or list(LIBRARIES)
+        if options.jobs > 1:  # tox's own scheduler: nothing home-made
+            envs = ",".join(names)
+            tox = [sys.executable, "-m", "tox", "run-parallel", "-e", envs, "-p", str(options.jobs)]
+            subprocess.run(tox, check=False)
+        else:
+            for name in names:
+                subprocess.run([sys.executable, "-m", "tox", "-e", name], check=False)
     problems = [p for name in LIBRARIES for p in triage_problems(name)]
     if problems:
         print("the triage does not stand behind the pins:", *problems, sep="\n  ", file=sys.stderr)

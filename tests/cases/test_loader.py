@@ -169,9 +169,9 @@ class CountingParse:
     def __init__(self) -> None:
         self.calls = 0
 
-    def __call__(self, text: str) -> Any:
+    def __call__(self, text: str, located: bool = True) -> Any:
         self.calls += 1
-        return parse(text)
+        return parse(text, located)
 
 
 def test_a_second_load_takes_every_document_from_the_parse_cache(
@@ -189,7 +189,7 @@ def test_a_second_load_takes_every_document_from_the_parse_cache(
     written = stored.stat().st_mtime_ns
     warm = load_dirs([source], VOCABULARY, cache)
     assert counting.calls == 2  # the warm load parsed nothing: every document was a hit
-    assert warm == cold  # and validating cached documents gives the very same cases
+    assert warm == cold  # and the proven cases are the very same cases
     assert stored.stat().st_mtime_ns == written  # an unchanged cache is not rewritten
 
 
@@ -205,7 +205,9 @@ def test_a_cached_document_that_fails_validation_is_parsed_again_for_its_line(
     narrower = Vocabulary(frozenset({"truncation"}), {"anthropic-messages": ()})
     (error,) = load_dirs([source], narrower, cache).errors
     assert (error.line, error.field) == (4, "features")  # located, not line 1
-    assert counting.calls == 1  # the hit was validated first; only the failure re-parsed
+    # Another vocabulary is another key: the proven case is not taken, the file is
+    # parsed (without positions), and parsed again to locate its error.
+    assert counting.calls == 2
 
 
 def test_a_deleted_file_leaves_the_parse_cache(
@@ -218,7 +220,8 @@ def test_a_deleted_file_leaves_the_parse_cache(
     load_dirs([source], VOCABULARY, cache)
     gone.unlink()
     load_dirs([source], VOCABULARY, cache)
-    assert list(cache.read(source)) == ["tool-pairing/paired.yaml"]
+    key = cache.directory(source, VOCABULARY.key()).key
+    assert list(cache.read(source, key)) == ["tool-pairing/paired.yaml"]
 
 
 def test_a_cache_that_cannot_be_read_or_written_only_costs_speed(tmp_path: Path) -> None:
@@ -240,7 +243,7 @@ def test_the_default_parse_cache_is_under_xdg_cache_home(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("WIRE_CONFORMANCE_NO_CACHE", raising=False)
-    assert ParseCache.default_root() == tmp_path / "wire-conformance" / "parsed-v1"
+    assert ParseCache.default_root() == tmp_path / "wire-conformance" / "parsed-v2"
     monkeypatch.setenv("WIRE_CONFORMANCE_NO_CACHE", "1")
     assert ParseCache.default_root() is None
 
@@ -256,3 +259,124 @@ def test_load_text_validates_names_against_a_vocabulary() -> None:
     assert case is None
     assert [(e.file, e.line, e.field) for e in errors] == [("x.yaml", 4, "features")]
     assert errors[0].message.startswith("unknown feature 'nope'")
+
+
+def test_a_cache_hit_loads_the_very_cases_a_miss_loads(tmp_path: Path) -> None:
+    """The whole bundled library, loaded cold and then from the proven cases: every
+    case, file and shown name alike, field for field."""
+    from conformance.cases.library import load_library
+
+    cache = ParseCache(tmp_path / "cache")
+    cold = load_library((), ParseCache(None))
+    load_library((), cache)  # stores the proven cases
+    warm = load_library((), cache)
+    assert warm.errors == cold.errors == ()
+    assert len(warm.cases) == len(cold.cases) > 200
+    for hit, miss in zip(warm.cases, cold.cases, strict=True):
+        assert (hit.file, hit.shown) == (miss.file, miss.shown)
+        assert hit.case.model_dump() == miss.case.model_dump()
+        assert fields_set(hit.case) == fields_set(miss.case)  # the checks read them
+        assert hit.case == miss.case
+
+
+def fields_set(value: object) -> list[object]:
+    """The fields set on every model inside ``value``, in order: what a check reading
+    ``model_fields_set`` (a pattern's fields the case wrote) sees."""
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        inner = [fields_set(v) for v in value.__dict__.values()]
+        return [type(value).__name__, sorted(value.model_fields_set), inner]
+    if isinstance(value, list | tuple):
+        return [fields_set(v) for v in value]
+    if isinstance(value, dict):
+        return [(k, fields_set(v)) for k, v in value.items()]
+    return []
+
+
+def test_a_misnamed_file_is_located_alike_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A valid case in a file of another name is proven (its schema holds), yet the
+    error names the id's line on the warm load too, not line 1."""
+    cache = ParseCache(tmp_path / "cache")
+    source = tmp_path / "lib"
+    write(source, "elsewhere", "\n" + GOOD.format(id="paired"))
+    (cold,) = load_dirs([source], VOCABULARY, cache).errors
+    counting = CountingParse()
+    monkeypatch.setattr("conformance.cases.loader.parse", counting)
+    (warm,) = load_dirs([source], VOCABULARY, cache).errors
+    assert warm == cold
+    assert (warm.line, warm.field) == (2, "id")
+    assert counting.calls == 1  # the proven case, parsed once more to locate the error
+
+
+def test_a_changed_schema_source_or_an_unsafe_store_is_a_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from conformance.cases import parse_cache
+
+    cache = ParseCache(tmp_path / "cache")
+    source = tmp_path / "lib"
+    write(source, "paired", GOOD.format(id="paired"))
+    load_dirs([source], VOCABULARY, cache)
+    counting = CountingParse()
+    monkeypatch.setattr("conformance.cases.loader.parse", counting)
+    load_dirs([source], VOCABULARY, cache)
+    assert counting.calls == 0  # proven
+    (stored,) = (tmp_path / "cache").iterdir()
+    stored.chmod(0o666)  # another user could have written it: never unpickled
+    load_dirs([source], VOCABULARY, cache)
+    assert counting.calls == 1
+    assert stored.stat().st_mode & 0o777 == 0o600  # replaced by one only we may write
+    monkeypatch.setattr(parse_cache, "schema_fingerprint", lambda: "an edited schema")
+    load_dirs([source], VOCABULARY, cache)
+    assert counting.calls == 2
+
+
+def test_the_quick_parse_gives_the_located_parse_data_and_errors() -> None:
+    """A loader parses without positions first: the data of every bundled case, and the
+    error of every refused document, are the located parse's."""
+    from conformance.cases.library import bundled_cases_dir
+    from conformance.errors import YamlError
+
+    for path in sorted(bundled_cases_dir().rglob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        assert parse(text, located=False)[0] == parse(text)[0], path
+    refused = [
+        "a: 1\na: 2\n",
+        "a: &x {b: 1}\nc:\n  <<: *x\n",
+        "? [a]\n: 1\n",
+        "a: !!binary 'not base64 ~'\n",
+        "a: [" * 120 + "]" * 120 + "\n",
+        "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n"
+        + "".join(
+            f"{c}: &{c} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+            for p, c in zip("abcde", "bcdef", strict=True)
+        ),
+    ]
+    for text in refused:
+        with pytest.raises(YamlError) as located:
+            parse(text)
+        with pytest.raises(YamlError) as quick:
+            parse(text, located=False)
+        assert (quick.value.message, quick.value.line, quick.value.field) == (
+            located.value.message,
+            located.value.line,
+            located.value.field,
+        )
+
+
+def test_without_libyaml_the_pure_python_loader_gives_the_same_document(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import yaml
+
+    from conformance.cases import yamlfile
+
+    text = GOOD.format(id="paired")
+    fast = parse(text)
+    monkeypatch.setattr(yamlfile, "_Loader", yaml.SafeLoader)
+    slow = parse(text)
+    assert slow[0] == fast[0]
+    assert slow[1].lines == fast[1].lines
