@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         YamlError,
     )
     from conformance.model import FinalOutput
+    from conformance.pytest.generated import GeneratedSuite
     from conformance.pytest.suite import ConformanceSuite
     from conformance.targets.base import (
         Adapter,
@@ -57,6 +58,7 @@ _EXPORTS: dict[str, str] = {
     "WireResponse": "conformance.targets.base",
     "FinalOutput": "conformance.model",
     "ConformanceSuite": "conformance.pytest.suite",
+    "GeneratedSuite": "conformance.pytest.generated",
     "Case": "conformance.cases.schema",
     "Result": "conformance.verdict",
     "Violation": "conformance.verdict",
@@ -79,6 +81,7 @@ __all__ = [
     "Conversation",
     "ConversationStopped",
     "FinalOutput",
+    "GeneratedSuite",
     "LoadProblem",
     "RequestParseError",
     "ResponseReadError",

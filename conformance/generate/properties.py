@@ -22,16 +22,27 @@ from conformance.cases.schema import Case
 from conformance.generate.conversations import cases
 from conformance.generate.profiles import PROFILES, profile_settings
 from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.resolve import ResolvedTarget
+from conformance.targets.resolve import ResolvedTarget, target_from_object
 from conformance.verdict import Result
 
 FAILING = frozenset({"fail", "error"})
 
 
-def judge(target: ResolvedTarget, case: Case, column: str, options: RunOptions) -> Result:
-    """The verdict of ``case`` on ``column`` of ``target``, as ``run`` would decide it."""
+def judge(
+    target: ResolvedTarget | object,
+    case: Case,
+    column: str,
+    options: RunOptions | None = None,
+) -> Result:
+    """The verdict of ``case`` on ``column`` of ``target``, as ``run`` would decide it.
+
+    ``target`` is what ``run`` resolves, or an ``Adapter``/``Client`` (a class, an
+    instance or a factory): a user's own hypothesis test hands its adapter over as it
+    is, and the default options are ``run``'s."""
+    if not isinstance(target, ResolvedTarget):
+        target = target_from_object(target)
     jobs = plan([case], target, [column])
-    result, _ = run_job(target, jobs[0], options)
+    result, _ = run_job(target, jobs[0], options or RunOptions())
     return result
 
 
