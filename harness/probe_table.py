@@ -45,8 +45,10 @@ def reference_report() -> ProbeReport:
     )
 
 
-def matrix() -> str:
-    report = reference_report()
+def matrix(report: ProbeReport | None = None) -> str:
+    """The table for ``report``, by default a fresh run of the reference catalogue (a
+    caller that already holds the run's report passes it: one run serves both)."""
+    report = reference_report() if report is None else report
     counts = ", ".join(f"{n} {v}" for v, n in report.counts.items() if n)
     head = (
         f"{len(report.mutants)} mutants on the {report.control.killable} cells the "

@@ -59,11 +59,53 @@ def suite(
     )
 
 
+#: Turns syrupy's warnings (e.g. "Can not relate snapshot location") into failures.
+NO_WARNINGS = ("-W", "error::UserWarning")
+#: What the first run of the default suite writes, which three tests read.
+FIRST_RUN_OUTPUT = ("snaps", "ex")
+
+
+class FirstRun:
+    """The default suite's first run (``--snapshot-update``, saving exchanges, syrupy's
+    warnings as errors), started once per module by the first test that needs it: three
+    tests read what it prints and writes, each in its own pytester folder (a copy)."""
+
+    def __init__(self, store: Path) -> None:
+        self.store = store
+        self.result: pytest.RunResult | None = None
+
+    def into(self, pytester: pytest.Pytester) -> pytest.RunResult:
+        """The run's result, with its snapshots and exchanges in ``pytester``'s folder."""
+        suite(pytester)
+        if self.result is None:
+            self.result = pytester.runpytest_subprocess(
+                "--snapshot-update", "--conformance-save-exchanges", "ex", *NO_WARNINGS
+            )
+            for name in FIRST_RUN_OUTPUT:
+                if (pytester.path / name).exists():
+                    shutil.copytree(pytester.path / name, self.store / name)
+        else:
+            for name in FIRST_RUN_OUTPUT:
+                if (self.store / name).exists():
+                    shutil.copytree(self.store / name, pytester.path / name)
+        return self.result
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory: pytest.TempPathFactory) -> FirstRun:
+    return FirstRun(tmp_path_factory.mktemp("first-run"))
+
+
+#: The tests that read the first run, on one worker under ``--dist loadgroup``.
+READS_THE_FIRST_RUN = pytest.mark.xdist_group("pytest-plugin-first-run")
+
+
 @pytest.mark.slow
-def test_cells_pass_and_snapshots_are_written_then_checked(pytester: pytest.Pytester) -> None:
-    suite(pytester)
-    first = pytester.runpytest_subprocess("--snapshot-update")
-    first.assert_outcomes(passed=17)
+@READS_THE_FIRST_RUN
+def test_cells_pass_and_snapshots_are_written_then_checked(
+    pytester: pytest.Pytester, first_run: FirstRun
+) -> None:
+    first_run.into(pytester).assert_outcomes(passed=17)
     written = sorted((pytester.path / "snaps" / "reference" / "anthropic-messages").glob("*.json"))
     assert len(written) == 17
     body = json.loads(written[0].read_text())
@@ -175,8 +217,6 @@ def test_the_cell_parameter_is_the_one_the_suite_takes_and_the_plugin_parametriz
     assert CELL_PARAMETER in inspect.signature(ConformanceSuite.test_conformance).parameters
 
 
-#: Turns syrupy's warnings (e.g. "Can not relate snapshot location") into failures.
-NO_WARNINGS = ("-W", "error::UserWarning")
 SNAPS = Path("snaps", "reference")
 STALE = ("anthropic-messages/deleted-case.json", "dropped-wire/a-case.json")
 
@@ -199,11 +239,11 @@ def add_snapshots(pytester: pytest.Pytester) -> Path:
 
 
 @pytest.mark.slow
+@READS_THE_FIRST_RUN
 def test_the_plugin_and_the_command_line_write_the_same_bytes(
-    pytester: pytest.Pytester, tmp_path: Path
+    pytester: pytest.Pytester, tmp_path: Path, first_run: FirstRun
 ) -> None:
-    suite(pytester)
-    result = pytester.runpytest_subprocess("--snapshot-update", *NO_WARNINGS)
+    result = first_run.into(pytester)
     result.assert_outcomes(passed=17)
     assert "Can not relate" not in result.stdout.str()
     cli = tmp_path / "cli"
@@ -292,11 +332,12 @@ def test_updating_under_xdist_writes_new_snapshots_and_deletes_stale_ones_once(
 
 
 @pytest.mark.slow
-def test_save_exchanges_writes_one_file_per_cell(pytester: pytest.Pytester) -> None:
+@READS_THE_FIRST_RUN
+def test_save_exchanges_writes_one_file_per_cell(
+    pytester: pytest.Pytester, first_run: FirstRun
+) -> None:
     """Issue 15: ``--conformance-save-exchanges DIR`` keeps every request and response."""
-    suite(pytester, snapshots=None)
-    result = pytester.runpytest_subprocess("--conformance-save-exchanges", "ex")
-    result.assert_outcomes(passed=17)
+    first_run.into(pytester).assert_outcomes(passed=17)
     saved = sorted((pytester.path / "ex" / "reference" / "anthropic-messages").glob("*.json"))
     assert len(saved) == 17
     first = json.loads(saved[0].read_text())

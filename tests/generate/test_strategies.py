@@ -4,7 +4,7 @@ its column, and the realism pass uses the wires' own predicates."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, find, given, settings
+from hypothesis import HealthCheck, Phase, find, given, settings
 
 from conformance.cases.lint import lint_case
 from conformance.generate.blocks import reasoning_blocks
@@ -22,6 +22,10 @@ FEW = settings(
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
+#: For ``find``, which shrinks what it found by default: these tests ask whether the
+#: generator draws a shape at all, so the first drawn example answers (shrinking a whole
+#: conversation cost minutes and proved nothing more).
+FIRST_FOUND = settings(FEW, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 
 
 @pytest.mark.parametrize("column", columns())
@@ -84,7 +88,7 @@ def _shows_call_ids(case: object) -> bool:
 def test_gemini_cases_draw_calls_with_and_without_ids() -> None:
     """Real Gemini mostly sends calls without ``id`` (the default, the shrink target);
     a drawn loop response may show them (``gemini_call_ids``)."""
-    found = find(cases("gemini"), _shows_call_ids, settings=FEW)
+    found = find(cases("gemini"), _shows_call_ids, settings=FIRST_FOUND)
     assert _shows_call_ids(found)
 
 
@@ -114,7 +118,11 @@ def test_the_empty_fragment_directive_is_kept_on_claude_streams_and_dropped_else
 
 
 def test_the_generator_draws_the_empty_fragment_directive() -> None:
-    drawn = find(reasoning_blocks(), lambda r: r.empty_chunk_before_signature)
+    drawn = find(
+        reasoning_blocks(),
+        lambda r: r.empty_chunk_before_signature,
+        settings=settings(FIRST_FOUND, max_examples=2000),  # find's own default budget
+    )
     assert drawn.signature is not None
     response = ScriptedResponse(stop="end", blocks=(drawn, Text(text="ok")))
     assert "split-signatures" in _response_features(response)

@@ -20,6 +20,7 @@ import pytest
 
 from conformance.agent.runner import http_sender, session_from_contract
 from conformance.http import HttpRequest, HttpResponse, json_response
+from conformance.provider.scripted import ScriptedProvider
 from conformance.targets.adapter import drive_adapter
 from conformance.targets.base import (
     Adapter,
@@ -31,7 +32,7 @@ from conformance.targets.base import (
     WireResponse,
 )
 from conformance.targets.client import run_client
-from conformance.targets.command import CommandTarget
+from conformance.targets.command import CommandResult, CommandTarget
 from conformance.wires.registry import client_environments
 from harness.clients.httpx2_client import Httpx2AnthropicClient
 from harness.clients.httpx_client import HttpxAnthropicClient, request_body
@@ -93,21 +94,38 @@ REPLAY_SPEC = "tests.harness.test_agents:ReplayAdapter"
 # ---------------------------------------------------------------- adapter agent
 
 
-@pytest.mark.slow
-def test_the_adapter_agent_holds_the_conversation() -> None:
+#: The two tests that read the adapter agent's one run share a worker (``--dist
+#: loadgroup``), so the module fixture starts the agent once.
+READS_THE_AGENT_RUN = pytest.mark.xdist_group("adapter-agent-run")
+
+
+@pytest.fixture(scope="module")
+def agent_run() -> tuple[CommandResult, ScriptedProvider]:
+    """The adapter agent's run of the conversation, as a command: its result and the
+    provider that served it, which two tests read."""
     scripted = provider()
-    result = CommandTarget(agent(REPLAY_SPEC), timeout=60).run(SESSION, scripted.handle)
+    return CommandTarget(agent(REPLAY_SPEC), timeout=60).run(SESSION, scripted.handle), scripted
+
+
+@pytest.mark.slow
+@READS_THE_AGENT_RUN
+def test_the_adapter_agent_holds_the_conversation(
+    agent_run: tuple[CommandResult, ScriptedProvider],
+) -> None:
+    result, scripted = agent_run
     assert (result.exit_code, result.timed_out) == (0, False), result.stderr_tail
     assert_conversation_held(scripted)
 
 
 @pytest.mark.slow
-def test_the_adapter_agent_sends_what_the_adapter_sends_in_process() -> None:
+@READS_THE_AGENT_RUN
+def test_the_adapter_agent_sends_what_the_adapter_sends_in_process(
+    agent_run: tuple[CommandResult, ScriptedProvider],
+) -> None:
     in_process = provider()
     run = drive_adapter(ReplayAdapter(), SESSION, in_process, "/v1/messages", False)
     assert run.stopped is None
-    as_command = provider()
-    result = CommandTarget(agent(REPLAY_SPEC), timeout=60).run(SESSION, as_command.handle)
+    result, as_command = agent_run
     assert result.ok, result.stderr_tail
     assert [e.request.body for e in as_command.exchanges] == [
         e.request.body for e in in_process.exchanges

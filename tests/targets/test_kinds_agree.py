@@ -21,6 +21,11 @@ from harness.clients.reference_client import (
 )
 from tests.support import library, run_library
 
+#: The module's tests share the in-process run (a module fixture) on one worker; with
+#: ``--dist loadgroup`` a group of tests is dealt before single tests, so the longest
+#: test of the suite (every cell as a command) starts first instead of ending last.
+pytestmark = pytest.mark.xdist_group("kinds-agree")
+
 AGENT = "conformance.agent conformance.reference.adapter:ReferenceAdapter"
 COMMAND = f"cmd:{sys.executable} -m {AGENT}"
 
