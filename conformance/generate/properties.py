@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import Phase, given, settings
 
 from conformance.cases.schema import Case
 from conformance.generate.conversations import cases
@@ -78,6 +78,10 @@ class Search:
     #: Bound a budgeted profile by its examples alone, never by the clock: the same
     #: batches on any machine (what a test that must not depend on speed asks for).
     unbudgeted: bool = False
+    #: Shrink the first failure to the smallest conversation that still fails (what a
+    #: person reads); ``False`` keeps it as found: a search that only asks whether the
+    #: failure can be found, and that the saved case reproduces it, needs no shrinking.
+    shrink: bool = True
 
     def chosen_seed(self) -> int:
         """The seed given, else 0 for a reproducible profile, else a fresh one."""
@@ -112,6 +116,8 @@ def _batch(
 ) -> None:
     """One hypothesis run of ``examples`` conversations from ``seed``."""
     settings_ = profile_settings(search.profile, examples, search.database)
+    if not search.shrink:
+        settings_ = settings(settings_, phases=[p for p in settings_.phases if p != Phase.shrink])
 
     @settings_
     @given(cases(search.column))
