@@ -9,7 +9,7 @@
                             [--format auto|matrix|list] [-q]
                             [--baseline TARGET [--ab-json PATH]] [--rounds N]
     wire-conformance cases  [--schema | --lint | --list] [--cases DIR]
-    wire-conformance checks [--json]
+    wire-conformance checks [--json] [--kind run|realism]
     wire-conformance target FILE | --schema
     wire-conformance probe  [--target reference|module:attr|MANIFEST|cmd:<command>]
                             [--probes FILE]... [-j N] [--json PATH] [--markdown PATH]
@@ -229,6 +229,13 @@ def _parser() -> argparse.ArgumentParser:
         "checks", help="list every check, rule and invariant with its source"
     )
     checks.add_argument("--json", action="store_true", help="print the list as JSON")
+    checks.add_argument(
+        "--kind",
+        choices=("run", "realism"),
+        default="run",
+        help="run: the checks that judge a run (default); realism: the shapes each wire "
+        "never sends, which `cases --lint` reports",
+    )
     checks.add_argument(
         "--rule",
         metavar="ID",
@@ -780,9 +787,20 @@ def _print_lines(lines: Sequence[str] | None, console: Console) -> int:
     return EXIT_OK
 
 
-def _checks(args: argparse.Namespace, console: Console) -> int:
-    from dataclasses import asdict
+def _realism_checks(args: argparse.Namespace, console: Console) -> int:
+    """``checks --kind realism``: each realism check's id and the finding it reports."""
+    from conformance.checks.registry import realism_checks
 
+    if args.json:
+        listing = [{"id": check.id, "finding": check.statement} for check in realism_checks()]
+        sys.stdout.write(json.dumps(listing, indent=2, ensure_ascii=False) + "\n")
+        return EXIT_OK
+    for check in realism_checks():
+        console.print(f"{check.id}  {check.statement}", markup=False, highlight=False)
+    return EXIT_OK
+
+
+def _checks(args: argparse.Namespace, console: Console) -> int:
     from conformance.checks.registry import all_checks
 
     if args.rule:
@@ -801,8 +819,11 @@ def _checks(args: argparse.Namespace, console: Console) -> int:
                 )
             return _print_lines(lines, console)
         return _print_lines(describe(entry), console)
+    if args.kind == "realism":
+        return _realism_checks(args, console)
     if args.json:
-        listing = [asdict(check) for check in all_checks()]
+        fields = ("id", "statement", "source", "severity", "ref", "evidence")
+        listing = [{name: getattr(check, name) for name in fields} for check in all_checks()]
         sys.stdout.write(json.dumps(listing, indent=2, ensure_ascii=False) + "\n")
         return EXIT_OK
     for check in all_checks():

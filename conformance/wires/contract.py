@@ -18,11 +18,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 
-from conformance.wires.base import Rule
+from conformance.verdict import Rule
 
 #: Each public module, and each public name it defines: a function with its parameters
-#: (``None``: a value, not a function).  ``rules`` may define any number of ``Rule``
-#: constants besides.
+#: (``None``: a value, not a function).  ``rules`` and ``realism`` may define any number
+#: of ``Rule`` constants besides: handles on catalogue checks (``BOOK.rule("<id>")``).
 CONTRACT: Mapping[str, Mapping[str, tuple[str, ...] | None]] = MappingProxyType(
     {
         # where a request goes: what the provider serves, and a target's default path
@@ -46,10 +46,14 @@ CONTRACT: Mapping[str, Mapping[str, tuple[str, ...] | None]] = MappingProxyType(
         "validate": {"validate": ("view", "context")},
         # a recorded response back into a scripted one
         "read": {"read": ("body", "streaming", "dialect")},
-        # the predicates of the case linter's one realism walk
+        # the predicates of the case linter's one realism walk, registered by realism
+        # check id in ``RESPONSE`` and ``BLOCK``, ``RULES`` derived from them
         "realism": {
             "response_problems": ("response", "dialect"),
             "block_problems": ("block", "spot"),
+            "RESPONSE": None,
+            "BLOCK": None,
+            "RULES": None,
         },
         # the assembled ``roles.Wire``
         "wire": {"WIRE": None},
@@ -103,7 +107,7 @@ def _module_problems(dotted: str, expected: Mapping[str, tuple[str, ...] | None]
     for name in defined:
         value = getattr(module, name, None)
         if name not in expected:
-            if not (dotted.endswith(".rules") and isinstance(value, Rule)):
+            if not (dotted.endswith((".rules", ".realism")) and isinstance(value, Rule)):
                 problems.append(f"{dotted}: `{name}` is not in the contract (make it `_{name}`)")
             continue
         parameters = expected[name]

@@ -2,7 +2,8 @@
 or a target can name.
 
 ``get_wire(name).rules`` is every rule of a wire, in the order its provider checks them
-(derived from the wire's rule book, ``conformance/wires/rulebook.py``).
+(derived from the wire's rule book, ``conformance.catalogue.book``; each rule's data is
+the catalogue's, ``conformance/catalogue/checks.yaml``).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ GOOD: dict[str, str] = {
         "def render_history(messages, dialect): ...\n"
     ),
     "rules": (
-        "from conformance.wires.base import Rule\n"
+        "from conformance.verdict import Rule\n"
         "SOME_RULE = Rule(id='fake/r', ref='', statement='', source='', error='')\n"
         "BOOK = None\n"
         "RULES = (SOME_RULE,)\n"

@@ -30,11 +30,11 @@ from conformance.model import (
     ToolResult,
 )
 from conformance.provider.scripted import ScriptedProvider
+from conformance.verdict import Violation
 from conformance.wires.base import (
     RenderContext,
     RequestParseError,
     RequestView,
-    RuleViolation,
     ValidationContext,
 )
 from conformance.wires.openai_chat import (
@@ -160,7 +160,7 @@ def violations(
     dialect: str | None = None,
     served: Sequence[ScriptedResponse] = (),
     history: Sequence[Message] = (),
-) -> list[RuleViolation]:
+) -> list[Violation]:
     known = context(dialect, served, history)
     return WIRE.validate(WIRE.parse(request(payload), known), known)
 

@@ -25,7 +25,9 @@ WIRE = Wire(
     read=read.read,
     history_items=parse.history_items,
     hints=LedgerHints(),
-    realism=Realism(response=realism.response_problems, block=realism.block_problems),
+    realism=Realism(
+        response=realism.response_problems, block=realism.block_problems, rules=realism.RULES
+    ),
     models={"": "claude-sonnet-4-5"},
     unseen_state=unseen_state,
 )

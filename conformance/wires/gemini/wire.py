@@ -33,6 +33,8 @@ WIRE = Wire(
         strengths={"tool_call": "must"},
         companions={"tool_call": "id"},
     ),
-    realism=Realism(response=realism.response_problems, block=realism.block_problems),
+    realism=Realism(
+        response=realism.response_problems, block=realism.block_problems, rules=realism.RULES
+    ),
     models={"": "gemini-2.5-flash"},
 )

@@ -37,7 +37,9 @@ WIRE = Wire(
         empty_messages_taken=frozenset({None, DEEPSEEK, KIMI, OLLAMA}),
         unpaired_tools_taken=frozenset({OLLAMA}),
     ),
-    realism=Realism(response=realism.response_problems, block=realism.block_problems),
+    realism=Realism(
+        response=realism.response_problems, block=realism.block_problems, rules=realism.RULES
+    ),
     dialects=(DEEPSEEK, OPENROUTER, GEMINI, KIMI, OLLAMA),
     plain_dialect="openai",
     models={

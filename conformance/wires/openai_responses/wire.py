@@ -37,7 +37,9 @@ WIRE = Wire(
     read=read.read,
     history_items=parse.history_items,
     hints=LedgerHints(companions={**DEFAULT_COMPANIONS, "reasoning": "id"}, announced=announced),
-    realism=Realism(response=realism.response_problems, block=realism.block_problems),
+    realism=Realism(
+        response=realism.response_problems, block=realism.block_problems, rules=realism.RULES
+    ),
     unseen_state=_server_state.unseen_state,
     settle=_background.settle,
     defers=_background.defers,
