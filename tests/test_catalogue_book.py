@@ -228,3 +228,46 @@ def test_two_packages_cannot_share_a_namespace(toy_package: Path) -> None:
     with pytest.raises(CatalogueFragmentError, match=r"taken by toy_wire_pkg:checks\.yaml"):
         contribute("toy_wire_copy")
     sys.modules.pop("toy_wire_copy", None)
+
+
+def test_every_shipped_entry_has_a_predicate() -> None:
+    """The listing asks it of the whole catalogue: every check and every realism check
+    the catalogue ships is reported by some predicate (or says why none judges it)."""
+    from conformance.catalogue.checks import realism_entries
+    from conformance.checks.registry import realism_checks
+
+    assert {r.id for r in all_checks()} == set(check_entries())
+    assert {r.id for r in realism_checks()} == set(realism_entries())
+
+
+def test_a_realism_entry_without_a_predicate_fails_the_realism_listing(
+    toy_package: Path,
+) -> None:
+    from conformance.checks.registry import realism_checks
+
+    (toy_package / "checks.yaml").write_text(
+        "namespace: toy-wire\nrealism:\n- id: toy-wire/realism/no-hello\n"
+        "  finding: a toy response that never says hello\n",
+        encoding="utf-8",
+    )
+    realism_checks.cache_clear()
+    contribute("toy_wire_pkg")
+    try:
+        with pytest.raises(UnjudgedEntries, match="toy-wire/realism/no-hello"):
+            realism_checks()
+    finally:
+        withdraw("toy-wire")
+        realism_checks.cache_clear()
+
+
+def test_a_lint_finding_cites_its_realism_check() -> None:
+    from conformance.cases.realism import realism_problems
+    from conformance.wires.registry import get_wire
+    from tests.wires.kit import end, realism_case
+
+    signed = {"kind": "text", "text": "hi", "signature": "c2ln"}
+    case = realism_case("anthropic-messages", end(signed))
+    assert realism_problems(case, get_wire("anthropic-messages").realism) == [
+        "turns.0.responses.0.blocks.0: a text block carries a signature; Anthropic signs only "
+        "thinking (anthropic-messages/realism/signed-text-or-call)"
+    ]
