@@ -91,7 +91,7 @@ class CheckCatalogue(BaseModel):
     realism: tuple[RealismEntry, ...] = ()
 
     def ids(self) -> list[str]:
-        return [entry.id for entry in (*self.checks, *self.realism)]
+        return [entry.id for entry in self.checks] + [entry.id for entry in self.realism]
 
 
 #: Fragments contributed by packages outside ``conformance``, by namespace, in the
@@ -190,7 +190,8 @@ def realism_entries() -> Mapping[str, RealismEntry]:
 
 @cache
 def _rules_of(catalogue: CheckCatalogue) -> Mapping[str, Rule]:
-    return {entry.id: entry.rule() for entry in (*catalogue.checks, *catalogue.realism)}
+    found = {entry.id: entry.rule() for entry in catalogue.checks}
+    return found | {entry.id: entry.rule() for entry in catalogue.realism}
 
 
 @cache
