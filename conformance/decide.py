@@ -63,7 +63,7 @@ def _rejected(transcript: Transcript) -> bool:
     """Whether the provider rejected a request for breaking one of the wire's rules."""
     return any(
         e.served is None
-        and any(v.rule.id not in UNEXPECTED_REQUEST and not v.rule.fallback for v in e.violations)
+        and any(v.check not in UNEXPECTED_REQUEST and not v.broken.fallback for v in e.violations)
         for e in transcript.exchanges
     )
 
@@ -74,7 +74,7 @@ def _unjudgeable(transcript: Transcript) -> str | None:
     answered the suite's limit, not the real API's."""
     for exchange in transcript.exchanges:
         for violation in exchange.violations:
-            if violation.rule.id in UNJUDGEABLE:
+            if violation.check in UNJUDGEABLE:
                 return f"request {exchange.number} is not judged: {why_unjudged(violation)}"
     return None
 
@@ -118,7 +118,7 @@ def _broken_inside_script(transcript: Transcript, found: _Sorted) -> list[Violat
     inside = {
         e.number
         for e in transcript.exchanges
-        if not any(v.rule.id in UNEXPECTED_REQUEST for v in e.violations)
+        if not any(v.check in UNEXPECTED_REQUEST for v in e.violations)
     }
     return [v for v in found.counted if v.check not in UNEXPECTED_REQUEST and v.request in inside]
 

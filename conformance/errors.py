@@ -156,8 +156,21 @@ class Unmodelled(ResponseReadError):
 
 
 class RuleBookError(ConformanceError, ValueError):
-    """A check that names no rule, or one that reports a rule it did not register: the
-    book and its checks disagree."""
+    """A predicate that names no check, or one that reports a check it did not register:
+    the book and its predicates disagree."""
+
+
+class UnknownCheckId(RuleBookError):
+    """A module registers a check id the catalogue has no entry for (``hint``: the close
+    ids, as ``close_to`` writes them)."""
+
+    def __init__(self, check_id: str, module: str, hint: str = "") -> None:
+        super().__init__(
+            f"{module}: check id {check_id!r} has no catalogue entry{hint} "
+            "(conformance/catalogue/checks.yaml, or a contributed fragment)"
+        )
+        self.check_id = check_id
+        self.module = module
 
 
 class HistoryLoadError(ConformanceError, ValueError):
@@ -167,3 +180,13 @@ class HistoryLoadError(ConformanceError, ValueError):
 
 class MergeError(ConformanceError):
     """The reports are not the shards of one run: one line saying why."""
+
+
+class UnjudgedEntries(ConformanceError, ValueError):
+    """Catalogue entries no predicate judges and that do not say they are
+    documentation only: a check every report could cite but nothing can find."""
+
+
+class CatalogueFragmentError(ConformanceError, ValueError):
+    """A contributed fragment that cannot join the catalogue: unreadable, not of the
+    schema, or holding an id outside its namespace or in one already taken."""

@@ -58,7 +58,7 @@ def _exchange(exchange: Exchange) -> dict[str, Any]:
         "served": exchange.served,
         "violations": [
             {
-                "check": v.rule.id,
+                "check": v.check,
                 "message": v.message,
                 "at": v.at,
                 "evidence": v.evidence,

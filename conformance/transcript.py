@@ -8,7 +8,8 @@ from conformance.cases.continuation import continuation_loops
 from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import REPAIRED_FAULTS, FinalOutput
-from conformance.wires.base import RequestView, RuleViolation
+from conformance.verdict import Violation
+from conformance.wires.base import RequestView
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class Exchange:
     view: RequestView | None
     response: HttpResponse
     served: int | None
-    violations: tuple[RuleViolation, ...] = ()
+    violations: tuple[Violation, ...] = ()
     problem: str | None = None
 
 

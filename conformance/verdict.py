@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import math
+from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, InstanceOf
 
 Verdict: TypeAlias = Literal["pass", "fail", "pinned", "xfail", "n/a", "error"]
 VERDICTS: tuple[Verdict, ...] = ("pass", "fail", "pinned", "xfail", "n/a", "error")
@@ -69,6 +70,72 @@ def strongest(*levels: Evidence) -> Evidence:
     return max(levels, key=lambda level: _STRENGTH[level])
 
 
+@dataclass(frozen=True)
+class Rule:
+    """One check of the suite: a provider's or a wire's request rule, an invariant, the
+    case's expectations.  Its data lives in the catalogue only
+    (``conformance/catalogue/checks.yaml``, keyed by ``id``); a module that judges it
+    holds a handle looked up by id (``conformance.catalogue.book``) and its predicate.
+
+    ``id`` is stable (``<wire>/<slug>``, ``invariant/<slug>``, ``provider/<slug>``):
+    reports, snapshots and ``wire-conformance checks`` cite it.  ``ref`` is the catalogue
+    rule a provider or wire rule encodes (``docs/rules.md``).  ``error`` is the
+    provider's real error text with ``{placeholders}`` its predicate fills in, answered
+    with ``status`` and ``error_type`` (and, on OpenAI Responses, ``code`` and ``param``;
+    ``param`` ``"{at}"`` is the violation's location).  ``severity`` and ``evidence`` are
+    the defaults of its violations: a provider rejects what breaks a rule, so every
+    provider rule is a ``must``, and most rest on an error text seen in public reports.
+    """
+
+    id: str
+    statement: str
+    source: str
+    ref: str | None = None
+    error: str = ""
+    status: int = 400
+    error_type: str = "invalid_request_error"
+    code: str | None = None
+    param: str | None = "{at}"
+    severity: Severity = "must"
+    evidence: Evidence = "observed"
+    #: The provider answers this error to a request it cannot serve in that form, and a
+    #: correct client answers it by falling back (Anthropic's
+    #: ``thread_unsupported_request``: send the whole conversation without ``thread``):
+    #: played like any rejection, but no verdict on the client.
+    fallback: bool = False
+
+    def violated(
+        self, at: str | None = None, /, *, evidence: Evidence | None = None, **fields: object
+    ) -> Violation:
+        """This rule broken at ``at``, its error text filled in with ``fields``;
+        ``evidence``: what this violation rests on, when weaker than the rule's."""
+        return self.violation(self.error.format(**fields), at=at, evidence=evidence)
+
+    def violation(
+        self,
+        message: str,
+        *,
+        request: int | None = None,
+        at: str | None = None,
+        severity: Severity | None = None,
+        evidence: Evidence | None = None,
+        why: str | None = None,
+        expectation: int | None = None,
+    ) -> Violation:
+        """A violation of this rule (``severity`` and ``evidence`` override the defaults)."""
+        return Violation(
+            check=self.id,
+            message=message,
+            severity=severity or self.severity,
+            evidence=evidence or self.evidence,
+            request=request,
+            at=at,
+            why=why,
+            expectation=expectation,
+            rule=self,
+        )
+
+
 class Violation(BaseModel):
     """One thing a run got wrong.
 
@@ -94,6 +161,22 @@ class Violation(BaseModel):
     #: verdict can tell the expectations an errored run never reached (not in reports:
     #: the message names it).
     expectation: int | None = Field(default=None, exclude=True, repr=False)
+    #: The rule broken, as the provider answers it (its status, error type, fallback):
+    #: what a wire renders its error from.  Not in reports: ``check`` names it.
+    rule: InstanceOf[Rule] | None = Field(default=None, exclude=True, repr=False)
+
+    @property
+    def rejects(self) -> bool:
+        """Whether the provider answers it with its error: only a rejection that was
+        documented or seen live is played; a weaker one is recorded, and served."""
+        return meets(self.evidence, DEFAULT_EVIDENCE_THRESHOLD)
+
+    @property
+    def broken(self) -> Rule:
+        """The rule a provider-recorded violation broke (every one carries it)."""
+        if self.rule is None:
+            raise ValueError(f"{self.check}: a violation the provider did not record")
+        return self.rule
 
 
 class Result(BaseModel):

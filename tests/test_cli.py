@@ -185,6 +185,29 @@ def test_checks_lists_every_id_with_its_source(capsys: pytest.CaptureFixture[str
         assert listed[rule.id].endswith(f"  {rule.statement}  ({rule.ref}; {rule.source})")
 
 
+def test_checks_kind_realism_lists_every_realism_check(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The ids `cases --lint` cites resolve where a reader looks them up."""
+    assert main(["checks", "--kind", "realism"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "anthropic-messages/realism/unsigned-thinking  an unsigned thinking block;" in "\n".join(
+        lines
+    )
+    assert not any(line.startswith("invariant/") for line in lines)  # only the realism ones
+    assert main(["checks", "--kind", "realism", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    assert {
+        "id": "realism/chat-only-interleaved-calls",
+        "finding": ("interleaved_calls; only Chat Completions streams calls by index"),
+    } in listing
+    assert main(["checks", "--rule", "gemini/realism/noise"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == [
+        "gemini/realism/noise  [realism]",
+        "  noise events; a Gemini stream carries only response chunks",
+    ]
+
+
 def test_checks_json_lists_every_check(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["checks", "--json"]) == 0
     listing = json.loads(capsys.readouterr().out)

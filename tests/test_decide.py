@@ -15,8 +15,7 @@ from conformance.decide import decide
 from conformance.http import HttpRequest, HttpResponse
 from conformance.provider.scripted import BEYOND_SCRIPT
 from conformance.transcript import Exchange, Transcript
-from conformance.verdict import Violation
-from conformance.wires.base import Rule, RuleViolation
+from conformance.verdict import Rule, Violation
 
 CASE = """\
 id: two-responses
@@ -34,7 +33,7 @@ given:
 expect:
   - {in: {request: 2, role: tool, nth: -1}, blocks: [{kind: tool_result}]}
 """
-RULE = Rule("anthropic-messages/x", "wire-rules §A13", "s", "src", "bad")
+RULE = Rule("anthropic-messages/x", "s", "src", ref="wire-rules §A13", error="bad")
 
 
 def case(pinned: bool = False) -> Case:
@@ -46,7 +45,7 @@ def case(pinned: bool = False) -> Case:
     return loaded
 
 
-def exchange(number: int, served: int | None, *violations: RuleViolation) -> Exchange:
+def exchange(number: int, served: int | None, *violations: Violation) -> Exchange:
     return Exchange(
         number,
         HttpRequest("POST", "/v1/messages"),
@@ -122,7 +121,7 @@ def test_a_request_beyond_the_script_is_an_error_unless_a_failure_explains_it() 
 
 def test_a_rejected_request_explains_a_short_run() -> None:
     c = case()
-    rejected = exchange(2, None, RuleViolation(RULE, "bad"))
+    rejected = exchange(2, None, RULE.violation("bad"))
     violation = Violation(check=RULE.id, message="bad", request=2)
     result = decide(
         c,
@@ -243,7 +242,7 @@ def test_a_must_broken_inside_the_script_fails_even_if_the_target_then_crashed()
     script and raised on the provider's 400 (a command exits non-zero): the cell was an
     `error` naming only the crash, hiding the failure the script did judge."""
     c = case()
-    beyond_rule = RuleViolation(BEYOND_SCRIPT, "request 3 is beyond the script")
+    beyond_rule = BEYOND_SCRIPT.violation("request 3 is beyond the script")
     run = transcript(c, *FULL, exchange(3, None, beyond_rule), error="exit status 1")
     broke = Violation(check="expect", message="expect[0]: no", request=2)
     beyond = Violation(check=BEYOND_SCRIPT.id, message="request 3 is beyond the script", request=3)
@@ -259,7 +258,7 @@ def test_a_crash_after_an_extra_request_with_nothing_broken_inside_is_an_error()
     """Only what failed inside the script makes it a `fail`: an expectation that fails on
     the extra request itself (``request: -1``), or a warning, leaves the crash an error."""
     c = case()
-    beyond_rule = RuleViolation(BEYOND_SCRIPT, "request 3 is beyond the script")
+    beyond_rule = BEYOND_SCRIPT.violation("request 3 is beyond the script")
     run = transcript(c, *FULL, exchange(3, None, beyond_rule), error="exit status 1")
     beyond = Violation(check=BEYOND_SCRIPT.id, message="request 3 is beyond the script", request=3)
     on_extra = Violation(check="expect", message="expect[0]: no", request=3)

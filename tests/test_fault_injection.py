@@ -249,7 +249,7 @@ def test_a_deeply_nested_request_body_is_a_recorded_rejected_request() -> None:
     assert response.status == 400
     (exchange,) = scripted.exchanges
     assert exchange.served is None
-    assert exchange.violations[0].rule.id == "provider/request-too-deep"
+    assert exchange.violations[0].check == "provider/request-too-deep"
     assert "5003 levels deep" in (exchange.problem or "")
 
 
@@ -260,7 +260,7 @@ def test_a_request_body_above_the_cap_is_a_413_recorded_by_size_and_hash() -> No
     assert response.status == 413
     (exchange,) = scripted.exchanges
     assert exchange.request.body == b""
-    assert exchange.violations[0].rule.id == "provider/request-too-large"
+    assert exchange.violations[0].check == "provider/request-too-large"
     assert f"{MAX_BODY_BYTES + 1} bytes" in (exchange.problem or "")
     assert "sha256 " in (exchange.problem or "")
 
@@ -295,7 +295,7 @@ def test_malformed_framing_is_a_400_recorded_as_a_rejected_request(
     assert answer.startswith(b"HTTP/1.1 400 ")
     (exchange,) = scripted.exchanges
     assert exchange.served is None
-    assert exchange.violations[0].rule.id == "provider/malformed-framing"
+    assert exchange.violations[0].check == "provider/malformed-framing"
     assert problem in (exchange.problem or "")
 
 
@@ -345,7 +345,7 @@ def test_an_absurd_announced_length_is_refused_before_reading(framing: bytes) ->
         answer = connection.recv(65536)  # the connection stays open on our side
     assert answer.startswith(b"HTTP/1.1 400 ")
     (exchange,) = scripted.exchanges
-    assert exchange.violations[0].rule.id == "provider/malformed-framing"
+    assert exchange.violations[0].check == "provider/malformed-framing"
     assert "refused before reading it" in (exchange.problem or "")
 
 

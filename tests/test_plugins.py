@@ -100,23 +100,23 @@ def test_a_case_pack_is_a_directory_beside_the_bundled_library(
     assert dirs == [library.bundled_cases_dir(), examples, Path("mine")]
 
 
-def test_a_check_pack_without_a_checklist_is_left_out(
+def test_a_check_pack_without_a_book_is_left_out(
     installed: list[metadata.EntryPoint],
 ) -> None:
     bundled = checks.registered()
     forget()
     installed.append(entry(plugins.CHECKS, "empty", "conformance.version"))
-    with pytest.warns(plugins.PluginWarning, match="conformance.version has no CHECKLIST"):
+    with pytest.warns(plugins.PluginWarning, match="conformance.version has no BOOK"):
         assert checks.registered() == bundled
 
 
-def test_a_check_pack_adds_its_checklist_after_the_suites(
+def test_a_check_pack_adds_its_book_after_the_suites(
     installed: list[metadata.EntryPoint],
 ) -> None:
     bundled = checks.registered()
     forget()
     installed.append(entry(plugins.CHECKS, "again", "conformance.checks.retries"))
-    assert checks.registered()[len(bundled) :] == retries.CHECKLIST.judged
+    assert checks.registered()[len(bundled) :] == retries.BOOK.registered
 
 
 def test_a_named_target_resolves_and_a_broken_one_says_why(

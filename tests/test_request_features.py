@@ -219,7 +219,7 @@ def test_a_plain_request_meets_no_answer_and_an_unlisted_field_does() -> None:
     assert unjudgeable("anthropic-messages", None, request, body) is None
     found = unjudgeable("anthropic-messages", None, request, {**body, "frobnicate": 1})
     assert found is not None
-    assert (found.rule.id, found.at) == ("provider/unknown-field", "frobnicate")
+    assert (found.check, found.at) == ("provider/unknown-field", "frobnicate")
 
 
 # --- the recordings audit ---------------------------------------------------------------

@@ -1,11 +1,14 @@
 """The realism lint's one walk over a case: every scripted response and its blocks, then
 every block of the saved assistant history the provider minted, each asked of the wire's
 realism predicates (``conformance/wires/<wire>/realism.py``).  A problem is prefixed
-with where it sits (``turns.0.responses.1.blocks.2: ...``)."""
+with where it sits (``turns.0.responses.1.blocks.2: ...``) and ends with the id of the
+realism check it breaks, so it can be cited and looked up (``wire-conformance checks
+--rule ID``)."""
 
 from __future__ import annotations
 
 from conformance.cases.schema import Case
+from conformance.verdict import Violation
 from conformance.wires.roles import BlockSpot, Realism
 
 
@@ -16,11 +19,11 @@ def realism_problems(case: Case, realism: Realism, dialect: str | None = None) -
     for t, turn in enumerate(case.given.turns):
         for r, response in enumerate(turn.responses):
             where = f"turns.{t}.responses.{r}"
-            problems += [f"{where}: {p}" for p in realism.response(response, dialect)]
+            problems += [_finding(where, v) for v in realism.response(response, dialect)]
             blocks = tuple(response.blocks)
             for b, block in enumerate(blocks):
                 spot = BlockSpot(True, b, blocks, response.stop, dialect, model)
-                problems += [f"{where}.blocks.{b}: {p}" for p in realism.block(block, spot)]
+                problems += [_finding(f"{where}.blocks.{b}", v) for v in realism.block(block, spot)]
     for m, message in enumerate(case.given.history):
         if message.role != "assistant":
             continue
@@ -28,5 +31,11 @@ def realism_problems(case: Case, realism: Realism, dialect: str | None = None) -
         for b, kept in enumerate(saved):
             if getattr(kept, "origin", None) is None:
                 spot = BlockSpot(False, b, saved, None, dialect, model)
-                problems += [f"history.{m}.blocks.{b}: {p}" for p in realism.block(kept, spot)]
+                where = f"history.{m}.blocks.{b}"
+                problems += [_finding(where, v) for v in realism.block(kept, spot)]
     return problems
+
+
+def _finding(where: str, found: Violation) -> str:
+    """``where: text (check id)``: the finding as the lint prints it."""
+    return f"{where}: {found.message} ({found.check})"

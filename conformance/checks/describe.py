@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from conformance.catalogue import resolve
 from conformance.catalogue.render import citations, describe, heading
-from conformance.checks.registry import all_checks
+from conformance.checks.registry import all_checks, realism_checks
 
 
 def describe_check(check_id: str) -> list[str] | None:
     """The check's line (severity, evidence, statement, source) and every catalogue
-    entry its ``ref`` and source cite, in full; ``None`` when no check has that id."""
+    entry its ``ref`` and source cite, in full (a realism check: its finding); ``None``
+    when no check has that id."""
+    realism = next((c for c in realism_checks() if c.id == check_id), None)
+    if realism is not None:  # a lint finding: no severity, no evidence of its own
+        return [f"{realism.id}  [realism]", f"  {realism.statement}", f"  {realism.source}"]
     check = next((c for c in all_checks() if c.id == check_id), None)
     if check is None:
         return None

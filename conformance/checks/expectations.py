@@ -40,7 +40,7 @@ from conformance.cases.schema import (
     Where,
 )
 from conformance.checks import quote
-from conformance.checks.check import Check, Checklist
+from conformance.checks.check import JudgeBook
 from conformance.checks.walk import carries, placed, result_text
 from conformance.model import Block, ToolResult
 from conformance.transcript import Transcript
@@ -48,17 +48,9 @@ from conformance.verdict import Evidence, Violation, strongest, weakest
 from conformance.wires.base import RequestView
 from conformance.wires.roles import Wire
 
-CHECKLIST = Checklist()
+BOOK = JudgeBook("expectations", __name__)
 
-EXPECT = Check(
-    id="expect",
-    statement="Every expectation the case writes holds for the captured requests and output "
-    "(each with its own evidence: `evidence:`, else `design` for a case citing only seed "
-    "behaviours, else `observed`; an output that differs only in its completeness, its "
-    "stop, or an absent text told from an empty one rests on `design`: no provider sees "
-    "the output, and only its text is backed by public reports).",
-    source="docs/architecture.md, Case files (expect is normative); conformance/cases/schema.py",
-)
+EXPECT = BOOK.rule("expect")
 
 #: Pattern fields that test containment, and the block field they look into.
 _CONTAINS = {"text_contains": "text", "content_contains": "content"}
@@ -84,7 +76,7 @@ class _Request:
     view: RequestView
 
 
-@CHECKLIST.judge(EXPECT)
+@BOOK.checks(EXPECT)
 def expectations(transcript: Transcript, wire: Wire) -> list[Violation]:
     """The case's expectations, as a judge (they read no wire hook)."""
     return expectation_violations(transcript)

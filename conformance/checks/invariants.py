@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.checks import quote
-from conformance.checks.check import Check, Checklist
+from conformance.checks.check import JudgeBook
 from conformance.checks.walk import carries, placed
 from conformance.model import REPAIRED_FAULTS, TRUNCATING_STOPS, ToolCall, ToolResult
 from conformance.transcript import Transcript
@@ -19,44 +19,13 @@ from conformance.verdict import Severity, Violation
 from conformance.wires.base import RequestView
 from conformance.wires.roles import HistorySource
 
-CHECKLIST = Checklist()
+BOOK = JudgeBook("invariants", __name__)
 
-TOOL_PAIRING = Check(
-    id="invariant/tool-pairing",
-    statement="Each tool call of an assistant message is answered by exactly one tool result "
-    "before the next assistant message, and each tool result answers a call of the "
-    "assistant message before it.",
-    source="rule 13, 28, 32, 42; a should where the provider does not pair them (Ollama's "
-    "templated chat: langchain4j/langchain4j#2210 sends a tool message with no call id)",
-)
-NO_EMPTY_MESSAGE = Check(
-    id="invariant/no-empty-message",
-    statement="No message is empty, except an optional final assistant message (a must "
-    "where the provider refuses empty messages, a design should where it takes them).",
-    source="rule 15; seed §165; docs/architecture.md (no empty messages); "
-    'vllm-project/vllm#21089 (Chat Completions takes an assistant content "")',
-)
-NO_REASONING_IN_USER_INPUT = Check(
-    id="invariant/no-reasoning-in-user-input",
-    statement="No reasoning or tool-call block is sent in user or tool messages, nor inside "
-    "a tool result's content.",
-    source="seed §1, §2, §3, §6, §10; docs/architecture.md (no reasoning in user input)",
-    evidence="design",  # only the seed behaviours and the design assert it
-)
-APPEND_ONLY = Check(
-    id="invariant/append-only",
-    statement="Each served request's history starts with the previous served request's "
-    "history, JSON-identical in the same key order, except for cache_control breakpoints "
-    "and a one-text-part content list written as its plain string (or back).",
-    source="rule 19, 53; seed §91, §103; seed B14",
-    severity="should",
-)
-TRUNCATED_CALL_NOT_RUN = Check(
-    id="invariant/truncated-call-not-run",
-    statement="A tool call with cut-off arguments is never answered with its tool's real "
-    "result (must); nor is a complete call from a truncated response (should).",
-    source="rule 16, 33; seed §165",
-)
+TOOL_PAIRING = BOOK.rule("invariant/tool-pairing")
+NO_EMPTY_MESSAGE = BOOK.rule("invariant/no-empty-message")
+NO_REASONING_IN_USER_INPUT = BOOK.rule("invariant/no-reasoning-in-user-input")
+APPEND_ONLY = BOOK.rule("invariant/append-only")
+TRUNCATED_CALL_NOT_RUN = BOOK.rule("invariant/truncated-call-not-run")
 
 
 # ---------------------------------------------------------------- tool pairing
@@ -71,7 +40,7 @@ class _Turn:
     answers: dict[str, int]
 
 
-@CHECKLIST.judge(TOOL_PAIRING)
+@BOOK.checks(TOOL_PAIRING)
 def tool_pairing(transcript: Transcript, wire: object) -> list[Violation]:
     """Calls and results pair one to one between consecutive assistant messages."""
     found: list[Violation] = []
@@ -160,7 +129,7 @@ _EMPTY_ACCEPTED = (
 )
 
 
-@CHECKLIST.judge(NO_EMPTY_MESSAGE)
+@BOOK.checks(NO_EMPTY_MESSAGE)
 def no_empty_message(transcript: Transcript, wire: object) -> list[Violation]:
     """Only a final assistant message may be empty: a ``must`` where the provider
     refuses empty messages (Anthropic, Gemini), a design ``should`` where it takes them
@@ -184,7 +153,7 @@ def no_empty_message(transcript: Transcript, wire: object) -> list[Violation]:
 # ---------------------------------------------------------------- user input
 
 
-@CHECKLIST.judge(NO_REASONING_IN_USER_INPUT)
+@BOOK.checks(NO_REASONING_IN_USER_INPUT)
 def no_reasoning_in_user_input(transcript: Transcript, wire: object) -> list[Violation]:
     """User and tool input carries no reasoning or tool calls, not even nested."""
     found: list[Violation] = []
@@ -213,7 +182,7 @@ def no_reasoning_in_user_input(transcript: Transcript, wire: object) -> list[Vio
 # ---------------------------------------------------------------- append-only
 
 
-@CHECKLIST.judge(APPEND_ONLY)
+@BOOK.checks(APPEND_ONLY)
 def append_only(transcript: Transcript, wire: HistorySource) -> list[Violation]:
     """Served requests only append to the history the previous served one sent.
 
@@ -337,7 +306,7 @@ class _Suspect:
     result: str
 
 
-@CHECKLIST.judge(TRUNCATED_CALL_NOT_RUN)
+@BOOK.checks(TRUNCATED_CALL_NOT_RUN)
 def truncated_call_not_run(transcript: Transcript, wire: object) -> list[Violation]:
     """A call from a truncated turn is answered with an error, or dropped, never run."""
     suspects: dict[str, _Suspect] = {}

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from conformance.cases.schema import Case
 from conformance.checks import quote
-from conformance.checks.check import Check, Checklist
+from conformance.checks.check import JudgeBook
 from conformance.checks.walk import Placed, placed
 from conformance.model import (
     REPAIRED_FAULTS,
@@ -35,7 +35,7 @@ from conformance.model import (
     opaque_fields,
 )
 from conformance.transcript import Transcript
-from conformance.verdict import Violation
+from conformance.verdict import Rule, Violation
 from conformance.wires.base import RequestView
 from conformance.wires.hints import LedgerHints
 from conformance.wires.roles import Hinted
@@ -43,56 +43,16 @@ from conformance.wires.roles import Hinted
 #: Stops after which the provider accepts that the response is dropped from history.
 DROPPABLE_STOPS: frozenset[str] = TRUNCATING_STOPS | {"refusal"}
 
-CHECKLIST = Checklist()
+BOOK = JudgeBook("ledger", __name__)
 
-KNOWN = Check(
-    id="invariant/ledger-known",
-    statement="Every opaque payload in a request is byte-identical to one the provider "
-    "minted before it (none truncated, concatenated, re-encoded or fabricated); a must "
-    "where the provider checks that payload, a should elsewhere (Gemini checks only "
-    "functionCall signatures).",
-    source="docs/architecture.md (opaque-payload ledger); rule 3, 7, 22, 43; seed §26, §28, §35, "
-    "§108; seed B12",
-)
-FOREIGN = Check(
-    id="invariant/ledger-foreign",
-    statement="No request carries a payload minted by another provider, model or session "
-    "(severity: the wire's token strength).",
-    source="rule 8, 38, 46, 51; docs/architecture.md (opaque-payload ledger)",
-)
-PAIRED = Check(
-    id="invariant/ledger-paired",
-    statement="A payload comes back in the field and on the kind of block it was minted on, "
-    "with the same companion (episode text, call id) (severity: the wire's token strength).",
-    source="rule 5, 7, 26, 40, 44; seed §26",
-)
-ONCE = Check(
-    id="invariant/ledger-once",
-    statement="No payload appears in one request more often than it was minted (severity: "
-    "the wire's token strength).",
-    source="docs/architecture.md (every token comes back exactly once); rule 5, 7",
-)
-ORDER = Check(
-    id="invariant/ledger-order",
-    statement="Payloads keep their minted order among themselves and relative to the tool "
-    "calls of the response that minted them (severity: the wire's token strength).",
-    source="docs/architecture.md (in order relative to the tool calls); rule 7, 26, 41; seed §25, "
-    "§29, §108; seed B13",
-)
-CURRENT_LOOP = Check(
-    id="invariant/ledger-current-loop",
-    statement="Every payload minted in the current tool loop comes back (severity: the "
-    "wire's token strength).",
-    source="rule 3, 4, 5, 6, 25, 27, 35, 37, 40, 41, 43; seed §25, §26, §30",
-)
-COMPLETE = Check(
-    id="invariant/ledger-complete",
-    statement="Payloads minted in earlier turns come back too (prompt cache and reasoning "
-    "continuity).",
-    source="rule 19, 20, 24, 44, 53; seed §109; seed B13",
-    severity="should",
-)
-LEDGER_CHECKS: tuple[Check, ...] = (
+KNOWN = BOOK.rule("invariant/ledger-known")
+FOREIGN = BOOK.rule("invariant/ledger-foreign")
+PAIRED = BOOK.rule("invariant/ledger-paired")
+ONCE = BOOK.rule("invariant/ledger-once")
+ORDER = BOOK.rule("invariant/ledger-order")
+CURRENT_LOOP = BOOK.rule("invariant/ledger-current-loop")
+COMPLETE = BOOK.rule("invariant/ledger-complete")
+LEDGER_CHECKS: tuple[Rule, ...] = (
     KNOWN,
     FOREIGN,
     PAIRED,
@@ -207,7 +167,7 @@ class _Book:
         return self.turns[min(response, len(self.turns) - 1)]
 
 
-@CHECKLIST.judge(*LEDGER_CHECKS)
+@BOOK.checks(*LEDGER_CHECKS)
 def ledger_violations(transcript: Transcript, wire: Hinted) -> list[Violation]:
     """Every ledger violation of every parsed request, grouped by check."""
     book = _Book.of(transcript.case)

@@ -1,21 +1,21 @@
 """The provider's rules and every wire's rules, as checks: the scripted provider enforced
 them while it served the run and recorded each violation with its exchange.
 
-Their checks are bound to the rules themselves (``Check.bound_to``), so a rule's id,
-statement, source and ref are written once, where the provider or the wire defines it.
+Their data is the catalogue's, looked up by id where the provider or the wire judges
+them; this judge lists them (read lazily: the wires load on first use) and reports what
+the provider recorded.
 """
 
 from __future__ import annotations
 
-from conformance.checks.check import Checklist
+from conformance.checks.check import JudgeBook
 from conformance.provider.scripted import PROVIDER_RULES
 from conformance.transcript import Transcript
-from conformance.verdict import Violation
-from conformance.wires.base import Rule
+from conformance.verdict import Rule, Violation
 from conformance.wires.registry import get_wire, wire_names
 from conformance.wires.roles import Wire
 
-CHECKLIST = Checklist()
+BOOK = JudgeBook("recorded", __name__)
 
 
 def rules() -> tuple[Rule, ...]:
@@ -23,7 +23,7 @@ def rules() -> tuple[Rule, ...]:
     return (*PROVIDER_RULES, *(rule for name in wire_names() for rule in get_wire(name).rules))
 
 
-@CHECKLIST.judge_rules(rules)
+@BOOK.checks_lazily(rules)
 def recorded_violations(transcript: Transcript, wire: Wire) -> list[Violation]:
     """The rule violations the provider recorded, request by request, in recorded order.
 
@@ -31,15 +31,8 @@ def recorded_violations(transcript: Transcript, wire: Wire) -> list[Violation]:
     reject it, served), so it is always ``must``; it carries the evidence it rests on.
     """
     return [
-        Violation(
-            check=violation.rule.id,
-            message=violation.message,
-            severity="must",
-            evidence=violation.evidence,
-            request=exchange.number,
-            at=violation.at,
-        )
+        violation.model_copy(update={"severity": "must", "request": exchange.number})
         for exchange in transcript.exchanges
         for violation in exchange.violations
-        if not violation.rule.fallback  # a fallback the provider asked for: no verdict
+        if not violation.broken.fallback  # a fallback the provider asked for: no verdict
     ]

@@ -18,72 +18,97 @@ from __future__ import annotations
 
 from functools import cache
 
+from conformance.catalogue.book import Registered, RuleBook, rule
+from conformance.catalogue.checks import (
+    check_entries,
+    contribute_beside,
+    documentation_only,
+    realism_entries,
+)
 from conformance.checks import expectations, invariants, ledger, recorded, retries
-from conformance.checks.check import Check, Checklist, Judged
+from conformance.checks.check import Judge, JudgeBook
+from conformance.errors import UnjudgedEntries
 from conformance.plugins import CHECKS, Plugin, attribute, load_each
 from conformance.transcript import Transcript
-from conformance.verdict import Violation
+from conformance.verdict import Rule, Violation
+from conformance.wires.registry import get_wire, wire_names
 from conformance.wires.roles import Wire
 
 __all__ = [
-    "CHECKLISTS",
+    "BOOKS",
     "MORE_VIOLATIONS",
-    "Check",
-    "Judged",
+    "UnjudgedEntries",
     "all_checks",
+    "realism_checks",
     "registered",
     "run_checks",
 ]
 
-#: The checklist of every module that judges checks, in report order.
-CHECKLISTS: tuple[Checklist, ...] = (
-    recorded.CHECKLIST,
-    expectations.CHECKLIST,
-    ledger.CHECKLIST,
-    invariants.CHECKLIST,
-    retries.CHECKLIST,
+#: The book of every module that judges checks, in report order.
+BOOKS: tuple[JudgeBook, ...] = (
+    recorded.BOOK,
+    expectations.BOOK,
+    ledger.BOOK,
+    invariants.BOOK,
+    retries.BOOK,
 )
 
 
-def _pack_checklist(plugin: Plugin) -> Checklist:
-    checklist = attribute(plugin, "CHECKLIST")
-    if not isinstance(checklist, Checklist):
-        raise TypeError(f"{plugin.module}.CHECKLIST is not a Checklist")
-    return checklist
+def _pack_book(plugin: Plugin) -> JudgeBook:
+    contribute_beside(plugin.module)  # its checks' data, before its judges look them up
+    book = attribute(plugin, "BOOK")
+    if not isinstance(book, RuleBook):
+        raise TypeError(f"{plugin.module}.BOOK is not a RuleBook")
+    return book
 
 
 @cache
-def registered() -> tuple[Judged, ...]:
+def registered() -> tuple[Registered[Judge], ...]:
     """Every judge with its checks, in report order: the suite's, then the check packs'."""
-    packs = [checklist for _, checklist in load_each(CHECKS, _pack_checklist)[0]]
-    return tuple(judged for checklist in (*CHECKLISTS, *packs) for judged in checklist.judged)
+    packs = [book for _, book in load_each(CHECKS, _pack_book)[0]]
+    return tuple(entry for book in (*BOOKS, *packs) for entry in book.registered)
 
 
-#: The report's own entry, not a judge: a cell that broke more than the report keeps
-#: (``runner.capped``) counts the rest in one entry with this id, so that every id a
-#: report prints resolves in ``wire-conformance checks``.
-MORE_VIOLATIONS = Check(
-    id="report/more-violations",
-    statement=(
-        "A cell's report keeps at most 20 violations of one check and 100 in all; this "
-        "entry counts the ones left out, by check (the verdict is judged on all of them)."
-    ),
-    source="the report's size limit (docs/report.md): a target that loops cannot make a "
-    "report of megabytes",
-    evidence="documented",
-)
+#: The report's own entry, not a judge's (``documentation_only`` in the catalogue): a
+#: cell that broke more than the report keeps (``runner.capped``) counts the rest in one
+#: entry with this id, so that every id a report prints resolves in
+#: ``wire-conformance checks``.
+MORE_VIOLATIONS = rule("report/more-violations", __name__)
 
 
 @cache
-def all_checks() -> tuple[Check, ...]:
+def all_checks() -> tuple[Rule, ...]:
     """Every check (rules, expectations, ledger, invariants), in report order, then the
-    report's own entry."""
-    return (*(check for judged in registered() for check in judged.checks), MORE_VIOLATIONS)
+    entries no predicate judges (the report's own); ``UnjudgedEntries`` when the
+    catalogue holds an entry that no predicate judges and that does not say why."""
+    judged = tuple(dict.fromkeys(rule for entry in registered() for rule in entry.rules))
+    listed = {rule.id for rule in judged} | {rule.id for rule in documentation_only()}
+    unjudged = [check_id for check_id in check_entries() if check_id not in listed]
+    if unjudged:
+        raise UnjudgedEntries(
+            "catalogue entries without a predicate (register one, or say "
+            f"`documentation_only` and why): {', '.join(unjudged)}"
+        )
+    return (*judged, *documentation_only())
+
+
+@cache
+def realism_checks() -> tuple[Rule, ...]:
+    """Every realism check the case lint reports, wire by wire (wires by name), each once;
+    ``UnjudgedEntries`` when the catalogue holds one no wire's predicates report."""
+    found = tuple(
+        dict.fromkeys(rule for name in wire_names() for rule in get_wire(name).realism.rules)
+    )
+    listed = {rule.id for rule in found}
+    unjudged = [check_id for check_id in realism_entries() if check_id not in listed]
+    if unjudged:
+        raise UnjudgedEntries(f"realism entries no wire's predicates report: {', '.join(unjudged)}")
+    return found
 
 
 def run_checks(transcript: Transcript, wire: Wire) -> list[Violation]:
     """Every violation of the run, judge by judge in report order."""
     found: list[Violation] = []
-    for judged in registered():
-        found += judged.judge(transcript, wire)
+    for entry in registered():
+        found += entry.predicate(transcript, wire)
     return found

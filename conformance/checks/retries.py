@@ -15,24 +15,14 @@ import json
 from itertools import pairwise
 from typing import Any
 
-from conformance.checks.check import Check, Checklist
+from conformance.checks.check import JudgeBook
 from conformance.model import REPAIRED_FAULTS, Text
 from conformance.transcript import Exchange, Transcript
 from conformance.verdict import Violation
 
-CHECKLIST = Checklist()
+BOOK = JudgeBook("retries", __name__)
 
-RETRY_IDENTICAL = Check(
-    id="invariant/retry-identical",
-    statement="A request sent again after a transient fault (overloaded, rate-limited, a "
-    "server error) has the same JSON body as the request that got the fault; the "
-    "alternatives, stopping or going on with the next prompt, are accepted too.",
-    source="docs/writing-cases.md (faults); inferred from the providers' own SDKs, which "
-    "retry 429 and 5xx answers with the request unchanged (the provider accepts a changed "
-    "retry)",
-    severity="should",
-    evidence="inferred",
-)
+RETRY_IDENTICAL = BOOK.rule("invariant/retry-identical")
 
 
 def _json(exchange: Exchange) -> Any:
@@ -73,7 +63,7 @@ def _next_prompt(transcript: Transcript, after: Exchange, sent: Exchange) -> boo
     return last.role == "user" and bool(texts & _later_prompts(transcript, after.served))
 
 
-@CHECKLIST.judge(RETRY_IDENTICAL)
+@BOOK.checks(RETRY_IDENTICAL)
 def retry_identical(transcript: Transcript, wire: object) -> list[Violation]:
     """Each request right after a fault is the identical request, or a later prompt."""
     found: list[Violation] = []

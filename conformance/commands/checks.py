@@ -19,6 +19,13 @@ class ChecksCommand:
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--json", action="store_true", help="print the list as JSON")
         parser.add_argument(
+            "--kind",
+            choices=("run", "realism"),
+            default="run",
+            help="run: the checks that judge a run (default); realism: the shapes each wire "
+            "never sends, which `cases --lint` reports",
+        )
+        parser.add_argument(
             "--rule",
             metavar="ID",
             help="print one check (invariant/tool-pairing, as reports print it) or catalogue "
@@ -29,9 +36,20 @@ class ChecksCommand:
         return _checks(args, console())
 
 
-def _checks(args: argparse.Namespace, console: Console) -> int:
-    from dataclasses import asdict
+def _realism_checks(args: argparse.Namespace, console: Console) -> int:
+    """``checks --kind realism``: each realism check's id and the finding it reports."""
+    from conformance.checks.registry import realism_checks
 
+    if args.json:
+        listing = [{"id": check.id, "finding": check.statement} for check in realism_checks()]
+        sys.stdout.write(json.dumps(listing, indent=2, ensure_ascii=False) + "\n")
+        return EXIT_OK
+    for check in realism_checks():
+        console.print(f"{check.id}  {check.statement}", markup=False, highlight=False)
+    return EXIT_OK
+
+
+def _checks(args: argparse.Namespace, console: Console) -> int:
     from conformance.checks.registry import all_checks
 
     if args.rule:
@@ -50,8 +68,11 @@ def _checks(args: argparse.Namespace, console: Console) -> int:
                 )
             return print_lines(lines, console)
         return print_lines(describe(entry), console)
+    if args.kind == "realism":
+        return _realism_checks(args, console)
     if args.json:
-        listing = [asdict(check) for check in all_checks()]
+        fields = ("id", "statement", "source", "severity", "ref", "evidence")
+        listing = [{name: getattr(check, name) for name in fields} for check in all_checks()]
         sys.stdout.write(json.dumps(listing, indent=2, ensure_ascii=False) + "\n")
         return EXIT_OK
     for check in all_checks():

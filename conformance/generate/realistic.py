@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from conformance.model import ContentBlock, Noise, ScriptedResponse, Stop, ToolCall
+from conformance.verdict import Violation
 from conformance.wires.roles import BlockSpot, Realism
 
 #: Field resets tried in order on an unrealistic block, each on top of the previous.
@@ -31,7 +32,7 @@ def _problems(
     stop: Stop,
     dialect: str | None,
     model: str,
-) -> list[str]:
+) -> list[Violation]:
     spot = BlockSpot(True, index, blocks, stop, dialect, model)
     return realism.block(blocks[index], spot)
 

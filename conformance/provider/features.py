@@ -15,57 +15,29 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
+from conformance.catalogue.book import rule
 from conformance.catalogue.features import Treatment, UnknownAnswer, WireFeatures, features
 from conformance.http import HttpRequest
-from conformance.wires.base import Rule, RuleViolation
-from conformance.wires.openai_responses import ResponsesRule
-
-_REF = "design: every request field and beta is listed (docs/rules.md, Request fields and betas)"
+from conformance.verdict import Rule, Violation
 
 #: The three answers, as the checks list them; each wire's answer fills in the real
 #: API's error text and type (``_answered``).
-UNKNOWN_FIELD_RULE = Rule(
-    id="provider/unknown-field",
-    ref=_REF,
-    statement="A request carries only top-level fields the wire's real API takes.",
-    source="each wire's real answer to a field it does not know, cited in docs/rules.md",
-    error="{name}",
-)
-UNKNOWN_BETA_RULE = Rule(
-    id="provider/unknown-beta",
-    ref=_REF,
-    statement="A request carries only beta values the wire's real API takes.",
-    source="each wire's real answer to a beta value it does not know, cited in docs/rules.md",
-    error="{name}",
-)
-UNMODELLED_RULE = Rule(
-    id="provider/unmodelled-feature",
-    ref=_REF,
-    statement=(
-        "A request uses only what the suite's provider models: a field or beta the real "
-        "API takes and then answers in a way the provider does not reproduce leaves the "
-        "cell unjudged."
-    ),
-    source="the suite's own contract; each feature's source is cited in docs/rules.md",
-    error=(
-        "conformance: {name} is taken by the real API, but this suite does not model it "
-        "({why}); the cell cannot be judged"
-    ),
-    evidence="documented",
-)
+UNKNOWN_FIELD_RULE = rule("provider/unknown-field", __name__)
+UNKNOWN_BETA_RULE = rule("provider/unknown-beta", __name__)
+UNMODELLED_RULE = rule("provider/unmodelled-feature", __name__)
 FEATURE_RULES = (UNKNOWN_FIELD_RULE, UNKNOWN_BETA_RULE, UNMODELLED_RULE)
 #: The rules whose answer leaves a cell unjudged: its verdict is ``error``.
-UNJUDGEABLE = frozenset(rule.id for rule in FEATURE_RULES)
+UNJUDGEABLE = frozenset(feature.id for feature in FEATURE_RULES)
 
 
-def why_unjudged(violation: RuleViolation) -> str:
+def why_unjudged(violation: Violation) -> str:
     """A verdict's reason for a request answered with one of ``FEATURE_RULES``."""
-    if violation.rule.id == UNKNOWN_FIELD_RULE.id:
+    if violation.check == UNKNOWN_FIELD_RULE.id:
         return (
             f"it carries the field `{violation.at}`, which the real API does not take as "
             f"far as this suite knows (it would answer: {violation.message})"
         )
-    if violation.rule.id == UNKNOWN_BETA_RULE.id:
+    if violation.check == UNKNOWN_BETA_RULE.id:
         return (
             "it carries a beta value the real API does not take as far as this suite "
             f"knows (it would answer: {violation.message})"
@@ -83,7 +55,7 @@ def listed_for(wire: str, dialect: str | None) -> WireFeatures | None:
 
 def unjudgeable(
     wire: str, dialect: str | None, request: HttpRequest, body: Mapping[str, object]
-) -> RuleViolation | None:
+) -> Violation | None:
     """The first top-level field (in the body's order), then the first beta value, that
     the provider cannot judge, as the violation it answers; ``None`` when there is none."""
     listed = listed_for(wire, dialect)
@@ -94,12 +66,12 @@ def unjudgeable(
 
 def _findings(
     wire: str, listed: WireFeatures, request: HttpRequest, body: Mapping[str, object]
-) -> Iterator[RuleViolation]:
+) -> Iterator[Violation]:
     for field in body:
         treatment = listed.treatment(field)
         if treatment is None:
             rule = _answered(wire, UNKNOWN_FIELD_RULE, listed.unknown_field)
-            yield RuleViolation(rule, rule.error.format(name=field), field)
+            yield rule.violated(field, name=field)
         elif treatment is Treatment.UNMODELLED:
             why = listed.why_unmodelled(field)
             yield _unmodelled(wire, listed, f"the field `{field}`", why, field)
@@ -110,7 +82,7 @@ def _findings(
             continue
         if listed.unknown_beta is not None:
             rule = _answered(wire, UNKNOWN_BETA_RULE, listed.unknown_beta)
-            yield RuleViolation(rule, rule.error.format(name=value))
+            yield rule.violated(name=value)
         else:
             why = "no public source shows what the real API does with this value"
             yield _unmodelled(wire, listed, f"`{listed.beta_header}: {value}`", why, None)
@@ -131,18 +103,16 @@ def _answered(wire: str, rule: Rule, answer: UnknownAnswer) -> Rule:
         evidence="observed",
     )
     if wire == "openai-responses":
-        return ResponsesRule(**vars(answered), code=answer.code, param="{at}")
+        return replace(answered, code=answer.code, param="{at}")
     return answered
 
 
-def _unmodelled(
-    wire: str, listed: WireFeatures, named: str, why: str, at: str | None
-) -> RuleViolation:
+def _unmodelled(wire: str, listed: WireFeatures, named: str, why: str, at: str | None) -> Violation:
     rule = replace(
         UNMODELLED_RULE,
         error_type=listed.unknown_field.error_type,
         source=f"{UNMODELLED_RULE.source}: " + ", ".join(listed.field_sources),
     )
     if wire == "openai-responses":
-        rule = ResponsesRule(**vars(rule), code="unmodelled_feature", param="{at}")
-    return RuleViolation(rule, rule.error.format(name=named, why=why), at)
+        rule = replace(rule, code="unmodelled_feature", param="{at}")
+    return rule.violated(at, name=named, why=why)

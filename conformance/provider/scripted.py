@@ -17,51 +17,26 @@ import threading
 from conformance.cases.continuation import continuation_loops
 from conformance.cases.model_name import session_model
 from conformance.cases.schema import Case
+from conformance.catalogue.book import rule
 from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import Text
 from conformance.provider.features import FEATURE_RULES, unjudgeable
 from conformance.provider.limits import LIMIT_RULES, misframed, overdeep, oversize
 from conformance.transcript import Exchange
+from conformance.verdict import Rule, Violation
 from conformance.wires.base import (
     RenderContext,
     RequestView,
-    Rule,
-    RuleViolation,
     ValidationContext,
 )
 from conformance.wires.framing import reframe
 from conformance.wires.roles import Server
 
 #: Provider-level rules: they hold on every wire.
-UNKNOWN_ENDPOINT = Rule(
-    id="provider/unknown-endpoint",
-    ref="design: the provider serves each wire on its real path",
-    statement="A request goes to one of the wire's real endpoints.",
-    source="docs/architecture.md, command-target contract v1",
-    error="conformance: {method} {path} is not an endpoint of {wire}",
-    status=404,
-    error_type="not_found_error",
-    evidence="documented",
-)
-MALFORMED_REQUEST = Rule(
-    id="provider/malformed-request",
-    ref="design: request bodies that are not JSON produce a clear verdict",
-    statement="A request body is a JSON document of the wire's request shape.",
-    source="docs/architecture.md, scripted provider",
-    error="{message}",
-    evidence="documented",
-)
-BEYOND_SCRIPT = Rule(
-    id="provider/beyond-script",
-    ref="design: a request beyond the script is a failure, not a hang",
-    statement="The target sends no request after the scripted conversation has ended.",
-    source="docs/architecture.md, scripted provider",
-    # A 400, not a 5xx: SDKs retry server errors until their timeout, which turned a
-    # clear verdict into an `error`; a client error ends the target's loop at once.
-    error="conformance: request {number} is beyond the script ({count})",
-    evidence="documented",  # the suite's own contract: the script is the conversation
-)
+UNKNOWN_ENDPOINT = rule("provider/unknown-endpoint", __name__)
+MALFORMED_REQUEST = rule("provider/malformed-request", __name__)
+BEYOND_SCRIPT = rule("provider/beyond-script", __name__)
 PROVIDER_RULES = (UNKNOWN_ENDPOINT, MALFORMED_REQUEST, BEYOND_SCRIPT, *LIMIT_RULES, *FEATURE_RULES)
 
 #: Rejected requests a target may send (repair-and-retry) before the provider gives up.
@@ -113,7 +88,7 @@ class ScriptedProvider:
             return response
 
     @staticmethod
-    def _refused(request: HttpRequest) -> tuple[HttpRequest, RuleViolation] | None:
+    def _refused(request: HttpRequest) -> tuple[HttpRequest, Violation] | None:
         """A request refused before it is read (``limits``): the request as recorded
         (an over-size body by size and hash only) and why."""
         dropped = oversize(request)
@@ -211,13 +186,13 @@ class ScriptedProvider:
         wire.  A replay overrides it to serve the recorded bytes instead."""
         return self.wire.render(self.script[index], context)
 
-    def _error(self, rule: Rule, **fields: object) -> tuple[HttpResponse, RuleViolation]:
-        violation = RuleViolation(rule, rule.error.format(**fields))
+    def _error(self, rule: Rule, **fields: object) -> tuple[HttpResponse, Violation]:
+        violation = rule.violation(rule.error.format(**fields))
         return self.wire.render_error(violation), violation
 
     def _answer(
         self, request: HttpRequest, number: int
-    ) -> tuple[HttpResponse, RequestView | None, int | None, list[RuleViolation], str | None]:
+    ) -> tuple[HttpResponse, RequestView | None, int | None, list[Violation], str | None]:
         if not self.wire.serves(request):
             response, violation = self._error(
                 UNKNOWN_ENDPOINT, method=request.method, path=request.path, wire=self.wire.name
@@ -226,7 +201,7 @@ class ScriptedProvider:
         try:
             view = self.wire.parse(request, self._context(number))
         except RequestParseError as error:
-            violation = RuleViolation(MALFORMED_REQUEST, error.message, error.at)
+            violation = MALFORMED_REQUEST.violation(error.message, at=error.at)
             return self.wire.render_error(violation), None, None, [violation], error.message
         unjudged = unjudgeable(self.wire.name, self.dialect, request, view.raw)
         if unjudged is not None:  # a field or beta the provider cannot judge: say so
@@ -251,7 +226,7 @@ class ScriptedProvider:
         )
         response = reframe(self.respond(index, context), self.script[index].framing)
         self._served += 1
-        # A violation too weakly evidenced to reject (``RuleViolation.rejects``) is
+        # A violation too weakly evidenced to reject (``Violation.rejects``) is
         # recorded beside the response the real provider would most likely have sent.
         return response, view, index, violations, None
 

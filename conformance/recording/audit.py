@@ -45,8 +45,9 @@ from conformance.provider.scripted import MALFORMED_REQUEST
 from conformance.recording.load import load_recording
 from conformance.recording.model import RecordedExchange, Recording
 from conformance.recording.to_case import options_of, scripted_answer, settled
+from conformance.verdict import Violation
 from conformance.version import __version__
-from conformance.wires.base import RequestView, RuleViolation, ValidationContext
+from conformance.wires.base import RequestView, ValidationContext
 from conformance.wires.registry import get_wire, split_column
 from conformance.wires.roles import Wire
 
@@ -211,8 +212,8 @@ def _tokens(blocks: Sequence[Block]) -> set[str]:
     return found
 
 
-def _fired(violation: RuleViolation) -> Fired:
-    rule = violation.rule
+def _fired(violation: Violation) -> Fired:
+    rule = violation.broken
     return Fired(
         rule=rule.id,
         message=violation.message,
@@ -257,7 +258,7 @@ def _judge(exchange: RecordedExchange, memory: _Memory, shown: str, column: str)
     try:
         view = memory.wire.parse(request, memory.context(exchange.number))
     except RequestParseError as error:
-        fired = _fired(RuleViolation(MALFORMED_REQUEST, error.message, error.at))
+        fired = _fired(MALFORMED_REQUEST.violation(error.message, at=error.at))
         return AuditedExchange(
             **base,
             suite_accepts=False,
@@ -269,7 +270,7 @@ def _judge(exchange: RecordedExchange, memory: _Memory, shown: str, column: str)
         memory.options = Options.model_validate(options_of(view, column))
         memory.history = view.messages[:-1]
     unjudged = unjudgeable(memory.wire.name, memory.dialect, request, view.raw)
-    if unjudged is not None and unjudged.rule.id == UNMODELLED_RULE.id:
+    if unjudged is not None and unjudged.check == UNMODELLED_RULE.id:
         _remember(exchange, view, memory, column)
         return AuditedExchange(
             **base,

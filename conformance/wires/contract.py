@@ -23,12 +23,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from conformance.wires.base import Rule
+from conformance.verdict import Rule
 from conformance.wires.roles import Realism, Wire
 
 #: Each public module, and each public name it defines: a function with its parameters
-#: (``None``: a value, not a function).  ``rules`` may define any number of ``Rule``
-#: constants besides.
+#: (``None``: a value, not a function).  ``rules`` and ``realism`` may define any number
+#: of ``Rule`` constants besides: handles on catalogue checks (``BOOK.rule("<id>")``).
 CONTRACT: Mapping[str, Mapping[str, tuple[str, ...] | None]] = MappingProxyType(
     {
         # where a request goes: what the provider serves, and a target's default path
@@ -52,12 +52,16 @@ CONTRACT: Mapping[str, Mapping[str, tuple[str, ...] | None]] = MappingProxyType(
         "validate": {"validate": ("view", "context")},
         # a recorded response back into a scripted one, and the noise its stream carried
         "read": {"read": ("body", "streaming", "dialect"), "noise": ("events", "body")},
-        # the predicates of the case linter's one realism walk, and the options the
-        # provider refuses before any turn
+        # the predicates of the case linter's one realism walk, registered by realism
+        # check id in ``RESPONSE`` and ``BLOCK`` (``REALISM_RULES`` derived from them), and
+        # the options the provider refuses before any turn
         "realism": {
             "response_problems": ("response", "dialect"),
             "block_problems": ("block", "spot"),
             "options_problems": ("options", "tools"),
+            "RESPONSE": None,
+            "BLOCK": None,
+            "REALISM_RULES": None,
         },
         # the wire's own data: its name, how its clients find it, its ledger hints, its
         # dialects and default models, its server-side state, a recording's case options
@@ -77,12 +81,16 @@ CONTRACT: Mapping[str, Mapping[str, tuple[str, ...] | None]] = MappingProxyType(
     }
 )
 #: The contract names that are not the ``Wire`` field of their lower-cased name: the
-#: realism predicates make ``Wire.realism``; ``BOOK`` is where ``RULES`` comes from.
+#: realism predicates and checks make ``Wire.realism``; the books (``BOOK``, ``RESPONSE``,
+#: ``BLOCK``) are where the rules come from.
 _FIELDS: Mapping[str, str | None] = MappingProxyType(
     {
         "response_problems": "realism.response",
         "block_problems": "realism.block",
         "options_problems": "realism.options",
+        "REALISM_RULES": "realism.rules",
+        "RESPONSE": None,
+        "BLOCK": None,
         "BOOK": None,
     }
 )
@@ -178,7 +186,7 @@ def _module_problems(dotted: str, expected: Mapping[str, tuple[str, ...] | None]
     for name in defined:
         value = getattr(module, name, None)
         if name not in expected:
-            if not (dotted.endswith(".rules") and isinstance(value, Rule)):
+            if not (dotted.endswith((".rules", ".realism")) and isinstance(value, Rule)):
                 problems.append(f"{dotted}: `{name}` is not in the contract (make it `_{name}`)")
             continue
         parameters = expected[name]

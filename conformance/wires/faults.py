@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from conformance.http import HttpResponse
 from conformance.model import Fault, FaultKind
-from conformance.wires.base import Rule, RuleViolation
+from conformance.verdict import Rule, Violation
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ def render_fault(
     fault: Fault,
     wire: str,
     table: FaultTable,
-    render_error: Callable[[RuleViolation], HttpResponse],
+    render_error: Callable[[Violation], HttpResponse],
 ) -> HttpResponse:
     """The wire's error answer for ``fault``, with ``retry-after`` when the case sets one."""
     answer = table[fault.kind]
@@ -47,7 +47,7 @@ def render_fault(
         error_type=answer.error_type,
         evidence="documented",
     )
-    response = render_error(RuleViolation(rule, answer.message))
+    response = render_error(rule.violation(answer.message))
     if fault.retry_after is None:
         return response
     return replace(response, headers=(*response.headers, ("retry-after", str(fault.retry_after))))

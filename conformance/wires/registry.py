@@ -9,7 +9,8 @@ out with a warning naming its distribution and entry point (the other wires stil
 and asking for its wire by name repeats why.
 
 ``get_wire(name).rules`` is every rule of a wire, in the order its provider checks them
-(derived from the wire's rule book, ``conformance/wires/rulebook.py``).
+(derived from the wire's rule book, ``conformance.catalogue.book``; each rule's data is
+the catalogue's, ``conformance/catalogue/checks.yaml``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
+from conformance.catalogue.checks import contribute_beside
 from conformance.plugins import WIRES, Plugin, load_each, warn
 from conformance.wires.contract import assemble
 from conformance.wires.roles import ClientEnvironment, Wire
@@ -38,6 +40,7 @@ def bundled_packages() -> tuple[str, ...]:
 
 
 def _plugin_wire(plugin: Plugin) -> Wire:
+    contribute_beside(plugin.module)  # its checks' data, before its rules look them up
     wire = assemble(plugin.module)
     if wire.name != plugin.name:
         raise ValueError(f"its package names the wire {wire.name!r}, not {plugin.name!r}")

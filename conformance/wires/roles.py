@@ -18,19 +18,14 @@ out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import Block, Message, Noise, Options, ScriptedResponse, Stop, ToolSpec
-from conformance.wires.base import (
-    RenderContext,
-    RequestView,
-    Rule,
-    RuleViolation,
-    ValidationContext,
-)
+from conformance.verdict import Rule, Violation
+from conformance.wires.base import RenderContext, RequestView, ValidationContext
 from conformance.wires.hints import LedgerHints
 
 if TYPE_CHECKING:
@@ -59,7 +54,7 @@ class Server(Protocol):
         """The body in neutral form; raises ``RequestParseError``."""
         ...
 
-    def validate(self, view: RequestView, context: ValidationContext) -> list[RuleViolation]:
+    def validate(self, view: RequestView, context: ValidationContext) -> list[Violation]:
         """Every rule the request breaks, in the order the provider checks them."""
         ...
 
@@ -67,7 +62,7 @@ class Server(Protocol):
         """The scripted response exactly as the provider sends it (SSE or JSON)."""
         ...
 
-    def render_error(self, violation: RuleViolation) -> HttpResponse:
+    def render_error(self, violation: Violation) -> HttpResponse:
         """The provider's error answer to a rule violation (status, body shape, text)."""
         ...
 
@@ -128,13 +123,24 @@ class BlockSpot:
         return self.blocks[: self.index] if self.scripted else ()
 
 
+#: A realism predicate over a whole response (in a dialect), and one over a block where
+#: it sits: each yields its findings, ``Violation``s of realism checks whose ids
+#: (``<wire>/realism/<slug>``, ``realism/<slug>`` when shared) the lint prints.
+ResponsePredicate = Callable[[ScriptedResponse, str | None], Iterable[Violation]]
+BlockPredicate = Callable[[Block, BlockSpot], Iterable[Violation]]
+
+
 @dataclass(frozen=True)
 class Realism:
     """A wire's realism predicates: why it never sends a response (its stop, its noise)
-    or a block where it sits.  Each returns problem texts, empty when realistic."""
+    or a block where it sits.  Each returns its findings, empty when realistic;
+    ``rules`` lists the realism checks they report (``wire-conformance checks --kind
+    realism``)."""
 
-    response: Callable[[ScriptedResponse, str | None], list[str]]
-    block: Callable[[Block, BlockSpot], list[str]]
+    response: Callable[[ScriptedResponse, str | None], list[Violation]]
+    block: Callable[[Block, BlockSpot], list[Violation]]
+    #: The realism checks those predicates report (``wire-conformance checks --kind realism``).
+    rules: tuple[Rule, ...] = ()
     #: Why the provider refuses a case's options before any turn (Anthropic: a thinking
     #: budget not below ``max_tokens``), given the tools the case offers: an authoring
     #: mistake, not the client's.
@@ -208,9 +214,9 @@ class Wire:
     endpoint: EndpointFn
     wants_stream: Callable[[HttpRequest, RequestView], bool]
     parse: ParseFn
-    validate: Callable[[RequestView, ValidationContext], list[RuleViolation]]
+    validate: Callable[[RequestView, ValidationContext], list[Violation]]
     render: Callable[[ScriptedResponse, RenderContext], HttpResponse]
-    render_error: Callable[[RuleViolation], HttpResponse]
+    render_error: Callable[[Violation], HttpResponse]
     #: A saved conversation as the request body fields that hold it (``render_history``).
     render_history: Callable[[Sequence[Message], str | None], dict[str, Any]]
     read: ReadFn

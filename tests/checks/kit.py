@@ -30,7 +30,7 @@ from conformance.model import (
 )
 from conformance.transcript import Exchange, Transcript
 from conformance.verdict import Violation
-from conformance.wires.base import RequestView, RuleViolation, ValidationContext
+from conformance.wires.base import RequestView, ValidationContext
 from conformance.wires.hints import LedgerHints
 from conformance.wires.roles import Realism, Wire
 from conformance.wires.saved_history import STREAM_DIRECTIVES
@@ -225,7 +225,7 @@ def transcript(
     case: Case,
     views: Iterable[RequestView | None],
     served: Sequence[int | None] | None = None,
-    violations: dict[int, Sequence[RuleViolation]] | None = None,
+    violations: dict[int, Sequence[Violation]] | None = None,
 ) -> Transcript:
     """A transcript of ``views`` in order; by default request *k* got response *k-1*."""
     exchanges = []

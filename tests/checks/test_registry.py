@@ -11,7 +11,8 @@ import pytest
 
 import conformance.checks
 from conformance.cases.schema import Case
-from conformance.checks.check import Checklist
+from conformance.catalogue.book import RuleBook
+from conformance.checks.check import JudgeBook
 from conformance.checks.expectations import expectations
 from conformance.checks.invariants import (
     append_only,
@@ -23,9 +24,8 @@ from conformance.checks.invariants import (
 from conformance.checks.ledger import ledger_violations
 from conformance.checks.recorded import recorded_violations
 from conformance.checks.registry import (
-    CHECKLISTS,
+    BOOKS,
     MORE_VIOLATIONS,
-    Check,
     all_checks,
     registered,
     run_checks,
@@ -33,8 +33,7 @@ from conformance.checks.registry import (
 from conformance.checks.retries import retry_identical
 from conformance.provider.scripted import BEYOND_SCRIPT, PROVIDER_RULES
 from conformance.transcript import Transcript
-from conformance.verdict import Violation
-from conformance.wires.base import Rule, RuleViolation
+from conformance.verdict import Rule, Violation
 from conformance.wires.registry import get_wire, wire_names
 from conformance.wires.roles import Wire
 from tests.checks.kit import (
@@ -70,13 +69,12 @@ OTHERS = [
 ]
 
 
-def rule_checks() -> list[Check]:
-    """The checks bound to the provider's and the wires' rules, built independently."""
-    rules = [*PROVIDER_RULES, *(r for name in wire_names() for r in get_wire(name).rules)]
-    return [Check.bound_to(rule) for rule in rules]
+def rule_checks() -> list[Rule]:
+    """The provider's and the wires' rules, gathered independently."""
+    return [*PROVIDER_RULES, *(r for name in wire_names() for r in get_wire(name).rules)]
 
 
-def judged_checks() -> list[Check]:
+def judged_checks() -> list[Rule]:
     """The checks the suite judges itself (not bound to a provider or wire rule)."""
     return [check for check in all_checks() if check.ref is None]
 
@@ -85,7 +83,7 @@ def test_every_check_is_listed_once_with_provenance() -> None:
     checks = judged_checks()
     assert [c.id for c in checks] == ["expect", *LEDGER, *OTHERS]
     for check in checks:
-        assert isinstance(check, Check)
+        assert isinstance(check, Rule)
         assert check.severity in ("must", "should")
         assert "\n" not in check.statement
         assert check.statement.endswith(".")
@@ -106,7 +104,7 @@ def test_all_checks_lists_every_rule_first_then_the_judged_checks() -> None:
 
 def test_each_registered_judge_reports_only_its_own_checks() -> None:
     judged = registered()
-    assert [j.judge for j in judged] == [
+    assert [j.predicate for j in judged] == [
         recorded_violations,
         expectations,
         ledger_violations,
@@ -118,69 +116,58 @@ def test_each_registered_judge_reports_only_its_own_checks() -> None:
         retry_identical,
     ]
     # Every check is a judge's, but the report's own entry, which no judge reports.
-    assert [c for j in judged for c in j.checks] == [
+    assert [c for j in judged for c in j.rules] == [
         c for c in all_checks() if c is not MORE_VIOLATIONS
     ]
 
 
-def test_every_module_that_declares_a_checklist_is_registered() -> None:
+def test_every_module_that_declares_a_book_is_registered() -> None:
     found = []
     for module in pkgutil.iter_modules(conformance.checks.__path__):
         imported = importlib.import_module(f"conformance.checks.{module.name}")
-        checklist = getattr(imported, "CHECKLIST", None)
-        if isinstance(checklist, Checklist):
-            found.append(checklist)
-    assert len(found) == len(CHECKLISTS)
-    assert all(any(c is r for r in CHECKLISTS) for c in found)
+        book = getattr(imported, "BOOK", None)
+        if isinstance(book, RuleBook):
+            found.append(book)
+    assert len(found) == len(BOOKS)
+    assert all(any(c is r for r in BOOKS) for c in found)
 
 
-def test_a_checklist_keeps_its_declaration_order_and_needs_a_check() -> None:
-    checklist = Checklist()
-    first, second = Check("a", "A.", "s"), Check("b", "B.", "s", "should")
+def test_a_book_keeps_its_declaration_order_and_needs_a_check() -> None:
+    book = JudgeBook("test", __name__)
+    first, second = Rule("a", "A.", "s"), Rule("b", "B.", "s", severity="should")
 
-    @checklist.judge(second)
+    @book.checks(second)
     def later(transcript: Transcript, wire: Wire) -> list[Violation]:
         return []
 
-    @checklist.judge(first)
+    @book.checks(first)
     def earlier(transcript: Transcript, wire: Wire) -> list[Violation]:
         return []
 
-    assert [(j.judge, j.checks) for j in checklist.judged] == [
+    assert [(j.predicate, j.rules) for j in book.registered] == [
         (later, (second,)),
         (earlier, (first,)),
     ]
-    with pytest.raises(ValueError, match="at least one check"):
-        checklist.judge()
+    with pytest.raises(ValueError, match="must name the checks"):
+        book.checks()
 
 
 def test_rule_checks_are_read_when_listed_not_when_registered() -> None:
-    checklist = Checklist()
+    book = JudgeBook("test", __name__)
     asked: list[int] = []
 
     def rules() -> tuple[Rule, ...]:
         asked.append(1)
         return (BEYOND_SCRIPT,)
 
-    @checklist.judge_rules(rules)
+    @book.checks_lazily(rules)
     def recorded(transcript: Transcript, wire: Wire) -> list[Violation]:
         return []
 
     assert asked == []
-    (judged,) = checklist.judged
-    assert judged.checks == (Check.bound_to(BEYOND_SCRIPT),)
+    (judged,) = book.registered
+    assert judged.rules == (BEYOND_SCRIPT,)
     assert asked == [1]
-
-
-def test_a_rule_bound_check_copies_its_rule() -> None:
-    check = Check.bound_to(BEYOND_SCRIPT)
-    assert (check.id, check.statement, check.source, check.ref, check.severity) == (
-        BEYOND_SCRIPT.id,
-        BEYOND_SCRIPT.statement,
-        BEYOND_SCRIPT.source,
-        BEYOND_SCRIPT.ref,
-        "must",
-    )
 
 
 def test_should_checks_are_the_costly_ones() -> None:
@@ -218,7 +205,7 @@ def test_provider_rules_then_expectations_then_invariants() -> None:
     views = ideal_views(case)
     views[1] = replace_message(views[1], 1, call("alpha"))
     extra = views[1].model_copy(update={"messages": (*views[1].messages, message("user"))})
-    rule = RuleViolation(BEYOND_SCRIPT, "request 3 is beyond the script", at="messages")
+    rule = BEYOND_SCRIPT.violation("request 3 is beyond the script", at="messages")
     run = transcript(case, [*views, extra], [0, 1, None], violations={3: [rule]})
     found = run_checks(run, fake_wire())
     assert [v.check for v in found] == [

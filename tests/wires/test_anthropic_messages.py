@@ -30,6 +30,7 @@ from conformance.model import (
     ToolResult,
 )
 from conformance.provider.scripted import ScriptedProvider
+from conformance.verdict import Violation
 from conformance.wires.anthropic_messages import (
     BUDGET_BELOW_MAX_TOKENS,
     FIELD_REQUIRED,
@@ -53,7 +54,7 @@ from conformance.wires.anthropic_messages import (
     WIRE,
     AnthropicRequestView,
 )
-from conformance.wires.base import RenderContext, RuleViolation, ValidationContext
+from conformance.wires.base import RenderContext, ValidationContext
 from conformance.wires.registry import get_wire
 from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
@@ -145,7 +146,7 @@ def violations(
     served: Sequence[ScriptedResponse] = (),
     history: Sequence[Message] = (),
     headers: dict[str, str] | None = None,
-) -> list[RuleViolation]:
+) -> list[Violation]:
     view = WIRE.parse(request(payload, headers))
     context = ValidationContext(
         number=len(served) + 1, options=Options(), served=tuple(served), history=tuple(history)
@@ -810,7 +811,7 @@ def test_rules_have_stable_ids_refs_and_sources() -> None:
     assert len(ids) == len(set(ids))
     for rule in WIRE.rules:
         assert rule.id.startswith("anthropic-messages/")
-        assert rule.ref.startswith(("rule A", "rules §A"))
+        assert (rule.ref or "").startswith(("rule A", "rules §A"))
         assert rule.statement
         assert rule.source
         assert rule.error
@@ -1318,7 +1319,7 @@ def test_leading_thinking_only_inside_the_tool_loop() -> None:
         user("next"),
         **MANUAL,
     )
-    assert LEADING_THINKING.id not in [v.rule.id for v in violations(finished, served=[PLAN])]
+    assert LEADING_THINKING.id not in [v.check for v in violations(finished, served=[PLAN])]
 
 
 # ---------------------------------------------------------------- rules: signatures
@@ -1431,7 +1432,7 @@ def test_latest_assistant_reasoning_unmodified() -> None:
 )
 def test_latest_assistant_reasoning_modified(reply: dict[str, Any], j: int) -> None:
     found = violations(loop(reply), served=[EPISODES])
-    assert [(v.rule, v.message) for v in found if v.rule.id != SIGNATURE_VALID.id] == [
+    assert [(v.rule, v.message) for v in found if v.check != SIGNATURE_VALID.id] == [
         (
             LATEST_IMMUTABLE,
             f"messages.1.content.{j}: `thinking` or `redacted_thinking` blocks in the latest "
@@ -1487,9 +1488,7 @@ def test_latest_without_reasoning_and_earlier_messages_are_not_this_rules_busine
 
 
 def test_error_response_is_anthropic_error_json() -> None:
-    violation = RuleViolation(
-        USER_NONEMPTY, "messages.0: user messages must have non-empty content"
-    )
+    violation = USER_NONEMPTY.violation("messages.0: user messages must have non-empty content")
     answer = WIRE.render_error(violation)
     payload = answer.json()
     assert answer.status == 400

@@ -11,17 +11,18 @@ import pytest
 
 from conformance.http import HttpRequest
 from conformance.model import Options
+from conformance.verdict import Violation
 from conformance.wires.anthropic_messages import WIRE
 from conformance.wires.anthropic_messages.rules import (
     PREFILL_TRAILING_WHITESPACE,
     PREFILL_WITH_THINKING,
 )
-from conformance.wires.base import RuleViolation, ValidationContext
+from conformance.wires.base import ValidationContext
 
 MANUAL = {"type": "enabled", "budget_tokens": 1024}
 
 
-def violations(*messages: dict[str, Any], thinking: object = None) -> list[RuleViolation]:
+def violations(*messages: dict[str, Any], thinking: object = None) -> list[Violation]:
     body: dict[str, Any] = {"model": "claude-sonnet-4-5", "max_tokens": 2048}
     if thinking is not None:
         body["thinking"] = thinking
@@ -60,13 +61,13 @@ def test_a_prefill_with_manual_thinking_is_refused(content: object) -> None:
         "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found "
         "`text`. When `thinking` is enabled"
     )
-    assert found.evidence_override is None  # observed: Aider-AI/aider#3820
+    assert found.evidence == "observed"  # the rule's own: Aider-AI/aider#3820
 
 
 def test_with_adaptive_thinking_the_refusal_is_inferred_and_without_thinking_none() -> None:
     prefill = {"role": "assistant", "content": "{"}
     [found] = violations(USER, prefill, thinking={"type": "adaptive"})
-    assert (found.rule, found.evidence_override) == (PREFILL_WITH_THINKING, "inferred")
+    assert (found.rule, found.evidence) == (PREFILL_WITH_THINKING, "inferred")
     assert errors(USER, prefill) == []
     assert errors(USER, prefill, thinking={"type": "disabled"}) == []
 

@@ -26,7 +26,7 @@ def errors(model: str, thinking: dict[str, object]) -> list[str]:
     }
     context = ValidationContext(number=1, options=Options(), served=())
     view = WIRE.parse(HttpRequest("POST", "/v1/messages", json.dumps(body).encode()), context)
-    return [v.rule.id for v in WIRE.validate(view, context)]
+    return [v.check for v in WIRE.validate(view, context)]
 
 
 @pytest.mark.parametrize(

@@ -82,7 +82,7 @@ def error(response: HttpResponse) -> dict[str, Any]:
 
 
 def rules_of(provider: ScriptedProvider, number: int) -> list[str]:
-    return [v.rule.id for v in provider.exchanges[number - 1].violations]
+    return [v.check for v in provider.exchanges[number - 1].violations]
 
 
 def opened() -> tuple[ScriptedProvider, dict[str, Any]]:
@@ -187,7 +187,7 @@ def test_a_thread_without_the_beta_header_is_recorded_and_served() -> None:
     answer = post(provider, create(), beta=None)
     assert answer.status == 200
     (violation,) = provider.exchanges[0].violations
-    assert violation.rule.id == THREAD_BETA.id
+    assert violation.check == THREAD_BETA.id
     assert violation.message == "thread: Extra inputs are not permitted"
     assert violation.evidence == "inferred"
     assert not violation.rejects
@@ -208,7 +208,7 @@ def test_create_only_fields_and_a_changed_model_on_a_continue_are_inferred() -> 
     answer = post(provider, cont(first["id"], [RESULT], system=SYSTEM, model="claude-sonnet-4-6"))
     assert answer.status == 200
     violations = provider.exchanges[1].violations
-    assert [v.rule.id for v in violations] == [
+    assert [v.check for v in violations] == [
         THREAD_CREATE_ONLY.id,
         THREAD_FINGERPRINT.id,
     ]

@@ -31,7 +31,7 @@ GOOD: dict[str, str] = {
         "def render_history(messages, dialect): ...\n"
     ),
     "rules": (
-        "from conformance.wires.base import Rule\n"
+        "from conformance.verdict import Rule\n"
         "SOME_RULE = Rule(id='fake/r', ref='', statement='', source='', error='')\n"
         "BOOK = None\n"
         "RULES = (SOME_RULE,)\n"
@@ -40,6 +40,7 @@ GOOD: dict[str, str] = {
     "read": "def read(body, streaming, dialect=None): ...\n",
     "realism": (
         "def response_problems(response, dialect): ...\ndef block_problems(block, spot): ...\n"
+        "RESPONSE = None\nBLOCK = None\nRULES = ()\n"
     ),
     "wire": "NAME = 'fake-good'\nHINTS = None\n",
     "_stops": "STOPS = ()\n",

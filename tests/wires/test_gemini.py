@@ -31,7 +31,8 @@ from conformance.model import (
 )
 from conformance.provider.scripted import UNKNOWN_ENDPOINT, ScriptedProvider
 from conformance.transcript import Transcript
-from conformance.wires.base import RenderContext, RuleViolation, ValidationContext
+from conformance.verdict import Violation
+from conformance.wires.base import RenderContext, ValidationContext
 from conformance.wires.gemini import (
     CALL_TURN_PLACED,
     CONTENTS_REQUIRED,
@@ -143,7 +144,7 @@ def parse(body: Any, **known: Any) -> GeminiRequestView:
     return view
 
 
-def violations(payload: dict[str, Any], **known: Any) -> list[RuleViolation]:
+def violations(payload: dict[str, Any], **known: Any) -> list[Violation]:
     ctx = context(**known)
     return WIRE.validate(WIRE.parse(request(payload), ctx), ctx)
 
@@ -939,7 +940,7 @@ def test_rules_have_stable_ids_refs_and_sources() -> None:
     assert len(ids) == len(set(ids))
     for rule in WIRE.rules:
         assert rule.id.startswith("gemini/")
-        assert rule.ref.startswith(("rule D", "rules §D"))
+        assert (rule.ref or "").startswith(("rule D", "rules §D"))
         assert rule.statement
         assert rule.source
         assert rule.error
@@ -1296,14 +1297,14 @@ def test_a_signature_minted_on_another_part_is_not_corrupted() -> None:
 
 
 def test_error_response_is_google_error_json() -> None:
-    violation = RuleViolation(RESPONSE_COUNT, RESPONSE_COUNT.error)
+    violation = RESPONSE_COUNT.violation(RESPONSE_COUNT.error)
     answered = WIRE.render_error(violation)
     assert answered.status == 400
     assert answered.json() == {
         "error": {"code": 400, "message": RESPONSE_COUNT.error, "status": "INVALID_ARGUMENT"}
     }
     assert WIRE.render_error(violation).body == answered.body
-    unknown = WIRE.render_error(RuleViolation(UNKNOWN_ENDPOINT, "no such endpoint"))
+    unknown = WIRE.render_error(UNKNOWN_ENDPOINT.violation("no such endpoint"))
     assert (unknown.status, unknown.json()["error"]["status"]) == (404, "NOT_FOUND")
 
 

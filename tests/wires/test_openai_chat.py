@@ -31,7 +31,12 @@ from conformance.model import (
     ToolResult,
 )
 from conformance.provider.scripted import ScriptedProvider
-from conformance.wires.base import RenderContext, RequestView, RuleViolation, ValidationContext
+from conformance.verdict import Violation
+from conformance.wires.base import (
+    RenderContext,
+    RequestView,
+    ValidationContext,
+)
 from conformance.wires.openai_chat import (
     DEEPSEEK_REASONING_CONTENT,
     DEEPSEEK_TOOL_CALLS_ANSWERED,
@@ -155,7 +160,7 @@ def violations(
     dialect: str | None = None,
     served: Sequence[ScriptedResponse] = (),
     history: Sequence[Message] = (),
-) -> list[RuleViolation]:
+) -> list[Violation]:
     known = context(dialect, served, history)
     return WIRE.validate(WIRE.parse(request(payload), known), known)
 

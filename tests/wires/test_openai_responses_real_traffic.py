@@ -17,7 +17,8 @@ from pydantic import ValidationError
 
 from conformance.http import HttpRequest
 from conformance.model import Options, ScriptedResponse, ServedIds, ServedItem, Text
-from conformance.wires.base import RenderContext, RequestView, RuleViolation, ValidationContext
+from conformance.verdict import Violation
+from conformance.wires.base import RenderContext, RequestView, ValidationContext
 from conformance.wires.openai_responses import WIRE
 from conformance.wires.sse import format_event
 from tests.wires.real_responses import CHAIN, CHAIN_RESPONSE_IDS, SECOND_CALL
@@ -46,7 +47,7 @@ def context(number: int, *exchanges: tuple[RequestView, bytes]) -> ValidationCon
     )
 
 
-def judged(body: dict[str, Any], known: ValidationContext) -> list[RuleViolation]:
+def judged(body: dict[str, Any], known: ValidationContext) -> list[Violation]:
     view = WIRE.parse(request(body), known)
     return [v for v in WIRE.validate(view, known) if v.rejects]
 
@@ -126,7 +127,7 @@ def test_reasoning_followed_by_nothing_is_still_refused() -> None:
     """The rule's true positive beside it: the same reasoning item with nothing after it."""
     lone = {**WEB_SEARCH_ASKED, "input": [*WEB_SEARCH_ASKED["input"], WEB_SEARCH_OUTPUT[0]]}
     found = judged(lone, web_search_known())
-    assert [(v.rule.id, v.message) for v in found] == [
+    assert [(v.check, v.message) for v in found] == [
         (
             "openai-responses/reasoning-followed",
             "Item 'rs_028829e50fbcad090068c9c82f1b148195863375312bf5dc00' of type 'reasoning' "
@@ -142,7 +143,7 @@ def test_reasoning_followed_by_a_call_output_is_still_refused() -> None:
         **WEB_SEARCH_ASKED,
         "input": [*WEB_SEARCH_ASKED["input"], WEB_SEARCH_OUTPUT[0], answered],
     }
-    rules = [v.rule.id for v in judged(body, web_search_known())]
+    rules = [v.check for v in judged(body, web_search_known())]
     assert "openai-responses/reasoning-followed" in rules
 
 
@@ -299,7 +300,7 @@ def test_reasoning_may_skip_a_hosted_call_but_not_jump_to_another_item() -> None
     body = {**WEB_SEARCH_ASKED, "input": [*WEB_SEARCH_ASKED["input"], *jumped]}
     # Dropping the second reasoning item is no hosted call skipped: the message was
     # produced by that item, not by the first (the scripted rule as before).
-    assert "openai-responses/reasoning-followed" in [v.rule.id for v in judged(body, known)]
+    assert "openai-responses/reasoning-followed" in [v.check for v in judged(body, known)]
     wrong = {**WEB_SEARCH_OUTPUT[3], "id": "msg_0435eb6c2aa8e9eb0069e15ffe56b4819587eaac6a6c786706"}
     chained = context(
         3,
@@ -307,7 +308,7 @@ def test_reasoning_may_skip_a_hosted_call_but_not_jump_to_another_item() -> None
         (WIRE.parse(request(WEB_SEARCH_ASKED)), answer(WEB_SEARCH_ANSWER)),
     )
     body = {**WEB_SEARCH_ASKED, "input": [*WEB_SEARCH_ASKED["input"], WEB_SEARCH_OUTPUT[0], wrong]}
-    rules = [v.rule.id for v in judged(body, chained)]
+    rules = [v.check for v in judged(body, chained)]
     assert "openai-responses/reasoning-followed" in rules
 
 
@@ -352,7 +353,7 @@ def test_a_previous_response_id_not_served_is_still_refused() -> None:
         "previous_response_id": "resp_68b9bda81f5c8197a5a51a20a9f4150a000497db2a4c777b",
     }
     found = judged(unknown, known)
-    assert [(v.rule.id, v.message) for v in found] == [
+    assert [(v.check, v.message) for v in found] == [
         (
             "openai-responses/previous-response-not-found",
             "Previous response with id 'resp_68b9bda81f5c8197a5a51a20a9f4150a000497db2a4c777b' "
@@ -366,7 +367,7 @@ def test_an_output_whose_call_is_in_no_stored_response_is_still_refused() -> Non
     known = chain_known(3)
     stray = {**CHAIN[3][0], "previous_response_id": CHAIN_RESPONSE_IDS[0]}
     found = judged(stray, known)
-    assert [(v.rule.id, v.message) for v in found] == [
+    assert [(v.check, v.message) for v in found] == [
         (
             "openai-responses/call-for-output",
             f"No tool call found for function call output with call_id {SECOND_CALL}.",
@@ -422,4 +423,4 @@ def test_a_conversation_objects_items_answer_its_next_request() -> None:
     known = context(2, (WIRE.parse(request(CONVERSATION_ASKED)), answer(CONVERSATION_ANSWERED)))
     assert judged(CONVERSATION_CONTINUED, known) == []
     other = {**CONVERSATION_CONTINUED, "conversation": "conv_02"}
-    assert [v.rule.id for v in judged(other, known)] == ["openai-responses/call-for-output"]
+    assert [v.check for v in judged(other, known)] == ["openai-responses/call-for-output"]

@@ -28,7 +28,8 @@ from conformance.model import (
     ToolCall,
     summary_parts,
 )
-from conformance.wires.base import RenderContext, RequestView, Rule, RuleViolation
+from conformance.verdict import Rule
+from conformance.wires.base import RenderContext, RequestView
 from conformance.wires.reading import call_arguments, read_json_body
 from conformance.wires.registry import columns, get_wire, split_column
 from conformance.wires.saved_history import STREAM_DIRECTIVES
@@ -1035,7 +1036,7 @@ BAD_REQUEST = Rule(
 @pytest.mark.parametrize("column", columns())
 def test_each_wires_own_error_answer_reads_as_the_providers_error(column: str) -> None:
     wire, _ = split_column(column)
-    answer = get_wire(wire).render_error(RuleViolation(BAD_REQUEST, "messages.0: wrong"))
+    answer = get_wire(wire).render_error(BAD_REQUEST.violation("messages.0: wrong"))
     error = read_error(column, answer.body, streaming=False)
     assert (error.at, "messages.0: wrong" in error.message) == ("body", True)
     assert error.message.startswith("provider error")

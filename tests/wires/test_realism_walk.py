@@ -9,28 +9,33 @@ from pathlib import Path
 
 from conformance.cases.realism import realism_problems
 from conformance.model import Block, ScriptedResponse
+from conformance.verdict import Rule, Violation
 from conformance.wires.roles import BlockSpot, Realism
 from tests.wires.kit import end, realism_case
 
 WIRES = Path(__file__).resolve().parents[2] / "conformance" / "wires"
 
 
+WHOLE = Rule("test/realism/whole", "A whole response.", "this test")
+PART = Rule("test/realism/part", "A block where it sits.", "this test")
+
+
 def spy() -> tuple[Realism, list[str]]:
     """Predicates that find one problem everywhere they are asked, and note the spot."""
     asked: list[str] = []
 
-    def response(found: ScriptedResponse, dialect: str | None) -> list[str]:
+    def response(found: ScriptedResponse, dialect: str | None) -> list[Violation]:
         asked.append(f"response {found.stop} {dialect}")
-        return ["whole"]
+        return [WHOLE.violation("whole")]
 
-    def block(found: Block, spot: BlockSpot) -> list[str]:
+    def block(found: Block, spot: BlockSpot) -> list[Violation]:
         where = "scripted" if spot.scripted else "saved"
         asked.append(
             f"{found.kind} {where} {spot.index} stop={spot.stop} last={spot.last} "
             f"after={spot.after and spot.after.kind} before={len(spot.before)} "
             f"model={spot.model} dialect={spot.dialect}"
         )
-        return ["part"]
+        return [PART.violation("part")]
 
     return Realism(response=response, block=block), asked
 
@@ -53,10 +58,10 @@ def test_the_walk_asks_about_responses_blocks_and_minted_history_in_order() -> N
     )
     realism, asked = spy()
     assert realism_problems(case, realism, "deepseek") == [
-        "turns.0.responses.0: whole",
-        "turns.0.responses.0.blocks.0: part",
-        "turns.0.responses.0.blocks.1: part",
-        "history.1.blocks.1: part",
+        "turns.0.responses.0: whole (test/realism/whole)",
+        "turns.0.responses.0.blocks.0: part (test/realism/part)",
+        "turns.0.responses.0.blocks.1: part (test/realism/part)",
+        "history.1.blocks.1: part (test/realism/part)",
     ]
     assert asked == [
         "response max_tokens deepseek",

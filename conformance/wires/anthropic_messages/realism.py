@@ -1,13 +1,17 @@
 """The realism predicates: what in a case's scripted responses and saved history Anthropic
 never sends, so a case built on it would test a provider that does not exist.  The case
 linter's one walk (``conformance/cases/realism.py``) asks them about every response and
-block, and about a case's options (``options_problems``)."""
+block, and about a case's options (``options_problems``).  Each response and block
+finding is one small predicate registered with the realism check it reports (its
+finding's text is the catalogue's, ``conformance/catalogue/checks.yaml``)."""
 
 from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterator
 
+from conformance.catalogue.book import RuleBook
 from conformance.model import (
     Block,
     Media,
@@ -20,17 +24,49 @@ from conformance.model import (
     ToolCall,
     ToolSpec,
 )
+from conformance.verdict import Rule, Violation
 from conformance.wires.anthropic_messages._models import INTERLEAVED_BETA
 from conformance.wires.anthropic_messages._stops import TRUNCATED_STOPS
-from conformance.wires.roles import BlockSpot
+from conformance.wires.anthropic_messages._view import NAME
+from conformance.wires.roles import BlockPredicate, BlockSpot, ResponsePredicate
 from conformance.wires.wire_only import (
-    chat_only_problems,
-    empty_chunk_problems,
-    responses_only_problems,
+    CHAT_ONLY,
+    EMPTY_CHUNK_UNSIGNED,
+    RESPONSES_ONLY,
+    empty_chunk,
 )
 
 #: How Anthropic's tool_use ids begin: client tools, then server tools.
 _TOOL_USE_ID_PREFIXES = ("toolu_", "srvtoolu_")
+
+RESPONSE: RuleBook[ResponsePredicate] = RuleBook(NAME, __name__)
+BLOCK: RuleBook[BlockPredicate] = RuleBook(NAME, __name__)
+
+STOP_CANCELLED = RESPONSE.rule("anthropic-messages/realism/stop-cancelled")
+SIGNED_ANSWER = BLOCK.rule("anthropic-messages/realism/signed-text-or-call")
+MEDIA = BLOCK.rule("anthropic-messages/realism/media")
+UNPARSED_ARGUMENTS = BLOCK.rule("anthropic-messages/realism/unparsed-arguments")
+TOOL_USE_ID = BLOCK.rule("anthropic-messages/realism/tool-use-id")
+SERVER_TOOL_USE_ID = BLOCK.rule("anthropic-messages/realism/server-tool-use-id")
+SERVER_RESULT_TYPE = BLOCK.rule("anthropic-messages/realism/server-result-type")
+SERVER_RESULT_UNPAIRED = BLOCK.rule("anthropic-messages/realism/server-result-unpaired")
+THINKING_AFTER_ANSWER = BLOCK.rule("anthropic-messages/realism/thinking-after-answer")
+NOT_BASE64 = BLOCK.rule("anthropic-messages/realism/thinking-not-base64")
+RESPONSES_REASONING = BLOCK.rule("anthropic-messages/realism/responses-reasoning")
+REDACTED_WITHOUT_DATA = BLOCK.rule("anthropic-messages/realism/redacted-without-data")
+REDACTED_WITH_TEXT = BLOCK.rule("anthropic-messages/realism/redacted-with-text")
+SIGNATURE_CHUNKS = BLOCK.rule("anthropic-messages/realism/signature-chunks")
+UNSIGNED = BLOCK.rule("anthropic-messages/realism/unsigned-thinking")
+
+
+@RESPONSE.checks(STOP_CANCELLED)
+def _stop_cancelled(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
+    if response.stop == "cancelled":
+        yield STOP_CANCELLED.violated()
+
+
+RESPONSE.include(RESPONSES_ONLY)
+RESPONSE.include(CHAT_ONLY)
 
 
 def _base64(value: str) -> bool:
@@ -42,100 +78,126 @@ def _base64(value: str) -> bool:
     return bool(value)
 
 
-def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
-    """Why Anthropic never sends this response as a whole."""
-    if response.stop == "cancelled":
-        return ["stop `cancelled`; Anthropic has no such stop_reason"]
-    return responses_only_problems(response) + chat_only_problems(response)
+def _truncated(spot: BlockSpot) -> bool:
+    return spot.stop in TRUNCATED_STOPS
 
 
-def block_problems(block: Block, spot: BlockSpot) -> list[str]:
-    """Why Anthropic never sends this block where it sits."""
-    scripted, last = spot.scripted, spot.last
-    truncated = spot.stop in TRUNCATED_STOPS
-    problems: list[str] = []
+@BLOCK.checks(SIGNED_ANSWER)
+def _signed_answer(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if isinstance(block, Text | ToolCall) and block.signature is not None:
-        problems.append(f"a {block.kind} block carries a signature; Anthropic signs only thinking")
-    if isinstance(block, Media) and scripted:
-        problems.append("Anthropic responses carry no media blocks")
-    if (
-        isinstance(block, ToolCall)
-        and isinstance(block.arguments, str)
-        and scripted
-        and not truncated
-    ):
-        problems.append(
-            "a tool_use with unparsed arguments outside a truncated response (stop max_tokens "
-            "or no_finish); a router mislabelling a cut call (rule 33) is a Chat-wire shape"
-        )
+        yield SIGNED_ANSWER.violated(kind=block.kind)
+
+
+@BLOCK.checks(MEDIA)
+def _media(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, Media) and spot.scripted:
+        yield MEDIA.violated()
+
+
+@BLOCK.checks(UNPARSED_ARGUMENTS)
+def _unparsed_arguments(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    unparsed = isinstance(block, ToolCall) and isinstance(block.arguments, str)
+    if unparsed and spot.scripted and not _truncated(spot):
+        yield UNPARSED_ARGUMENTS.violated()
+
+
+@BLOCK.checks(TOOL_USE_ID)
+def _tool_use_id(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     # A saved history may hold calls another provider minted; only what Anthropic serves
     # must carry its own prefix.
-    if isinstance(block, ToolCall) and scripted and not block.id.startswith(_TOOL_USE_ID_PREFIXES):
-        problems.append(
-            f"a tool_use id {block.id!r}; Anthropic's tool_use ids begin `toolu_` "
-            "(`srvtoolu_` for server tools)"
-        )
-    problems += _server_problems(block, spot)
-    if not isinstance(block, Reasoning):
-        return problems
+    if (
+        isinstance(block, ToolCall)
+        and spot.scripted
+        and not block.id.startswith(_TOOL_USE_ID_PREFIXES)
+    ):
+        yield TOOL_USE_ID.violated(id=block.id)
+
+
+@BLOCK.checks(SERVER_TOOL_USE_ID, SERVER_RESULT_TYPE, SERVER_RESULT_UNPAIRED)
+def _server_blocks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    """Server-tool blocks (rule 14): a use has a ``srvtoolu_`` id, and a result follows
+    its use in the same message, with a ``*_tool_result`` type."""
+    if isinstance(block, ServerToolUse) and not block.id.startswith("srvtoolu_"):
+        yield SERVER_TOOL_USE_ID.violated(id=block.id)
+    if not isinstance(block, ServerToolResult):
+        return
+    if not block.type.endswith("_tool_result") or block.type in ("tool_result", "mcp_tool_result"):
+        yield SERVER_RESULT_TYPE.violated(type=block.type)
+    if block.call_id not in {b.id for b in spot.before if isinstance(b, ServerToolUse)}:
+        yield SERVER_RESULT_UNPAIRED.violated(type=block.type, call_id=block.call_id)
+
+
+@BLOCK.checks(THINKING_AFTER_ANSWER)
+def _thinking_after_answer(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if not isinstance(block, Reasoning) or not spot.last:
+        return
     complete = block.signature is not None or block.redacted
     after_answer = any(isinstance(b, Text | ToolCall) for b in spot.before)
-    if last and after_answer and (complete or not truncated):
-        problems.append(
-            "a complete thinking block after the response's text or calls, last; "
-            "Anthropic ends a response with its answer or its calls, and one cut there "
-            "is cut inside the thinking (unsigned, stop max_tokens or no_finish)"
-        )
+    if after_answer and (complete or not _truncated(spot)):
+        yield THINKING_AFTER_ANSWER.violated()
+
+
+@BLOCK.checks(NOT_BASE64)
+def _not_base64(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if not isinstance(block, Reasoning):
+        return
     for field, value in (("signature", block.signature), ("data", block.data)):
         if value is not None and not _base64(value):
-            problems.append(
-                f"a thinking {field} that is not standard base64; Anthropic mints base64 "
-                "(a cut or hand-typed value is refused as an invalid signature)"
-            )
-    if block.id is not None or block.summary is not None:
-        problems.append("reasoning with an item id or a summary (OpenAI Responses shapes)")
-    if block.redacted:
-        if not block.data:
-            problems.append("a redacted_thinking block without data")
-        if block.text or block.signature is not None:
-            problems.append(
-                "a redacted_thinking block carries text or a signature; it has only data"
-            )
-        return problems
-    if scripted and block.signature_chunks is not None and len(block.signature_chunks) > 1:
-        problems.append(
-            "a signature over several signature_delta events; Anthropic documents one per "
-            "thinking block"
-        )
-    if scripted:
-        problems += empty_chunk_problems(block)
-    if scripted and block.signature is None and not (truncated and last):
-        problems.append(
-            "an unsigned thinking block; Anthropic signs every one unless the response is cut "
-            "inside it (its last block, stop max_tokens or no_finish)"
-        )
-    return problems
+            yield NOT_BASE64.violated(field=field)
 
 
-def _server_problems(block: Block, spot: BlockSpot) -> list[str]:
-    """Server-tool blocks (rule 14): a use has a ``srvtoolu_`` id, and a result follows its
-    use in the same message, with a ``*_tool_result`` type."""
-    if isinstance(block, ServerToolUse) and not block.id.startswith("srvtoolu_"):
-        return [f"a server_tool_use id {block.id!r}; Anthropic's begin `srvtoolu_`"]
-    if not isinstance(block, ServerToolResult):
-        return []
-    problems: list[str] = []
-    if not block.type.endswith("_tool_result") or block.type in ("tool_result", "mcp_tool_result"):
-        problems.append(
-            f"a server tool result of type {block.type!r}; the family is `*_tool_result`"
-        )
-    uses = {b.id for b in spot.before if isinstance(b, ServerToolUse)}
-    if block.call_id not in uses:
-        problems.append(
-            f"a {block.type} for {block.call_id!r} with no server_tool_use before it in the "
-            "same message (rule 14)"
-        )
-    return problems
+@BLOCK.checks(RESPONSES_REASONING)
+def _responses_reasoning(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, Reasoning) and (block.id is not None or block.summary is not None):
+        yield RESPONSES_REASONING.violated()
+
+
+@BLOCK.checks(REDACTED_WITHOUT_DATA, REDACTED_WITH_TEXT)
+def _redacted(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if not isinstance(block, Reasoning) or not block.redacted:
+        return
+    if not block.data:
+        yield REDACTED_WITHOUT_DATA.violated()
+    if block.text or block.signature is not None:
+        yield REDACTED_WITH_TEXT.violated()
+
+
+def _served_thinking(block: Block, spot: BlockSpot) -> Reasoning | None:
+    """A thinking block (not redacted) of a served response: what a stream sends."""
+    if isinstance(block, Reasoning) and not block.redacted and spot.scripted:
+        return block
+    return None
+
+
+@BLOCK.checks(SIGNATURE_CHUNKS)
+def _signature_chunks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    thinking = _served_thinking(block, spot)
+    if thinking and thinking.signature_chunks is not None and len(thinking.signature_chunks) > 1:
+        yield SIGNATURE_CHUNKS.violated()
+
+
+@BLOCK.checks(EMPTY_CHUNK_UNSIGNED)
+def _empty_chunk(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    thinking = _served_thinking(block, spot)
+    if thinking is not None:
+        yield from empty_chunk(thinking)
+
+
+@BLOCK.checks(UNSIGNED)
+def _unsigned(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    thinking = _served_thinking(block, spot)
+    if thinking and thinking.signature is None and not (_truncated(spot) and spot.last):
+        yield UNSIGNED.violated()
+
+
+def response_problems(response: ScriptedResponse, dialect: str | None) -> list[Violation]:
+    """Why Anthropic never sends this response as a whole."""
+    return RESPONSE.run(response, dialect)
+
+
+def block_problems(block: Block, spot: BlockSpot) -> list[Violation]:
+    """Why Anthropic never sends this block where it sits."""
+    return BLOCK.run(block, spot)
 
 
 def options_problems(options: Options, tools: tuple[ToolSpec, ...]) -> list[str]:
@@ -153,3 +215,7 @@ def options_problems(options: Options, tools: tuple[ToolSpec, ...]) -> list[str]
         f"`{INTERLEAVED_BETA}` beta with tools; lower the budget, or offer tools and configure "
         "the beta in `options.betas`"
     ]
+
+
+#: The realism checks these predicates report (``wire-conformance checks --kind realism``).
+REALISM_RULES: tuple[Rule, ...] = (*RESPONSE.rules, *BLOCK.rules)

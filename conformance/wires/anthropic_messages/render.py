@@ -20,11 +20,12 @@ from conformance.model import (
     Text,
     ToolCall,
 )
+from conformance.verdict import Violation
 from conformance.wires import values
 from conformance.wires.anthropic_messages._history import history_messages
 from conformance.wires.anthropic_messages._stops import CUT_STOPS, STOP_REASONS
 from conformance.wires.anthropic_messages._thread_rules import THREAD_ERROR_CODES
-from conformance.wires.base import RenderContext, RuleViolation
+from conformance.wires.base import RenderContext
 from conformance.wires.faults import FaultAnswer, FaultTable, render_fault
 from conformance.wires.sse import format_event, fragments
 
@@ -300,9 +301,9 @@ def _render_message(
     return json_response(200, message, headers)
 
 
-def render_error(violation: RuleViolation) -> HttpResponse:
+def render_error(violation: Violation) -> HttpResponse:
     """Anthropic's error body for a broken rule, with the rule's status and error type."""
-    rule = violation.rule
+    rule = violation.broken
     request_id = "req_" + values.digest("error", rule.id, violation.message)[:24]
     error: dict[str, Any] = {"type": rule.error_type, "message": violation.message}
     code = THREAD_ERROR_CODES.get(rule.id)

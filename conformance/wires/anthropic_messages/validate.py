@@ -4,12 +4,13 @@ finds, with Anthropic's error text filled in, in the order of ``rules.RULES``.""
 
 from __future__ import annotations
 
+from conformance.verdict import Violation
 from conformance.wires.anthropic_messages._raw import CheckedRequest, RawMessage
 from conformance.wires.anthropic_messages.rules import BOOK
-from conformance.wires.base import RequestView, RuleViolation, ValidationContext
+from conformance.wires.base import RequestView, ValidationContext
 
 
-def validate(view: RequestView, context: ValidationContext) -> list[RuleViolation]:
+def validate(view: RequestView, context: ValidationContext) -> list[Violation]:
     """Every rule the request breaks, in check order (empty: the provider accepts it)."""
     raw_messages = view.raw.get("messages")
     messages = raw_messages if isinstance(raw_messages, list) else []

@@ -1,66 +1,117 @@
 """The realism predicates: shapes a case scripts or saves that Gemini never sends (redacted
 reasoning, Responses-style reasoning items, argument fragments, stops it has no
-finishReason for, a signature that is not the base64 it mints)."""
+finishReason for, a signature that is not the base64 it mints).  Each is one small
+predicate registered with the realism check it reports (its finding's text is the
+catalogue's, ``conformance/catalogue/checks.yaml``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from conformance.catalogue.book import RuleBook
 from conformance.model import Block, Reasoning, ScriptedResponse, ToolCall
-from conformance.wires.roles import BlockSpot
+from conformance.verdict import Rule, Violation
+from conformance.wires.gemini._view import NAME
+from conformance.wires.roles import BlockPredicate, BlockSpot, ResponsePredicate
 from conformance.wires.thought_signatures import standard_base64
 from conformance.wires.wire_only import (
-    anthropic_only_problems,
-    chat_only_problems,
-    claude_stream_problems,
-    responses_only_problems,
+    ANTHROPIC_ONLY,
+    CHAT_ONLY,
+    CLAUDE_STREAM,
+    RESPONSES_ONLY,
+    claude_stream,
 )
 
+RESPONSE: RuleBook[ResponsePredicate] = RuleBook(NAME, __name__)
+BLOCK: RuleBook[BlockPredicate] = RuleBook(NAME, __name__)
 
-def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
-    """Why Gemini never sends this response as a whole."""
-    problems: list[str] = []
+NO_SUCH_STOP = RESPONSE.rule("gemini/realism/stop-without-finish-reason")
+NOISE = RESPONSE.rule("gemini/realism/noise")
+REDACTED = BLOCK.rule("gemini/realism/redacted-reasoning")
+RESPONSES_REASONING = BLOCK.rule("gemini/realism/responses-reasoning")
+SIGNATURE_CHUNKS = BLOCK.rule("gemini/realism/signature-chunks")
+UNPARSED_ARGUMENTS = BLOCK.rule("gemini/realism/unparsed-arguments")
+ARGUMENT_CHUNKS = BLOCK.rule("gemini/realism/argument-chunks")
+NOT_BASE64 = BLOCK.rule("gemini/realism/signature-not-base64")
+PARALLEL_SIGNATURE = BLOCK.rule("gemini/realism/parallel-call-signed")
+
+
+@RESPONSE.checks(NO_SUCH_STOP)
+def _no_such_stop(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
     if response.stop in ("pause", "cancelled"):
-        problems.append(f"stop `{response.stop}`; Gemini has no such finishReason")
+        yield NO_SUCH_STOP.violated(stop=response.stop)
+
+
+@RESPONSE.checks(NOISE)
+def _noise(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
     if response.noise:
-        problems.append("noise events; a Gemini stream carries only response chunks")
-    return problems + responses_only_problems(response) + chat_only_problems(response)
+        yield NOISE.violated()
 
 
-def block_problems(block: Block, spot: BlockSpot) -> list[str]:
-    """Why Gemini never sends this block where it sits."""
-    scripted = spot.scripted
-    problems: list[str] = anthropic_only_problems(block)
-    if isinstance(block, Reasoning):
-        if block.redacted or block.data is not None:
-            problems.append(
-                "redacted reasoning (an encrypted blob); Gemini sends thought parts and "
-                "thoughtSignature only"
-            )
-        if block.id is not None or block.summary is not None:
-            problems.append("reasoning with an item id or a summary (OpenAI Responses shapes)")
-        if scripted:
-            problems += claude_stream_problems(block)
-        if scripted and block.signature_chunks is not None:
-            problems.append(
-                "signature_chunks; Gemini sends each thoughtSignature whole on one part"
-            )
-    if isinstance(block, ToolCall) and scripted:
-        if isinstance(block.arguments, str):
-            problems.append(
-                "a functionCall with unparsed arguments; Gemini sends complete args objects "
-                "(a call cut by MAX_TOKENS is dropped, never sent)"
-            )
-        if block.chunks is not None:
-            problems.append("argument chunks; Gemini has no argument fragments, args come whole")
+RESPONSE.include(RESPONSES_ONLY)
+RESPONSE.include(CHAT_ONLY)
+BLOCK.include(ANTHROPIC_ONLY)
+
+
+@BLOCK.checks(REDACTED)
+def _redacted(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, Reasoning) and (block.redacted or block.data is not None):
+        yield REDACTED.violated()
+
+
+@BLOCK.checks(RESPONSES_REASONING)
+def _responses_reasoning(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, Reasoning) and (block.id is not None or block.summary is not None):
+        yield RESPONSES_REASONING.violated()
+
+
+@BLOCK.checks(CLAUDE_STREAM)
+def _claude_stream(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if spot.scripted:
+        yield from claude_stream(block)
+
+
+@BLOCK.checks(SIGNATURE_CHUNKS)
+def _signature_chunks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, Reasoning) and spot.scripted and block.signature_chunks is not None:
+        yield SIGNATURE_CHUNKS.violated()
+
+
+@BLOCK.checks(UNPARSED_ARGUMENTS)
+def _unparsed_arguments(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, ToolCall) and spot.scripted and isinstance(block.arguments, str):
+        yield UNPARSED_ARGUMENTS.violated()
+
+
+@BLOCK.checks(ARGUMENT_CHUNKS)
+def _argument_chunks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, ToolCall) and spot.scripted and block.chunks is not None:
+        yield ARGUMENT_CHUNKS.violated()
+
+
+@BLOCK.checks(NOT_BASE64)
+def _not_base64(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     signature = getattr(block, "signature", None)
     if isinstance(signature, str) and not standard_base64(signature):
-        problems.append(
-            "a thoughtSignature that is not canonical standard base64; Gemini mints base64 "
-            "and clients such as google-genai decode it as bytes"
-        )
+        yield NOT_BASE64.violated()
+
+
+@BLOCK.checks(PARALLEL_SIGNATURE)
+def _parallel_signature(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     earlier_call = any(isinstance(b, ToolCall) for b in spot.before)
     if isinstance(block, ToolCall) and earlier_call and block.signature is not None:
-        problems.append(
-            "a signature on a parallel call other than the first; "
-            "Gemini signs only the first functionCall of a response (rule 41)"
-        )
-    return problems
+        yield PARALLEL_SIGNATURE.violated()
+
+
+def response_problems(response: ScriptedResponse, dialect: str | None) -> list[Violation]:
+    """Why Gemini never sends this response as a whole."""
+    return RESPONSE.run(response, dialect)
+
+
+def block_problems(block: Block, spot: BlockSpot) -> list[Violation]:
+    """Why Gemini never sends this block where it sits."""
+    return BLOCK.run(block, spot)
+
+
+#: The realism checks these predicates report (``wire-conformance checks --kind realism``).
+REALISM_RULES: tuple[Rule, ...] = (*RESPONSE.rules, *BLOCK.rules)

@@ -21,8 +21,9 @@ from conformance.model import (
     Text,
     ToolCall,
 )
+from conformance.verdict import Violation
 from conformance.wires import values
-from conformance.wires.base import RenderContext, RuleViolation
+from conformance.wires.base import RenderContext
 from conformance.wires.faults import FaultAnswer, FaultTable, render_fault
 from conformance.wires.gemini._errors import INTERNAL_ERROR, error_response
 from conformance.wires.gemini._history import history_contents
@@ -203,9 +204,9 @@ def _json_array(chunks: Sequence[dict[str, Any]], closed: bool) -> list[bytes]:
     return [p.encode() for p in pieces]
 
 
-def render_error(violation: RuleViolation) -> HttpResponse:
+def render_error(violation: Violation) -> HttpResponse:
     """Google's error body for a broken rule, with the rule's status."""
-    return error_response(violation.rule.status, violation.message)
+    return error_response(violation.broken.status, violation.message)
 
 
 def render_history(messages: Sequence[Message], dialect: str | None) -> dict[str, Any]:

@@ -3,13 +3,14 @@ what the provider remembers of the session, in the order of ``rules.RULES``."""
 
 from __future__ import annotations
 
-from conformance.wires.base import RequestView, RuleViolation, ValidationContext
+from conformance.verdict import Violation
+from conformance.wires.base import RequestView, ValidationContext
 from conformance.wires.gemini._checked import CheckedRequest, Content
 from conformance.wires.gemini._fields import get
 from conformance.wires.gemini.rules import BOOK
 
 
-def validate(view: RequestView, context: ValidationContext) -> list[RuleViolation]:
+def validate(view: RequestView, context: ValidationContext) -> list[Violation]:
     """Every rule's violations, in check order."""
     raw = get(view.raw, "contents")
     contents = tuple(Content.of(i, c) for i, c in enumerate(raw if isinstance(raw, list) else ()))

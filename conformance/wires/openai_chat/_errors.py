@@ -9,8 +9,8 @@ import re
 from typing import Any
 
 from conformance.http import HttpResponse, json_response
+from conformance.verdict import Violation
 from conformance.wires import values
-from conformance.wires.base import RuleViolation
 from conformance.wires.openai_chat.rules import (
     DEEPSEEK_REASONING_CONTENT,
     DEEPSEEK_TOOL_CALLS_ANSWERED,
@@ -49,17 +49,17 @@ UPSTREAM_PROVIDERS: dict[str, str] = {
 }
 
 
-def error_answer(violation: RuleViolation) -> HttpResponse:
+def error_answer(violation: Violation) -> HttpResponse:
     """The provider's HTTP answer to a broken rule, with a request id derived from it."""
-    request_id = "req_" + values.digest("error", violation.rule.id, violation.message)[:32]
-    if violation.rule.id in GEMINI_RULES:
+    request_id = "req_" + values.digest("error", violation.check, violation.message)[:32]
+    if violation.check in GEMINI_RULES:
         return _google_answer(violation)
     body = _error_body(violation, request_id)
-    return json_response(violation.rule.status, body, {"x-request-id": request_id})
+    return json_response(violation.broken.status, body, {"x-request-id": request_id})
 
 
-def _openai_error(violation: RuleViolation) -> dict[str, Any]:
-    rule = violation.rule
+def _openai_error(violation: Violation) -> dict[str, Any]:
+    rule = violation.broken
     param: str | None = violation.at
     field_name = PARAM_FIELDS.get(rule.id)
     match = re.match(r"messages\.(\d+)", violation.at or "")
@@ -70,10 +70,10 @@ def _openai_error(violation: RuleViolation) -> dict[str, Any]:
     return {"message": violation.message, "type": rule.error_type, "param": param, "code": None}
 
 
-def _error_body(violation: RuleViolation, request_id: str) -> dict[str, Any]:
+def _error_body(violation: Violation, request_id: str) -> dict[str, Any]:
     """The provider's error body: OpenAI's, DeepSeek's (``param`` null, ``code`` the
     type), or OpenRouter's pass-through of an upstream error (``metadata.raw``)."""
-    rule = violation.rule
+    rule = violation.broken
     provider = UPSTREAM_PROVIDERS.get(rule.id)
     if provider == "Anthropic":
         error = {"type": rule.error_type, "message": violation.message}
@@ -95,14 +95,14 @@ def _error_body(violation: RuleViolation, request_id: str) -> dict[str, Any]:
     }
 
 
-def _google_answer(violation: RuleViolation) -> HttpResponse:
+def _google_answer(violation: Violation) -> HttpResponse:
     """Google's error object, two-space indented, as the only element of a JSON array:
     the body the compatibility endpoint sends (manthanabc/paws#103)."""
     error = {
-        "code": violation.rule.status,
+        "code": violation.broken.status,
         "message": violation.message,
-        "status": violation.rule.error_type,
+        "status": violation.broken.error_type,
     }
     text = "[" + json.dumps({"error": error}, indent=2, ensure_ascii=False) + "\n]\n"
     headers = (("content-type", "application/json; charset=UTF-8"),)
-    return HttpResponse(violation.rule.status, text.encode(), headers)
+    return HttpResponse(violation.broken.status, text.encode(), headers)

@@ -1,149 +1,228 @@
 """The realism predicates: the shapes a case scripts or saves that this wire, in a given
 dialect, never produces (stops without a ``finish_reason``, signed text, reasoning the
-dialect cannot carry)."""
+dialect cannot carry).  Each is one small predicate registered with the realism check it
+reports (its finding's text is the catalogue's, ``conformance/catalogue/checks.yaml``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from conformance.catalogue.book import RuleBook
 from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.verdict import Rule, Violation
 from conformance.wires.openai_chat._dialects import (
     GEMINI,
+    NAME,
     OLLAMA,
     OPENROUTER,
     REASONING_CONTENT,
     upstream,
 )
 from conformance.wires.openai_chat._stops import RAW_ARGUMENT_STOPS, TRUNCATED_STOPS
-from conformance.wires.roles import BlockSpot
+from conformance.wires.roles import BlockPredicate, BlockSpot, ResponsePredicate
 from conformance.wires.thought_signatures import standard_base64
 from conformance.wires.wire_only import (
-    anthropic_only_problems,
-    claude_stream_problems,
-    empty_chunk_problems,
-    responses_only_problems,
+    ANTHROPIC_ONLY,
+    CLAUDE_STREAM,
+    EMPTY_CHUNK_UNSIGNED,
+    RESPONSES_ONLY,
+    claude_stream,
+    empty_chunk,
 )
 
+#: The dialects whose endpoint sends each call whole, its arguments parsed.
+_WHOLE_CALLS = (GEMINI, OLLAMA)
 
-def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
-    """Why this wire never sends this response as a whole."""
+RESPONSE: RuleBook[ResponsePredicate] = RuleBook(NAME, __name__)
+BLOCK: RuleBook[BlockPredicate] = RuleBook(NAME, __name__)
+
+NO_SUCH_STOP = RESPONSE.rule("openai-chat/realism/stop-without-finish-reason")
+NOISE = RESPONSE.rule("openai-chat/realism/noise")
+INTERLEAVED_CALLS = RESPONSE.rule("openai-chat/realism/interleaved-calls")
+SIGNED_TEXT = BLOCK.rule("openai-chat/realism/signed-text")
+SIGNED_CALL = BLOCK.rule("openai-chat/realism/signed-call")
+MEDIA = BLOCK.rule("openai-chat/realism/media")
+UNPARSED_ARGUMENTS = BLOCK.rule("openai-chat/realism/unparsed-arguments")
+REASONING_ID = BLOCK.rule("openai-chat/realism/reasoning-id")
+PLAIN_REASONING = BLOCK.rule("openai-chat/realism/reasoning-content-plain")
+EMPTY_EPISODE = BLOCK.rule("openai-chat/realism/reasoning-content-empty")
+NO_REASONING = BLOCK.rule("openai-chat/realism/no-reasoning")
+ENCRYPTED_WITHOUT_DATA = BLOCK.rule("openai-chat/realism/encrypted-detail-without-data")
+ENCRYPTED_WITH_TEXT = BLOCK.rule("openai-chat/realism/encrypted-detail-with-text")
+SIGNATURE_DETAILS = BLOCK.rule("openai-chat/realism/signature-over-details")
+UNSIGNED = BLOCK.rule("openai-chat/realism/unsigned-anthropic-reasoning")
+LATER_EPISODE = BLOCK.rule("openai-chat/realism/later-reasoning-episode")
+CALL_FRAGMENTS = BLOCK.rule("openai-chat/realism/call-fragments")
+NOT_BASE64 = BLOCK.rule("openai-chat/realism/signature-not-base64")
+PARALLEL_SIGNATURE = BLOCK.rule("openai-chat/realism/parallel-call-signed")
+
+
+@RESPONSE.checks(NO_SUCH_STOP)
+def _no_such_stop(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
     if response.stop in ("pause", "cancelled"):
-        return [f"stop `{response.stop}`; Chat Completions has no such finish_reason"]
-    if response.noise and dialect in (GEMINI, OLLAMA):
-        return [f"noise; the {dialect} endpoint streams only completion chunks"]
-    problems = responses_only_problems(response)
+        yield NO_SUCH_STOP.violated(stop=response.stop)
+
+
+@RESPONSE.checks(NOISE)
+def _noise(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
+    if response.noise and dialect in _WHOLE_CALLS:
+        yield NOISE.violated(dialect=dialect)
+
+
+RESPONSE.include(RESPONSES_ONLY)
+
+
+@RESPONSE.checks(INTERLEAVED_CALLS)
+def _interleaved_calls(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
     calls = [b for b in response.blocks if isinstance(b, ToolCall)]
-    if response.interleaved_calls and (len(calls) < 2 or dialect in (GEMINI, OLLAMA)):
-        problems.append(
-            "interleaved_calls needs two or more calls streamed as fragments "
-            "(the gemini and ollama endpoints send each call whole)"
-        )
-    return problems
+    if response.interleaved_calls and (len(calls) < 2 or dialect in _WHOLE_CALLS):
+        yield INTERLEAVED_CALLS.violated()
 
 
-def block_problems(block: Block, spot: BlockSpot) -> list[str]:
-    """Why this wire (in the spot's dialect) never sends this block where it sits."""
-    problems = _shape_problems(block, spot) + anthropic_only_problems(block)
-    if (
-        spot.dialect in REASONING_CONTENT
-        and spot.scripted
-        and isinstance(block, Reasoning)
-        and spot.index > 0
-    ):
-        problems.append(
-            "DeepSeek and Kimi send at most one reasoning episode, first in the response"
-        )
-    if isinstance(block, ToolCall) and spot.dialect in (GEMINI, OLLAMA):
-        problems += _whole_call_problems(block, spot)
-    return problems
-
-
-def _whole_call_problems(block: ToolCall, spot: BlockSpot) -> list[str]:
-    """Gemini's and Ollama's calls: parsed by the server, sent whole, and on Gemini
-    signed on the first call of a response only, in the base64 it mints (rule 41, 47)."""
-    problems: list[str] = []
-    if spot.scripted and (block.chunks is not None or isinstance(block.arguments, str)):
-        problems.append(
-            f"argument fragments or unparsed arguments; the {spot.dialect} endpoint sends "
-            "each call whole, its arguments parsed"
-        )
-    if block.signature is None:
-        return problems
-    if not standard_base64(block.signature):
-        problems.append("a thought_signature that is not the standard base64 Gemini mints")
-    if spot.scripted and any(isinstance(b, ToolCall) for b in spot.before):
-        problems.append(
-            "a signature on a parallel call other than the first; Gemini signs only the "
-            "first call of a response (rule 41)"
-        )
-    return problems
-
-
-def _shape_problems(block: Block, spot: BlockSpot) -> list[str]:
-    """Why this wire (in this dialect) never sends this block (``scripted``: in a served
-    response that stopped with ``stop``)."""
-    dialect, model, scripted, stop, last = (
-        spot.dialect,
-        spot.model,
-        spot.scripted,
-        spot.stop,
-        spot.last,
-    )
-    problems: list[str] = []
+@BLOCK.checks(SIGNED_TEXT)
+def _signed_text(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if isinstance(block, Text) and block.signature is not None:
-        problems.append("a text block carries a signature; Chat Completions signs no text")
-    if isinstance(block, ToolCall) and block.signature is not None and dialect != GEMINI:
-        problems.append(
-            "a tool_call carries a signature; only Gemini's endpoint signs calls "
-            "(extra_content, rule 47)"
-        )
-    if isinstance(block, Media) and scripted:
-        problems.append("Chat Completions responses carry no media blocks")
+        yield SIGNED_TEXT.violated()
+
+
+@BLOCK.checks(SIGNED_CALL)
+def _signed_call(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, ToolCall) and block.signature is not None and spot.dialect != GEMINI:
+        yield SIGNED_CALL.violated()
+
+
+@BLOCK.checks(MEDIA)
+def _media(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, Media) and spot.scripted:
+        yield MEDIA.violated()
+
+
+@BLOCK.checks(UNPARSED_ARGUMENTS)
+def _unparsed_arguments(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     raw_arguments = isinstance(block, ToolCall) and isinstance(block.arguments, str)
-    if raw_arguments and scripted and stop not in RAW_ARGUMENT_STOPS:
-        problems.append(
-            "a tool call with unparsed arguments outside a cut response (stop max_tokens, "
-            "no_finish, or tool_calls as a router reports a cut call, rule 33)"
-        )
-    if not isinstance(block, Reasoning):
-        return problems
-    if scripted and (dialect != OPENROUTER or upstream(model) != "anthropic"):
-        problems += claude_stream_problems(block)
-    elif scripted:
-        problems += empty_chunk_problems(block)
-    if block.id is not None:
-        problems.append("reasoning with an item id (an OpenAI Responses shape)")
-    if dialect in REASONING_CONTENT:
-        if block.signature is not None or block.redacted or block.data or block.summary:
-            problems.append(
-                "reasoning_content is plain text: no signature, redacted data or summary"
-            )
-        elif scripted and not block.text:
-            problems.append("an empty reasoning episode; reasoning_content is streamed text")
-        return problems
-    if dialect != OPENROUTER:
-        problems.append(
-            f"{'the ' + dialect + ' endpoint' if dialect else 'OpenAI Chat Completions'} "
-            "returns no reasoning here (use the deepseek, kimi or openrouter dialect)"
-        )
-        return problems
-    if block.redacted:
-        if not block.data:
-            problems.append("a reasoning.encrypted detail without data")
-        if block.text or block.signature is not None or block.summary:
-            problems.append(
-                "a reasoning.encrypted detail carries text or a signature; it has only data"
-            )
-        return problems
-    if scripted and block.signature_chunks is not None and len(block.signature_chunks) > 1:
-        problems.append(
-            "a signature over several details; OpenRouter sends it in one final "
-            "signature-only reasoning.text detail"
-        )
-    unsigned = block.signature is None and block.summary is None
-    cut = stop in TRUNCATED_STOPS and last
-    if scripted and unsigned and upstream(model) == "anthropic" and not cut:
-        problems.append(
-            "an unsigned reasoning episode; OpenRouter relays Anthropic's signature on every "
-            "thinking block unless the response is cut inside it (its last block, stop "
-            "max_tokens or no_finish)"
-        )
-    return problems
+    if raw_arguments and spot.scripted and spot.stop not in RAW_ARGUMENT_STOPS:
+        yield UNPARSED_ARGUMENTS.violated()
+
+
+def _relays_claude(spot: BlockSpot) -> bool:
+    """OpenRouter relaying a Claude model: its reasoning streams as Claude's does."""
+    return spot.dialect == OPENROUTER and upstream(spot.model) == "anthropic"
+
+
+@BLOCK.checks(CLAUDE_STREAM, EMPTY_CHUNK_UNSIGNED)
+def _empty_chunk(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if not isinstance(block, Reasoning) or not spot.scripted:
+        return
+    yield from (empty_chunk(block) if _relays_claude(spot) else claude_stream(block))
+
+
+@BLOCK.checks(REASONING_ID)
+def _reasoning_id(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, Reasoning) and block.id is not None:
+        yield REASONING_ID.violated()
+
+
+@BLOCK.checks(PLAIN_REASONING, EMPTY_EPISODE)
+def _reasoning_content(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    """DeepSeek's and Kimi's ``reasoning_content``: plain streamed text."""
+    if not isinstance(block, Reasoning) or spot.dialect not in REASONING_CONTENT:
+        return
+    if block.signature is not None or block.redacted or block.data or block.summary:
+        yield PLAIN_REASONING.violated()
+    elif spot.scripted and not block.text:
+        yield EMPTY_EPISODE.violated()
+
+
+@BLOCK.checks(NO_REASONING)
+def _no_reasoning(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    dialect = spot.dialect
+    if isinstance(block, Reasoning) and dialect not in (*REASONING_CONTENT, OPENROUTER):
+        where = f"the {dialect} endpoint" if dialect else "OpenAI Chat Completions"
+        yield NO_REASONING.violated(where=where)
+
+
+def _openrouter_reasoning(block: Block, spot: BlockSpot) -> Reasoning | None:
+    """A reasoning block as OpenRouter's ``reasoning_details`` carry it."""
+    if isinstance(block, Reasoning) and spot.dialect == OPENROUTER:
+        return block
+    return None
+
+
+@BLOCK.checks(ENCRYPTED_WITHOUT_DATA, ENCRYPTED_WITH_TEXT)
+def _encrypted_detail(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    reasoning = _openrouter_reasoning(block, spot)
+    if reasoning is None or not reasoning.redacted:
+        return
+    if not reasoning.data:
+        yield ENCRYPTED_WITHOUT_DATA.violated()
+    if reasoning.text or reasoning.signature is not None or reasoning.summary:
+        yield ENCRYPTED_WITH_TEXT.violated()
+
+
+@BLOCK.checks(SIGNATURE_DETAILS)
+def _signature_details(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    reasoning = _openrouter_reasoning(block, spot)
+    if reasoning is None or reasoning.redacted or not spot.scripted:
+        return
+    if reasoning.signature_chunks is not None and len(reasoning.signature_chunks) > 1:
+        yield SIGNATURE_DETAILS.violated()
+
+
+@BLOCK.checks(UNSIGNED)
+def _unsigned(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    reasoning = _openrouter_reasoning(block, spot)
+    if reasoning is None or reasoning.redacted or not spot.scripted:
+        return
+    unsigned = reasoning.signature is None and reasoning.summary is None
+    cut = spot.stop in TRUNCATED_STOPS and spot.last
+    if unsigned and upstream(spot.model) == "anthropic" and not cut:
+        yield UNSIGNED.violated()
+
+
+BLOCK.include(ANTHROPIC_ONLY)
+
+
+@BLOCK.checks(LATER_EPISODE)
+def _later_episode(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    episode = spot.dialect in REASONING_CONTENT and isinstance(block, Reasoning)
+    if episode and spot.scripted and spot.index > 0:
+        yield LATER_EPISODE.violated()
+
+
+def _whole_call(block: Block, spot: BlockSpot) -> ToolCall | None:
+    """A call of Gemini's or Ollama's endpoint: parsed by the server, sent whole, and on
+    Gemini signed on the first call of a response only, in the base64 it mints (rule 41,
+    47)."""
+    return block if isinstance(block, ToolCall) and spot.dialect in _WHOLE_CALLS else None
+
+
+@BLOCK.checks(CALL_FRAGMENTS)
+def _call_fragments(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    call = _whole_call(block, spot)
+    if call and spot.scripted and (call.chunks is not None or isinstance(call.arguments, str)):
+        yield CALL_FRAGMENTS.violated(dialect=spot.dialect)
+
+
+@BLOCK.checks(NOT_BASE64, PARALLEL_SIGNATURE)
+def _call_signature(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    call = _whole_call(block, spot)
+    if call is None or call.signature is None:
+        return
+    if not standard_base64(call.signature):
+        yield NOT_BASE64.violated()
+    if spot.scripted and any(isinstance(b, ToolCall) for b in spot.before):
+        yield PARALLEL_SIGNATURE.violated()
+
+
+def response_problems(response: ScriptedResponse, dialect: str | None) -> list[Violation]:
+    """Why this wire never sends this response as a whole."""
+    return RESPONSE.run(response, dialect)
+
+
+def block_problems(block: Block, spot: BlockSpot) -> list[Violation]:
+    """Why this wire (in the spot's dialect) never sends this block where it sits."""
+    return BLOCK.run(block, spot)
+
+
+#: The realism checks these predicates report (``wire-conformance checks --kind realism``).
+REALISM_RULES: tuple[Rule, ...] = (*RESPONSE.rules, *BLOCK.rules)

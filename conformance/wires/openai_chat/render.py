@@ -19,8 +19,9 @@ from conformance.model import (
     Text,
     ToolCall,
 )
+from conformance.verdict import Violation
 from conformance.wires import values
-from conformance.wires.base import RenderContext, RuleViolation
+from conformance.wires.base import RenderContext
 from conformance.wires.faults import OPENAI_FAULTS, render_fault
 from conformance.wires.openai_chat._details import DETAIL_FORMATS, episode_details
 from conformance.wires.openai_chat._dialects import (
@@ -365,7 +366,7 @@ class _Render:
         return json_response(200, body, headers)
 
 
-def render_error(violation: RuleViolation) -> HttpResponse:
+def render_error(violation: Violation) -> HttpResponse:
     """The provider's error envelope for a broken rule (see ``_errors``)."""
     return error_answer(violation)
 

@@ -3,12 +3,13 @@ against what the provider remembers of the session, in the order of ``rules.RULE
 
 from __future__ import annotations
 
-from conformance.wires.base import RequestView, RuleViolation, ValidationContext
+from conformance.verdict import Violation
+from conformance.wires.base import RequestView, ValidationContext
 from conformance.wires.openai_chat._checked import CheckedRequest, Entry
 from conformance.wires.openai_chat.rules import BOOK
 
 
-def validate(view: RequestView, context: ValidationContext) -> list[RuleViolation]:
+def validate(view: RequestView, context: ValidationContext) -> list[Violation]:
     """Every rule the request breaks, in check order."""
     raw_messages = view.raw.get("messages")
     messages = raw_messages if isinstance(raw_messages, list) else []

@@ -20,7 +20,7 @@ The modules of the wire contract (``conformance/wires/contract.py``), one job ea
 ``parse``     request body -> neutral view (references expanded)
 ``render``    scripted response -> SSE event stream / JSON response object; OpenAI's
               error body (``{"error": {"message", "type", "param", "code"}}``)
-``rules``     the rules (``ResponsesRule`` constants), each bound to its check in ``BOOK``
+``rules``     the predicates, each registered in ``BOOK`` with the catalogue checks it judges
 ``validate``  the book run over the expanded input
 ``read``      recorded response -> scripted turn
 ``realism``   the predicates of the case linter's realism walk
@@ -30,13 +30,12 @@ Private helpers: ``_ids`` (an item's id as the wire reads it), ``_view`` (the re
 view plus its state fields), ``_minted`` (the ids and output items the provider mints),
 ``_state`` (what the provider stored, ``StoredResponses``, and the input expanded with
 it, ``ExpandedInput``), ``_kinds`` (every item type, by the side of the conversation it
-belongs to), ``_content`` (message content), ``_rule`` (``ResponsesRule``).
+belongs to), ``_content`` (message content).
 """
 
 from __future__ import annotations
 
 from conformance.wires.contract import assemble
-from conformance.wires.openai_responses._rule import ResponsesRule
 from conformance.wires.openai_responses._view import ResponsesRequestView
 from conformance.wires.openai_responses.rules import (
     CALL_FOR_OUTPUT,
@@ -76,5 +75,4 @@ __all__ = [
     "RULES",
     "WIRE",
     "ResponsesRequestView",
-    "ResponsesRule",
 ]

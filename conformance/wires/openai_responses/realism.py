@@ -2,84 +2,149 @@
 
 A scripted response is held to what OpenAI serves (no paused turn, no pings, every
 reasoning item encrypted and followed by what it produced unless the response is cut);
-a saved history block only to the shapes the wire can carry at all.
+a saved history block only to the shapes the wire can carry at all.  Each is one small
+predicate registered with the realism check it reports (its finding's text is the
+catalogue's, ``conformance/catalogue/checks.yaml``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from conformance.catalogue.book import RuleBook
 from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
-from conformance.wires.roles import BlockSpot
-from conformance.wires.wire_only import (
-    anthropic_only_problems,
-    chat_only_problems,
-    claude_stream_problems,
-)
+from conformance.verdict import Rule, Violation
+from conformance.wires.openai_responses._view import NAME
+from conformance.wires.roles import BlockPredicate, BlockSpot, ResponsePredicate
+from conformance.wires.wire_only import ANTHROPIC_ONLY, CHAT_ONLY, CLAUDE_STREAM, claude_stream
 
 #: Stops under which a response may end inside an item (an unfinished call, say).
 _TRUNCATED_STOPS = frozenset({"max_tokens", "no_finish"})
 
+RESPONSE: RuleBook[ResponsePredicate] = RuleBook(NAME, __name__)
+BLOCK: RuleBook[BlockPredicate] = RuleBook(NAME, __name__)
 
-def block_problems(block: Block, spot: BlockSpot) -> list[str]:
-    """Why OpenAI never sends this block where it sits."""
-    scripted, last, followed_by = spot.scripted, spot.last, spot.after
-    truncated = spot.stop in _TRUNCATED_STOPS
-    problems: list[str] = anthropic_only_problems(block)
-    if isinstance(block, Text | ToolCall) and block.signature is not None:
-        problems.append(
-            f"a {block.kind} block carries a signature; Responses signs only reasoning "
-            "(encrypted_content)"
-        )
-    if isinstance(block, Media) and scripted:
-        problems.append("Responses output items carry no media")
-    unparsed = isinstance(block, ToolCall) and isinstance(block.arguments, str)
-    if unparsed and scripted and not (truncated and last):
-        problems.append(
-            "a function_call with unparsed arguments that is not the last item of a "
-            "truncated response (stop max_tokens or no_finish); only an unfinished call "
-            "has them"
-        )
-    if not isinstance(block, Reasoning):
-        return problems
-    if block.redacted:
-        problems.append("a redacted reasoning block; Responses has no redacted_thinking shape")
-    if block.text:
-        problems.append("reasoning with text; Responses shows no raw reasoning text (use summary)")
-    if block.id is not None and not block.id.startswith("rs_"):
-        problems.append(f"a reasoning id {block.id!r}; OpenAI's reasoning item ids begin `rs_`")
-    if not scripted:
-        return problems
-    problems += claude_stream_problems(block)
-    if block.signature_chunks is not None and len(block.signature_chunks) > 2:
-        problems.append(
-            "encrypted_content in more than 2 pieces; it arrives whole in output_item.done "
-            "(output_item.added may carry an incomplete first piece)"
-        )
-    if block.signature is None and not block.redacted and not (truncated and last):
-        problems.append(
-            "a reasoning item without encrypted_content (signature); OpenAI encrypts every "
-            "reasoning item unless the response is cut inside it"
-        )
-    if followed_by is None and not truncated:
-        problems.append(
-            "a reasoning item not followed by the item it produced; only a truncated response "
-            "(stop max_tokens or no_finish) ends on reasoning"
-        )
-    return problems
+STOP_PAUSE = RESPONSE.rule("openai-responses/realism/stop-pause")
+STOP_CANCELLED = RESPONSE.rule("openai-responses/realism/stop-cancelled")
+PING = RESPONSE.rule("openai-responses/realism/noise-ping")
+ENCRYPTED_FAULT_MID_STREAM = RESPONSE.rule("openai-responses/realism/encrypted-fault-mid-stream")
+EMPTY_FINAL_OUTPUT = RESPONSE.rule("openai-responses/realism/empty-final-output-without-items")
+SIGNED_ANSWER = BLOCK.rule("openai-responses/realism/signed-text-or-call")
+MEDIA = BLOCK.rule("openai-responses/realism/media")
+UNPARSED_ARGUMENTS = BLOCK.rule("openai-responses/realism/unparsed-arguments")
+REDACTED = BLOCK.rule("openai-responses/realism/redacted-reasoning")
+REASONING_TEXT = BLOCK.rule("openai-responses/realism/reasoning-text")
+REASONING_ID = BLOCK.rule("openai-responses/realism/reasoning-id")
+ENCRYPTED_PIECES = BLOCK.rule("openai-responses/realism/encrypted-content-pieces")
+UNENCRYPTED = BLOCK.rule("openai-responses/realism/reasoning-unencrypted")
+UNFOLLOWED = BLOCK.rule("openai-responses/realism/reasoning-unfollowed")
 
 
-def response_problems(response: ScriptedResponse, dialect: str | None) -> list[str]:
-    """Why OpenAI never sends this response as a whole."""
-    problems: list[str] = []
+@RESPONSE.checks(STOP_PAUSE, STOP_CANCELLED)
+def _stop(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
     if response.stop == "pause":
-        problems.append("stop `pause`; Responses has no paused turn")
+        yield STOP_PAUSE.violated()
     if response.stop == "cancelled":
-        problems.append("stop `cancelled`; a Responses stream ends completed, incomplete or failed")
+        yield STOP_CANCELLED.violated()
+
+
+@RESPONSE.checks(PING)
+def _ping(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
     if "ping" in response.noise:
-        problems.append("noise `ping`; Responses streams send no ping events")
+        yield PING.violated()
+
+
+@RESPONSE.checks(ENCRYPTED_FAULT_MID_STREAM)
+def _encrypted_fault(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
     fault = response.fault
     if fault is not None and fault.kind == "invalid-encrypted-content" and fault.mid_stream:
-        problems.append("invalid_encrypted_content answers the request (a 400), not mid-stream")
-    problems += chat_only_problems(response)
+        yield ENCRYPTED_FAULT_MID_STREAM.violated()
+
+
+RESPONSE.include(CHAT_ONLY)
+
+
+@RESPONSE.checks(EMPTY_FINAL_OUTPUT)
+def _empty_final_output(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
     if response.empty_final_output and not response.blocks:
-        problems.append("empty_final_output on a response that streams no item")
-    return problems
+        yield EMPTY_FINAL_OUTPUT.violated()
+
+
+BLOCK.include(ANTHROPIC_ONLY)
+
+
+def _truncated(spot: BlockSpot) -> bool:
+    return spot.stop in _TRUNCATED_STOPS
+
+
+@BLOCK.checks(SIGNED_ANSWER)
+def _signed_answer(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, Text | ToolCall) and block.signature is not None:
+        yield SIGNED_ANSWER.violated(kind=block.kind)
+
+
+@BLOCK.checks(MEDIA)
+def _media(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if isinstance(block, Media) and spot.scripted:
+        yield MEDIA.violated()
+
+
+@BLOCK.checks(UNPARSED_ARGUMENTS)
+def _unparsed_arguments(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    unparsed = isinstance(block, ToolCall) and isinstance(block.arguments, str)
+    if unparsed and spot.scripted and not (_truncated(spot) and spot.last):
+        yield UNPARSED_ARGUMENTS.violated()
+
+
+@BLOCK.checks(REDACTED, REASONING_TEXT, REASONING_ID)
+def _reasoning_shape(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if not isinstance(block, Reasoning):
+        return
+    if block.redacted:
+        yield REDACTED.violated()
+    if block.text:
+        yield REASONING_TEXT.violated()
+    if block.id is not None and not block.id.startswith("rs_"):
+        yield REASONING_ID.violated(id=block.id)
+
+
+@BLOCK.checks(CLAUDE_STREAM)
+def _claude_stream(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if spot.scripted:
+        yield from claude_stream(block)
+
+
+@BLOCK.checks(ENCRYPTED_PIECES)
+def _encrypted_pieces(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    pieces = block.signature_chunks if isinstance(block, Reasoning) else None
+    if spot.scripted and pieces is not None and len(pieces) > 2:
+        yield ENCRYPTED_PIECES.violated()
+
+
+@BLOCK.checks(UNENCRYPTED)
+def _unencrypted(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    if not isinstance(block, Reasoning) or not spot.scripted:
+        return
+    if block.signature is None and not block.redacted and not (_truncated(spot) and spot.last):
+        yield UNENCRYPTED.violated()
+
+
+@BLOCK.checks(UNFOLLOWED)
+def _unfollowed(block: Block, spot: BlockSpot) -> Iterator[Violation]:
+    scripted_reasoning = isinstance(block, Reasoning) and spot.scripted
+    if scripted_reasoning and spot.after is None and not _truncated(spot):
+        yield UNFOLLOWED.violated()
+
+
+def block_problems(block: Block, spot: BlockSpot) -> list[Violation]:
+    """Why OpenAI never sends this block where it sits."""
+    return BLOCK.run(block, spot)
+
+
+def response_problems(response: ScriptedResponse, dialect: str | None) -> list[Violation]:
+    """Why OpenAI never sends this response as a whole."""
+    return RESPONSE.run(response, dialect)
+
+
+#: The realism checks these predicates report (``wire-conformance checks --kind realism``).
+REALISM_RULES: tuple[Rule, ...] = (*RESPONSE.rules, *BLOCK.rules)

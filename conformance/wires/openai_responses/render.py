@@ -13,12 +13,12 @@ from typing import Any
 
 from conformance.http import HttpResponse, json_response
 from conformance.model import ContentBlock, Message, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.verdict import Violation
 from conformance.wires import values
-from conformance.wires.base import RenderContext, RequestView, RuleViolation
+from conformance.wires.base import RenderContext, RequestView
 from conformance.wires.faults import OPENAI_FAULTS, render_fault
 from conformance.wires.openai_responses._history import history_input
 from conformance.wires.openai_responses._minted import Minted, added_content, content_part
-from conformance.wires.openai_responses._rule import ResponsesRule
 from conformance.wires.openai_responses._view import ResponsesRequestView
 from conformance.wires.openai_responses.rules import ENCRYPTED_CONTENT_VALID
 from conformance.wires.sse import format_event, fragments
@@ -75,7 +75,7 @@ def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     return HttpResponse(200, b"".join(chunks), headers, chunks)
 
 
-def _unverifiable(request: RequestView | None) -> RuleViolation:
+def _unverifiable(request: RequestView | None) -> Violation:
     """OpenAI's 400 for encrypted reasoning it cannot verify, naming the first encrypted
     content of the request as its errors do (head and tail, rule 30)."""
     items = request.raw.get("input") if request is not None else None
@@ -279,15 +279,15 @@ def _stream_events(
     ]
 
 
-def render_error(violation: RuleViolation) -> HttpResponse:
-    """OpenAI's error answer: a ``ResponsesRule`` fills in its own ``code`` and ``param``;
-    any other rule names the violation's location as ``param``."""
-    rule = violation.rule
-    if isinstance(rule, ResponsesRule):
-        param = None if rule.param is None else rule.param.format(at=violation.at)
-        code = rule.code
+def render_error(violation: Violation) -> HttpResponse:
+    """OpenAI's error answer: a rule's ``param`` template fills in the violation's
+    location (``"{at}"``, the default) or names a field; ``None`` writes ``null``."""
+    rule = violation.broken
+    if rule.param is None or rule.param == "{at}":
+        param = None if rule.param is None else violation.at
     else:
-        param, code = violation.at, None
+        param = rule.param.format(at=violation.at)
+    code = rule.code
     error = {
         "message": violation.message,
         "type": rule.error_type,

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-from conformance.wires.base import RequestView, RuleViolation, ValidationContext
+from conformance.verdict import Violation
+from conformance.wires.base import RequestView, ValidationContext
 from conformance.wires.openai_responses._state import ExpandedInput
 from conformance.wires.openai_responses.rules import BOOK
 
 
-def validate(view: RequestView, context: ValidationContext) -> list[RuleViolation]:
+def validate(view: RequestView, context: ValidationContext) -> list[Violation]:
     """Every violation in the request, in check order."""
     return BOOK.run(ExpandedInput.of(view.raw, context))

@@ -8,7 +8,8 @@ from typing import Any
 
 from conformance.http import HttpResponse
 from conformance.model import Message, Reasoning, ScriptedResponse, Text
-from conformance.wires.base import RenderContext, RuleViolation
+from conformance.verdict import Violation
+from conformance.wires.base import RenderContext
 
 _JSON = (("content-type", "application/json"),)
 
@@ -29,9 +30,9 @@ def render(response: ScriptedResponse, context: RenderContext) -> HttpResponse:
     return HttpResponse(200, json.dumps(answer).encode(), _JSON)
 
 
-def render_error(violation: RuleViolation) -> HttpResponse:
+def render_error(violation: Violation) -> HttpResponse:
     body = {"error": violation.message}
-    return HttpResponse(violation.rule.status, json.dumps(body).encode(), _JSON)
+    return HttpResponse(violation.broken.status, json.dumps(body).encode(), _JSON)
 
 
 def render_history(messages: Sequence[Message], dialect: str | None) -> dict[str, Any]:

@@ -1,31 +1,23 @@
-"""The toy wire's one rule: the token of an assistant message is one the server minted."""
+"""The toy wire's one rule: the token of an assistant message is one the server minted.
+Its data (statement, source, error text) is the catalogue entry ``checks.yaml`` gives;
+this module holds only the predicate, registered by id."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from conformance.catalogue.book import Predicate, RuleBook
 from conformance.model import Reasoning
-from conformance.wires.base import Rule, RuleViolation
-from conformance.wires.rulebook import RuleBook
+from conformance.verdict import Rule, Violation
 from toy_wire_pack.toy_echo._checked import Checked
 from toy_wire_pack.toy_echo.wire import NAME
 
-TOKEN_MINTED = Rule(
-    id="toy-echo/token-minted",
-    ref="toy-echo",
-    statement=(
-        "Every assistant message carries back the token the server answered it with, unchanged."
-    ),
-    source="the toy-echo wire's own definition, its only document (an example of an outside wire)",
-    error="messages.{i}: token is not one this server minted",
-    evidence="documented",
-)
-
-BOOK: RuleBook[Checked] = RuleBook(NAME)
+BOOK: RuleBook[Predicate[Checked]] = RuleBook(NAME, __name__)
+TOKEN_MINTED = BOOK.rule("toy-echo/token-minted")
 
 
 @BOOK.checks(TOKEN_MINTED)
-def _token_minted(check: Checked) -> Iterator[RuleViolation]:
+def _token_minted(check: Checked) -> Iterator[Violation]:
     for i, message in enumerate(check.view.messages):
         if message.role != "assistant":
             continue
@@ -34,4 +26,4 @@ def _token_minted(check: Checked) -> Iterator[RuleViolation]:
             yield TOKEN_MINTED.violated(f"messages.{i}", i=i)
 
 
-RULES = BOOK.rules
+RULES: tuple[Rule, ...] = BOOK.rules

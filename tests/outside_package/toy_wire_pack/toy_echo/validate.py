@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from conformance.model import Reasoning
-from conformance.wires.base import RequestView, RuleViolation, ValidationContext
+from conformance.verdict import Violation
+from conformance.wires.base import RequestView, ValidationContext
 from toy_wire_pack.toy_echo._checked import Checked
 from toy_wire_pack.toy_echo.rules import BOOK
 
 
-def validate(view: RequestView, context: ValidationContext) -> list[RuleViolation]:
+def validate(view: RequestView, context: ValidationContext) -> list[Violation]:
     minted = {
         block.signature
         for response in context.served
