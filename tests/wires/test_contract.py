@@ -40,7 +40,7 @@ GOOD: dict[str, str] = {
     "read": "def read(body, streaming, dialect=None): ...\n",
     "realism": (
         "def response_problems(response, dialect): ...\ndef block_problems(block, spot): ...\n"
-        "RESPONSE = None\nBLOCK = None\nRULES = ()\n"
+        "RESPONSE = None\nBLOCK = None\nREALISM_RULES = ()\n"
     ),
     "wire": "NAME = 'fake-good'\nHINTS = None\n",
     "_stops": "STOPS = ()\n",
