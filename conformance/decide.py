@@ -27,6 +27,10 @@
   Expectations about what the stopped conversation never reached are not judged
   (``checks.expectations``).
 
+Each verdict comes with its reason, for people, and the same as data
+(``verdict.Cause``), set here where the reason is written (or taken from the target
+kind, for a crash, a hang, an exit status): nothing downstream reads the sentence.
+
 A violation whose evidence is weaker than the run's threshold (default ``observed``) is
 a warning, never a failure, even when strict: a rule or a shape that rests only on a
 design document never fails a run by default.
@@ -49,6 +53,7 @@ from conformance.provider.features import UNJUDGEABLE, why_unjudged
 from conformance.transcript import Transcript
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
+    Cause,
     EvidenceThreshold,
     Result,
     Verdict,
@@ -57,6 +62,9 @@ from conformance.verdict import (
 )
 
 UNEXPECTED_REQUEST = frozenset({"provider/beyond-script", "provider/unknown-endpoint"})
+#: A verdict, the reason a report prints for it, and that reason as data: every step of
+#: ``decide`` sets the cause where it writes the reason.
+Decision = tuple[Verdict, str | None, Cause | None]
 
 
 def _rejected(transcript: Transcript) -> bool:
@@ -125,7 +133,7 @@ def _broken_inside_script(transcript: Transcript, found: _Sorted) -> list[Violat
 
 def _judged(
     case: Case, transcript: Transcript, found: _Sorted, counted: list[Violation]
-) -> tuple[Verdict, str | None]:
+) -> Decision:
     """The verdict before any pin of a run the provider could judge: did the target
     hold the conversation, and did it break anything."""
     served = transcript.served_count()
@@ -135,22 +143,24 @@ def _judged(
             # A `must` failed on a request the script answered: that is
             # the verdict, whatever the target did on the answer to its extra request
             # (an SDK raising on the 400, a command exiting non-zero).
-            return "fail", f"also: {found.unexpected[0].message}; then: {transcript.error}"
+            also = f"also: {found.unexpected[0].message}; then: {transcript.error}"
+            return "fail", also, Cause.VIOLATIONS
         # After a rejection, what the target did next (an SDK raising on the 400, a
         # command exiting non-zero, an adapter stopping) is explained by it: the verdict
         # is the rejection's, whatever the target kind.
-        return "error", transcript.error
+        return "error", transcript.error, transcript.error_cause or Cause.CRASH
     if transcript.refused is not None:
         return (
             "fail",
             f"the target's library refused a response the provider sends: {transcript.refused}",
+            Cause.REFUSED,
         )
     if found.unexpected and not found.causes:
         if found.expect:
             # What was sent is judged first: the extra request must not hide the
             # expectations it already broke; it is reported beside them.
-            return "fail", f"also: {found.unexpected[0].message}"
-        return "error", found.unexpected[0].message
+            return "fail", f"also: {found.unexpected[0].message}", Cause.VIOLATIONS
+        return "error", found.unexpected[0].message, Cause.UNEXPECTED_REQUEST
     if transcript.halted is not None:
         return _halt_verdict(case, transcript, counted, transcript.halted)
     # A stop right after a dropped stream is explained: the response was truncated; so
@@ -164,40 +174,48 @@ def _judged(
     if (transcript.stopped or served < scripted) and unexplained:
         unrecovered = _unrecovered_markup(case, transcript)
         if unrecovered is not None:
-            return "fail", unrecovered
-        return "error", transcript.stopped or (
-            f"the target stopped after {served} of {scripted} scripted responses"
-        )
-    return ("fail" if counted else "pass"), None
+            return "fail", unrecovered, Cause.ENDED_EARLY
+        if transcript.stopped is not None:
+            return "error", transcript.stopped, Cause.STOPPED
+        quiet = f"the target stopped after {served} of {scripted} scripted responses"
+        return "error", quiet, Cause.ENDED_EARLY
+    if counted:
+        return "fail", None, Cause.VIOLATIONS
+    return "pass", None, None
 
 
 def _halt_verdict(
     case: Case, transcript: Transcript, counted: list[Violation], message: str
-) -> tuple[Verdict, str | None]:
+) -> Decision:
     """The verdict of a conversation the target's library stopped on purpose: what it
     sent is judged first; the stop passes where the response before it lets the turn end
     and fails, as a lost turn, where the provider sent one a client can go on from."""
     if counted:
-        return "fail", f"then the library stopped the conversation: {message}"
+        return "fail", f"then the library stopped the conversation: {message}", Cause.VIOLATIONS
+    halted = Cause.HALTED
     if not transcript.exchanges:
         if _accepts_none_sent(case.expect):
-            return "pass", f"the library stopped before sending, as the case accepts: {message}"
-        return "fail", f"the library stopped before its first request, losing the turn: {message}"
+            accepted = f"the library stopped before sending, as the case accepts: {message}"
+            return "pass", accepted, halted
+        lost = f"the library stopped before its first request, losing the turn: {message}"
+        return "fail", lost, halted
     served = transcript.exchanges[-1].served
     responses = case.given.responses
     if served is None or served >= len(responses):
-        return "error", f"the library stopped after an unscripted answer: {message}"
+        return "error", f"the library stopped after an unscripted answer: {message}", halted
     where = f"scripted response {served + 1}"
     response = responses[served]
     if halt_accepted(response):
-        return "pass", (
+        accepted = (
             f"the library stopped the conversation after {where}, where the turn may end "
             f"({_halt_why(response)}), and sent nothing wrong: {message}"
         )
-    return "fail", (
+        return "pass", accepted, halted
+    lost = (
         f"the library stopped the conversation after {where}, a response the provider "
         f"really sends and a client goes on from: the user's turn is lost: {message}"
     )
+    return "fail", lost, halted
 
 
 def _halt_why(response: ScriptedResponse) -> str:
@@ -252,28 +270,28 @@ def _unrecovered_markup(case: Case, transcript: Transcript) -> str | None:
     )
 
 
-def _case_pinned(
-    case: Case, verdict: Verdict, reason: str | None, expect: list[Violation]
-) -> tuple[Verdict, str | None]:
+def _case_pinned(case: Case, decision: Decision, expect: list[Violation]) -> Decision:
     """A pinned case passes as ``pinned`` when its limitation showed; a target that does
     better passes, with the reason."""
-    if case.status != "pinned" or verdict != "pass":
-        return verdict, reason
+    if case.status != "pinned" or decision[0] != "pass":
+        return decision
     if expect:
-        return verdict, f"the pinned limitation did not show: {expect[0].message}"
-    return "pinned", case.pinned_reason
+        better = f"the pinned limitation did not show: {expect[0].message}"
+        return "pass", better, Cause.LIMITATION_NOT_SHOWN
+    return "pinned", case.pinned_reason, Cause.PINNED
 
 
-def _target_pinned(
-    pin: str | None, verdict: Verdict, reason: str | None, counted: list[Violation]
-) -> tuple[Verdict, str | None]:
-    """A failure the target pinned is an ``xfail``; a pinned cell that passes fails."""
+def _target_pinned(pin: str | None, decision: Decision, counted: list[Violation]) -> Decision:
+    """A failure the target pinned is an ``xfail`` (with the failure's cause); a pinned
+    cell that passes fails."""
+    verdict, reason, cause = decision
     if pin is None:
-        return verdict, reason
+        return decision
     if verdict in ("fail", "error"):
         detail = reason or (counted[0].message if counted else "")
-        return "xfail", f"pinned by the target: {pin}" + (f" ({detail})" if detail else "")
-    return "fail", f"unexpected pass: remove the pin ({pin})"
+        pinned = f"pinned by the target: {pin}" + (f" ({detail})" if detail else "")
+        return "xfail", pinned, cause
+    return "fail", f"unexpected pass: remove the pin ({pin})", Cause.UNEXPECTED_PASS
 
 
 def _crashed(transcript: Transcript) -> bool:
@@ -314,17 +332,16 @@ def decide(
     if case.status == "pinned":
         counted = [v for v in counted if v.check != "expect"]
     unjudged = _unjudgeable(transcript)
-    verdict: Verdict
-    reason: str | None
+    decision: Decision
     if unjudged is not None:
         # What the run could not reach once the provider said it cannot judge it is
         # not a failure of the target: only the answer that explains it is listed.
         counted = [v for v in counted if v.check in UNJUDGEABLE]
-        verdict, reason = "error", unjudged
+        decision = "error", unjudged, Cause.UNJUDGEABLE
     else:
-        verdict, reason = _judged(case, transcript, found, counted)
-    verdict, reason = _case_pinned(case, verdict, reason, found.expect)
-    verdict, reason = _target_pinned(pin, verdict, reason, counted)
+        decision = _judged(case, transcript, found, counted)
+    decision = _case_pinned(case, decision, found.expect)
+    verdict, reason, cause = _target_pinned(pin, decision, counted)
     warnings = found.warnings
     if verdict == "error" and _crashed(transcript):  # no cascade of the crash
         counted = _reached(case, transcript, counted)
@@ -338,6 +355,7 @@ def decide(
         violations=tuple(counted) if verdict in ("fail", "error", "xfail") else (),
         warnings=warnings,
         reason=reason,
+        cause=cause,
         requests=len(transcript.exchanges),
         stdout_tail=transcript.stdout_tail,
         stderr_tail=transcript.stderr_tail,

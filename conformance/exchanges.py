@@ -7,7 +7,7 @@ Each request keeps its method, path, query, the headers that shape the wire (an
 allow-list: never credentials, never a client's volatile ones) and its body; each
 response its status, content type and body (JSON parsed; a stream as its text); each
 exchange the rule violations the provider recorded; the file ends with the cell's
-verdict, reason, violations and warnings.
+verdict, reason, cause, violations and warnings.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ def save_exchanges(root: Path, target: str, transcript: Transcript, result: Resu
         "exchanges": [_exchange(e) for e in transcript.exchanges],
         "verdict": result.verdict,
         "reason": result.reason,
+        "cause": result.cause,
         "violations": [v.model_dump(mode="json") for v in result.violations],
         "warnings": [v.model_dump(mode="json") for v in result.warnings],
     }

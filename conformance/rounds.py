@@ -1,5 +1,5 @@
 """``run --rounds N``: the flakiness gate.  The same selection runs N times; any verdict,
-reason or violation, or any byte of any exchange (request bodies and headers, the
+cause, reason or violation, or any byte of any exchange (request bodies and headers, the
 responses served), that differs from round 1 is a difference, and one fails the run.
 
 A wrapper around the runner, not a second one: each round is ``run_jobs_parallel`` with
@@ -19,8 +19,10 @@ from conformance.runner import Job, RunOptions, run_jobs_parallel
 from conformance.targets.resolve import ResolvedTarget
 from conformance.verdict import Result
 
-#: The fields of a result that must not change between rounds.
-_COMPARED = ("verdict", "reason", "violations", "warnings", "requests")
+#: The fields of a result that must not change between rounds (the cause is compared
+#: as data: a crash in one round and a timeout in the next differ even where a reason's
+#: words would not say so).
+_COMPARED = ("verdict", "cause", "reason", "violations", "warnings", "requests")
 
 
 @dataclass(frozen=True)

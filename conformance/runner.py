@@ -31,6 +31,7 @@ from conformance.transcript import Transcript
 from conformance.verdict import (
     DEFAULT_EVIDENCE_THRESHOLD,
     DEFAULT_TIMEOUT,
+    Cause,
     EvidenceThreshold,
     NotApplicable,
     Result,
@@ -212,6 +213,7 @@ def _record(transcript: Transcript, outcome: Outcome, provider: ScriptedProvider
     """Copy what the kind saw, and what the provider recorded, into the transcript."""
     transcript.output, transcript.output_error = outcome.output, outcome.output_error
     transcript.stopped, transcript.error = outcome.stopped, outcome.error_report
+    transcript.error_cause = outcome.error_cause
     transcript.refused, transcript.halted = outcome.refused, outcome.halted
     transcript.stdout_tail, transcript.stderr_tail = outcome.stdout_tail, outcome.stderr_tail
     with provider.lock:
@@ -226,6 +228,7 @@ def _not_applicable(job: Job, reason: str, cause: NotApplicable) -> Result:
         verdict="n/a",
         features=job.case.features,
         reason=reason,
+        cause=Cause.NOT_APPLICABLE,
         not_applicable=cause,
         missing=job.missing,
     )

@@ -8,7 +8,7 @@ from conformance.cases.continuation import continuation_loops
 from conformance.cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import REPAIRED_FAULTS, FinalOutput
-from conformance.verdict import Violation
+from conformance.verdict import Cause, Violation
 from conformance.wires.base import RequestView
 
 
@@ -34,8 +34,10 @@ class Exchange:
 class Transcript:
     """The captured run of one case on one wire, for the checks to judge.
 
-    ``error`` is why the run could not be judged (a crash, a hang); ``stopped`` is why
-    the target ended early, which a rule violation may explain.
+    ``error`` is why the run could not be judged (a crash, a hang), ``error_cause`` the
+    same as data (the target kind's ``Outcome.error_cause``; a transcript given an
+    ``error`` without one is taken for a crash); ``stopped`` is why the target ended
+    early, which a rule violation may explain.
     """
 
     case: Case
@@ -45,6 +47,7 @@ class Transcript:
     output: FinalOutput | None = None
     output_error: str | None = None
     error: str | None = None
+    error_cause: Cause | None = None
     stopped: str | None = None
     #: The target's library refused a response (a command's reserved exit, with its message).
     refused: str | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, InstanceOf
@@ -136,6 +137,65 @@ class Rule:
         )
 
 
+class Cause(StrEnum):
+    """Why a cell has its verdict (or its reason), as data: what probes, ``--rounds``,
+    the A/B tables and the renderers switch on, never the ``reason`` sentence, which is
+    for people and may be reworded.  Each member is set where its reason is written:
+    the target kinds (``targets.kind.Outcome``), the runner (``n/a``) and ``decide``.
+
+    A plain ``pass`` has no cause.  An ``xfail`` keeps the cause of the failure the
+    target pinned (its verdict already says it was pinned).
+    """
+
+    #: ``fail`` on counted violations (the reason, when there is one, names what
+    #: happened beside them: a request beyond the script, a crash or a stop after it).
+    VIOLATIONS = "violations"
+    #: ``error``: the target raised (an in-process adapter or client), or called
+    #: ``os._exit``; the reason holds the exception and the tail of its traceback.
+    CRASH = "crash"
+    #: ``error``: the target (in-process or a command) did not finish within the cell's
+    #: timeout.
+    TIMEOUT = "timeout"
+    #: ``error``: a command said it could not load the saved history the case gives
+    #: (its reserved exit code, ``targets.contract.EXIT_HISTORY_UNLOADABLE``).
+    HISTORY_UNLOADABLE = "history-unloadable"
+    #: ``error``: the target ended early for a reason of its own that no rule violation
+    #: explains: a command's non-zero exit, an adapter that gave up on an error status
+    #: or at the request cap of one user turn.
+    STOPPED = "stopped"
+    #: The target ended its turn quietly before the script's end, with nothing that
+    #: explains it: ``error``; ``fail`` when it declares ``xml-recovery`` and ended on
+    #: the response whose text carries the call it should have recovered.
+    ENDED_EARLY = "ended-early"
+    #: ``error``: the target sent a request the script has no answer for (beyond its
+    #: end, or to an endpoint the wire does not have) and broke nothing else.
+    UNEXPECTED_REQUEST = "unexpected-request"
+    #: ``error``: a request carried a field or beta value the suite cannot judge
+    #: (``provider.features``): what the target did next answered the suite's limit.
+    UNJUDGEABLE = "unjudgeable"
+    #: ``fail``: the target's library refused a response the provider really sends (a
+    #: command's reserved exit code).
+    REFUSED = "refused"
+    #: The target's library stopped the conversation on purpose (``ConversationStopped``,
+    #: a command's exit 93) and nothing it sent was wrong: ``pass`` where the turn may
+    #: end there, ``fail`` where the user's turn is lost, ``error`` after an answer the
+    #: script does not hold.
+    HALTED = "halted"
+    #: ``n/a``: ``Result.not_applicable`` says which kind (an undeclared wire, a missing
+    #: capability, a target that declined the wire when run).
+    NOT_APPLICABLE = "not-applicable"
+    #: ``pinned``: the case's documented limitation showed as the case asserts.
+    PINNED = "pinned"
+    #: ``pass`` of a pinned case whose limitation did not show: the target does better.
+    LIMITATION_NOT_SHOWN = "limitation-not-shown"
+    #: ``fail``: the target pinned the cell as a known failure, and it passed.
+    UNEXPECTED_PASS = "unexpected-pass"
+
+
+#: The causes of an ``error`` a target kind reports (``Outcome.error_cause``).
+ERROR_CAUSES = frozenset({Cause.CRASH, Cause.TIMEOUT, Cause.HISTORY_UNLOADABLE})
+
+
 class Violation(BaseModel):
     """One thing a run got wrong.
 
@@ -195,6 +255,9 @@ class Result(BaseModel):
     violations: tuple[Violation, ...] = ()
     warnings: tuple[Violation, ...] = ()
     reason: str | None = None
+    #: The ``reason`` as data (``Cause``); ``None`` for a plain pass, and in a report
+    #: of version 2, written before it existed.
+    cause: Cause | None = None
     #: Why an ``n/a`` cell is one (``None`` for every other verdict).
     not_applicable: NotApplicable | None = None
     #: The capabilities a ``missing-capability`` cell needs and its target lacks.

@@ -11,7 +11,11 @@ names every file that differs.
     python -m harness.verdict_freeze compare DIR      # exit 1 and the differences
 
 A report-version bump is the one difference allowed: ``--ignore-version`` drops
-``report_version`` from both sides.
+``report_version`` from both sides.  A field the refactor adds (the results' ``cause``
+of report version 3) is dropped from both sides with ``--ignore-field NAME``
+(repeatable), so that what remains must be byte for byte what the freeze holds:
+
+    python -m harness.verdict_freeze compare DIR --ignore-version --ignore-field cause
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,21 +63,28 @@ def _targets() -> Iterator[tuple[str, list[str]]]:
     yield "reference-command", ["--target", "reference-command", "-j", "2", *cases]
 
 
-def _strip(value: Any, ignore_version: bool) -> Any:
+def _strip(value: Any, dropped: frozenset[str]) -> Any:
+    """``value`` without the timing fields nor the ``dropped`` keys, at any depth."""
     if isinstance(value, dict):
         return {
-            key: _strip(item, ignore_version)
+            key: _strip(item, dropped)
             for key, item in value.items()
-            if key not in TIMING_FIELDS and not (ignore_version and key == "report_version")
+            if key not in TIMING_FIELDS and key not in dropped
         }
     if isinstance(value, list):
-        return [_strip(item, ignore_version) for item in value]
+        return [_strip(item, dropped) for item in value]
     return value
 
 
-def _normalised(path: Path, ignore_version: bool = False) -> str:
+def _normalised(path: Path, dropped: frozenset[str] = frozenset()) -> str:
     data = json.loads(path.read_text(encoding="utf-8"))
-    return json.dumps(_strip(data, ignore_version), indent=1, sort_keys=True) + "\n"
+    return json.dumps(_strip(data, dropped), indent=1, sort_keys=True) + "\n"
+
+
+def dropped_keys(ignore_version: bool, ignore_fields: Sequence[str] = ()) -> frozenset[str]:
+    """The keys a comparison leaves out on both sides: ``report_version`` when asked,
+    and every ``--ignore-field``."""
+    return frozenset(ignore_fields) | ({"report_version"} if ignore_version else set())
 
 
 def write(out: Path) -> int:
@@ -101,8 +112,11 @@ def write(out: Path) -> int:
     return 0
 
 
-def compare(frozen: Path, ignore_version: bool) -> int:
-    """Write the current tree's freeze beside ``frozen`` and list every difference."""
+def compare(frozen: Path, ignore_version: bool, ignore_fields: Sequence[str] = ()) -> int:
+    """Write the current tree's freeze beside ``frozen`` and list every difference,
+    leaving out ``report_version`` (``ignore_version``) and ``ignore_fields`` on both
+    sides."""
+    dropped = dropped_keys(ignore_version, ignore_fields)
     with tempfile.TemporaryDirectory() as scratch:
         now = Path(scratch) / "now"
         if write(now) != 0:
@@ -112,8 +126,8 @@ def compare(frozen: Path, ignore_version: bool) -> int:
         problems = [f"only in the freeze: {p}" for p in sorted(before - after)]
         problems += [f"only now: {p}" for p in sorted(after - before)]
         for rel in sorted(before & after):
-            old = _normalised(frozen / rel, ignore_version)
-            new = _normalised(now / rel, ignore_version)
+            old = _normalised(frozen / rel, dropped)
+            new = _normalised(now / rel, dropped)
             if old != new:
                 diff = difflib.unified_diff(
                     old.splitlines(), new.splitlines(), str(rel), str(rel), lineterm="", n=2
@@ -130,10 +144,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("action", choices=("write", "compare"))
     parser.add_argument("directory", type=Path)
     parser.add_argument("--ignore-version", action="store_true", help="drop report_version")
+    parser.add_argument(
+        "--ignore-field",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="drop this key (at any depth) from both sides: a field the refactor adds",
+    )
     options = parser.parse_args(argv)
     if options.action == "write":
         return write(options.directory)
-    return compare(options.directory, options.ignore_version)
+    return compare(options.directory, options.ignore_version, options.ignore_field)
 
 
 if __name__ == "__main__":

@@ -382,7 +382,7 @@ def test_the_json_report_lists_load_errors_field_for_field() -> None:
         {"file": "bad.yaml", "line": 3, "field": "wat", "message": "Extra inputs"}
     ]
     assert to_json(a_report()) == to_json(a_report())
-    assert to_json(a_report()).startswith('{\n  "report_version": 2,\n  "suite_version": ')
+    assert to_json(a_report()).startswith('{\n  "report_version": 3,\n  "suite_version": ')
     assert to_json(a_report()).endswith("\n}\n")
 
 

@@ -13,9 +13,9 @@ from pydantic import BaseModel, ConfigDict
 from conformance.probe.verdicts import MUTANT_VERDICTS, MutantResult
 from conformance.verdict import Result
 
-#: The JSON report's format name and version.
+#: The JSON report's format name and version (2: each errored cell's ``cause``).
 REPORT_FORMAT = "wire-conformance-probes"
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 #: Killers shown per mutant in the terminal and Markdown before "+N more".
 SHOWN_KILLERS = 3
 

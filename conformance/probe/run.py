@@ -45,7 +45,7 @@ from conformance.probe.verdicts import (
 from conformance.runner import Job, RunOptions, run_job, run_jobs_parallel
 from conformance.targets.kind import let_process_exits_through
 from conformance.targets.resolve import REFERENCE_SPEC, ResolvedTarget, resolve_target
-from conformance.verdict import Result
+from conformance.verdict import Cause, Result
 
 Isolation = Literal["none", "fork"]
 
@@ -324,7 +324,8 @@ def probe_forked(
         return MutantResult.model_validate(json.loads(text))
     code = os.waitstatus_to_exitcode(status)
     died = f"signal {-code}" if code < 0 else f"exit {code}"
-    return judge(probe, [], [Killer(case="*", wire="*", error=f"the child died ({died})")], 0, 0)
+    death = Killer(case="*", wire="*", error=f"the child died ({died})", cause=Cause.CRASH)
+    return judge(probe, [], [death], 0, 0)
 
 
 @dataclass(frozen=True)

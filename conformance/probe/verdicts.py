@@ -15,7 +15,7 @@ from typing import Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict
 
 from conformance.probe.catalogue import Probe
-from conformance.verdict import Result
+from conformance.verdict import Cause, Result
 
 MutantVerdict: TypeAlias = Literal["killed", "crashed", "timeout", "survived", "invalid"]
 MUTANT_VERDICTS: tuple[MutantVerdict, ...] = (
@@ -25,13 +25,13 @@ MUTANT_VERDICTS: tuple[MutantVerdict, ...] = (
     "survived",
     "invalid",
 )
-_TIMED_OUT = "did not finish within"
+#: The causes of an ``error`` cell that are weak evidence (the mutant ``crashed`` or hit
+#: a ``timeout``), whatever violations the cell also had.
+BROKE_DOWN = frozenset({Cause.CRASH, Cause.TIMEOUT})
 #: An ``error`` cell that is behaviour, not a crash: the target sent a request the
 #: script has no answer for (its violations name the check), or ended the conversation
-#: before the script did (killed under this pseudo-check).
+#: quietly before the script did (``Cause.ENDED_EARLY``: killed under this pseudo-check).
 CONVERSATION = "conversation"
-_STOPPED = "the target stopped after"
-_RAISED = "the target raised"
 
 
 class Killer(BaseModel):
@@ -43,6 +43,9 @@ class Killer(BaseModel):
     wire: str
     checks: tuple[str, ...] = ()
     error: str | None = None
+    #: Why the cell errored, as data (``verdict.Cause``): ``judge`` tells a timeout
+    #: from a crash by it.
+    cause: Cause | None = None
 
     @property
     def cell(self) -> str:
@@ -107,12 +110,12 @@ def observe(result: Result) -> tuple[Killer | None, Killer | None]:
         checks = sorted({v.check for v in result.violations})
         return Killer(case=result.case, wire=result.wire, checks=tuple(checks)), None
     if result.verdict == "error":
-        reason = (result.reason or "error").splitlines()[0]
-        crashed = reason.startswith(_RAISED) or _TIMED_OUT in reason
-        if not crashed and (result.violations or reason.startswith(_STOPPED)):
+        broke_down = result.cause in BROKE_DOWN
+        if not broke_down and (result.violations or result.cause == Cause.ENDED_EARLY):
             checks = sorted({v.check for v in result.violations}) or [CONVERSATION]
             return Killer(case=result.case, wire=result.wire, checks=tuple(checks)), None
-        return None, Killer(case=result.case, wire=result.wire, error=reason)
+        reason = (result.reason or "error").splitlines()[0]
+        return None, Killer(case=result.case, wire=result.wire, error=reason, cause=result.cause)
     return None, None
 
 
@@ -128,7 +131,7 @@ def judge(
     verdict: MutantVerdict
     if killers:
         verdict = "killed"
-    elif any(_TIMED_OUT in (e.error or "") for e in errors):
+    elif any(e.cause == Cause.TIMEOUT for e in errors):
         verdict = "timeout"
     elif errors:
         verdict = "crashed"

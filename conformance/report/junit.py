@@ -3,7 +3,9 @@
 A CI UI shows a failure's ``message`` attribute as its one-line title and the element's
 text as the detail: the message is the first violation (or the reason, else the case's
 title), one line; the body holds everything ``details`` prints (reason, traceback,
-violations, output tails).
+violations, output tails); the ``type`` attribute is the verdict's cause
+(``verdict.Cause``: ``crash``, ``timeout``, ``violations``, ...), which a dashboard
+can group by.
 """
 
 from __future__ import annotations
@@ -53,14 +55,15 @@ def to_junit(report: Report) -> str:
     for result in report.results:
         case = ET.SubElement(suite, "testcase", classname=result.wire, name=result.case)
         text = "\n".join(details(result))
+        kind = {"type": str(result.cause)} if result.cause is not None else {}
         if result.verdict == "fail":
-            ET.SubElement(case, "failure", message=headline(result)).text = text
+            ET.SubElement(case, "failure", kind, message=headline(result)).text = text
         elif result.verdict == "error":
-            ET.SubElement(case, "error", message=headline(result)).text = text
+            ET.SubElement(case, "error", kind, message=headline(result)).text = text
         elif result.verdict in ("n/a", "xfail"):
             cause = f" ({result.not_applicable})" if result.not_applicable else ""
             ET.SubElement(
-                case, "skipped", message=f"{result.verdict}{cause}: {result.reason or ''}"
+                case, "skipped", kind, message=f"{result.verdict}{cause}: {result.reason or ''}"
             )
         elif result.verdict == "pinned":
             ET.SubElement(case, "system-out").text = f"pinned: {result.reason or ''}"

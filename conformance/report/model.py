@@ -24,8 +24,10 @@ from conformance.verdict import (
 from conformance.version import __version__
 
 #: Bumped on any incompatible change to the JSON shape (2: evidence on every violation,
-#: and the run's evidence threshold).
-REPORT_VERSION = 2
+#: and the run's evidence threshold; 3: every result's ``cause``).  A report of version
+#: 2 still reads: its results have no cause (``None``), since it was never written and
+#: is not guessed back from the reason's words.
+REPORT_VERSION = 3
 
 
 class Shard(BaseModel):

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from conformance.report.model import Report, capability_line, listed, summary_line
 from conformance.report.progress import slowest
-from conformance.verdict import Result, Violation
+from conformance.verdict import Cause, Result, Violation
 
 STYLE = {
     "pass": "green",
@@ -101,12 +101,18 @@ def details(result: Result, warnings: bool = True, shared: bool = False) -> list
     if result.file:
         lines.append(f"  case file: {result.file}")
     if result.reason and not shared:
-        lines.append(f"  reason: {result.reason}")
+        lines.append(f"  {reason_label(result)}: {result.reason}")
     for violation in (*result.violations, *(result.warnings if warnings else ())):
         lines.extend(_violation(violation))
     if not shared:
         lines.extend(_tails(result))
     return lines
+
+
+def reason_label(result: Result) -> str:
+    """``reason``, with the verdict's cause beside it (``reason (timeout)``) when the
+    result has one: the kind of problem at a glance, from data, whatever the words."""
+    return f"reason ({result.cause})" if result.cause is not None else "reason"
 
 
 def _violation(violation: Violation) -> list[str]:
@@ -135,22 +141,25 @@ def _tails(result: Result) -> list[str]:
 GROUP_NAMED = 8
 
 
-def _error_key(result: Result) -> tuple[str | None, str | None, str | None]:
-    return (result.reason, result.stdout_tail, result.stderr_tail)
+_ErrorKey = tuple[Cause | None, str | None, str | None, str | None]
+
+
+def _error_key(result: Result) -> _ErrorKey:
+    return (result.cause, result.reason, result.stdout_tail, result.stderr_tail)
 
 
 def problems(report: Report, verbose: bool = False) -> list[str]:
     """Every failed and errored cell's details, in report order; an error shared by
-    several cells (same reason and output tails) is printed once, as "the same error in
+    several cells (same cause, reason and output tails) is printed once, as "the same error in
     N cells", and each of those cells then shows only what it adds (its violations).
     Warnings are printed under their cells only when ``verbose`` (else ``warnings_line``
     counts them)."""
-    errors: dict[tuple[str | None, str | None, str | None], list[Result]] = {}
+    errors: dict[_ErrorKey, list[Result]] = {}
     for result in report.results:
         if result.verdict == "error":
             errors.setdefault(_error_key(result), []).append(result)
     lines: list[str] = []
-    done: set[tuple[str | None, str | None, str | None]] = set()
+    done: set[_ErrorKey] = set()
     for result in report.results:
         key = _error_key(result)
         group = errors.get(key, []) if result.verdict == "error" else []
@@ -169,7 +178,7 @@ def _shared_error(group: list[Result], verbose: bool) -> list[str]:
     more = f" and {len(group) - GROUP_NAMED} more" if len(group) > GROUP_NAMED else ""
     lines = [f"the same error in {len(group)} cells: {named}{more}"]
     if first.reason:
-        lines.append(f"  reason: {first.reason}")
+        lines.append(f"  {reason_label(first)}: {first.reason}")
     lines.extend(_tails(first))
     for result in group:
         if result.violations or (verbose and result.warnings):

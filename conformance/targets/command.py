@@ -45,6 +45,7 @@ from conformance.targets.descendants import (
     new_marker,
 )
 from conformance.targets.kind import Outcome, Stage, TargetKind
+from conformance.verdict import Cause
 
 __all__ = ["TAIL_CHARS", "CommandKind", "CommandTarget", "contract_environment"]
 from conformance.targets.scratch import TAIL_CHARS, Scratch, TailReader
@@ -331,15 +332,18 @@ def command_outcome(ran: CommandResult, timeout: float) -> Outcome:
     unloadable history, or a stop of the library's own; any other non-zero exit is an
     early stop."""
     error = stopped = declined = refused = halted = None
+    error_cause: Cause | None = None
     message = last_line(ran.stderr_tail)
     if ran.timed_out:
         error = f"the command did not finish within {timeout:g} s"
+        error_cause = Cause.TIMEOUT
     elif ran.exit_code == EXIT_WIRE_UNSUPPORTED:
         declined = f"the command does not speak this wire: {message}"
     elif ran.exit_code == EXIT_RESPONSE_REFUSED:
         refused = message
     elif ran.exit_code == EXIT_HISTORY_UNLOADABLE:
         error = f"the command could not load the saved history: {message}"
+        error_cause = Cause.HISTORY_UNLOADABLE
     elif ran.exit_code == EXIT_CONVERSATION_STOPPED:
         halted = message
     elif ran.exit_code != 0:
@@ -350,6 +354,7 @@ def command_outcome(ran: CommandResult, timeout: float) -> Outcome:
         output_error=output.error if output else "the command speaks contract v1 (no output)",
         stopped=stopped,
         error=error,
+        error_cause=error_cause,
         declined=declined,
         refused=refused,
         halted=halted,

@@ -33,6 +33,7 @@ from typing import ClassVar, NoReturn
 from conformance.model import FinalOutput
 from conformance.provider.scripted import ScriptedProvider
 from conformance.targets.base import ConversationStopped, Session
+from conformance.verdict import ERROR_CAUSES, Cause
 
 #: The most traceback lines (and characters), and message characters, an error keeps:
 #: enough to find the fault, never enough to drown a report.
@@ -110,8 +111,10 @@ class Outcome:
 
     ``output`` is the selected output, or ``output_error`` why there is none;
     ``stopped`` is why the target ended early (a rule violation may explain it);
-    ``error`` is why the run cannot be judged (a crash, a hang), with ``crash`` the
-    bounded summary of the exception behind it; ``declined`` and ``refused`` are what
+    ``error`` is why the run cannot be judged (a crash, a hang), ``error_cause`` that
+    as data (one of ``verdict.ERROR_CAUSES``, required with ``error``: the verdict's
+    cause is set here, where the text is written, never read back from it), with
+    ``crash`` the bounded summary of the exception behind it; ``declined`` and ``refused`` are what
     a command's reserved exit codes said; the tails are the last characters of
     an out-of-process target's streams.
     """
@@ -120,6 +123,7 @@ class Outcome:
     output_error: str | None = None
     stopped: str | None = None
     error: str | None = None
+    error_cause: Cause | None = None
     crash: Crash | None = None
     #: The target said it cannot run this cell (the cell is ``n/a``, with this reason).
     declined: str | None = None
@@ -131,10 +135,21 @@ class Outcome:
     stdout_tail: str | None = None
     stderr_tail: str | None = None
 
+    def __post_init__(self) -> None:
+        if (self.error is None) != (self.error_cause is None):
+            raise ValueError("an Outcome's error and error_cause come together")
+        if self.error_cause is not None and self.error_cause not in ERROR_CAUSES:
+            raise ValueError(f"{self.error_cause} is not the cause of a target's error")
+
     @classmethod
     def crashed(cls, error: BaseException | Crash) -> Outcome:
         crash = error if isinstance(error, Crash) else Crash.of(error)
-        return cls(error=f"the target raised {crash}", crash=crash)
+        return cls(error=f"the target raised {crash}", error_cause=Cause.CRASH, crash=crash)
+
+    @classmethod
+    def timed_out(cls, who: str, timeout: float) -> Outcome:
+        """``who`` (the target, the command) did not finish within ``timeout`` seconds."""
+        return cls(error=f"{who} did not finish within {timeout:g} s", error_cause=Cause.TIMEOUT)
 
     @property
     def error_report(self) -> str | None:
@@ -274,10 +289,18 @@ def hold_in_process(task: Callable[[], Outcome], timeout: float) -> Outcome:
         thread.start()
         thread.join(timeout)
         called = exits[before:]
-    if called and not (finished and "os._exit(" in (finished[0].error or "")):
+    if called and not (finished and _exited(finished[0])):
         # a thread of the target's own called it: the cell's thread did not see it
-        return Outcome(error=f"the target called os._exit({called[0]}), a process exit")
+        return Outcome(
+            error=f"the target called os._exit({called[0]}), a process exit",
+            error_cause=Cause.CRASH,
+        )
     if not finished:
         _stop(thread)
-        return Outcome(error=f"the target did not finish within {timeout:g} s")
+        return Outcome.timed_out("the target", timeout)
     return finished[0]
+
+
+def _exited(outcome: Outcome) -> bool:
+    """Whether the cell's own thread ended on ``ProcessExit`` (it called ``os._exit``)."""
+    return outcome.crash is not None and outcome.crash.type == ProcessExit.__qualname__

@@ -61,6 +61,7 @@ from conformance.targets.descendants import (
 )
 from conformance.targets.kind import Outcome, Stage
 from conformance.targets.scratch import TAIL_BYTES, TAIL_CHARS
+from conformance.verdict import Cause
 
 __all__ = ["SessionKind", "end_every_session", "end_sessions"]
 
@@ -407,6 +408,7 @@ class SessionKind(CommandKind):
         if end.broken is not None:
             return Outcome(
                 error=f"the session broke the session protocol: {end.broken}",
+                error_cause=Cause.CRASH,
                 output_error="the session broke the session protocol",
                 stdout_tail=end.ran.stdout_tail,
                 stderr_tail=end.ran.stderr_tail,

@@ -266,7 +266,8 @@ def combined(
     for key, result in cells.items():
         runs_on = (columns or {}).get(result["case"])
         if runs_on is not None and result["wire"] not in runs_on and result["verdict"] != "n/a":
-            cells[key] = {**result, "verdict": "n/a", "reason": "the case no longer runs here"}
+            gone = {"verdict": "n/a", "reason": "the case no longer runs here"}
+            cells[key] = {**result, **gone, "cause": "not-applicable"}
     return cells
 
 

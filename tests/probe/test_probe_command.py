@@ -48,7 +48,7 @@ def test_a_users_catalogue_runs_and_writes_its_reports(
     assert code == 0, out
     assert "pick-last-even-if-empty  killed    empty-terminal-output-last-nonempty-text" in out
     report = json.loads((tmp_path / "r.json").read_text())
-    assert (report["format"], report["version"]) == ("wire-conformance-probes", 1)
+    assert (report["format"], report["version"]) == ("wire-conformance-probes", 2)
     assert report["summary"]["ok"] is True
     assert [m["verdict"] for m in report["mutants"]] == ["killed", "killed"]
     assert "| `pick-first` | `toyadapter/pick.py` | killed |" in (tmp_path / "r.md").read_text()
