@@ -20,6 +20,9 @@ from conformance.report.html import json_path, marked_json, read_report, to_html
 from conformance.report.model import build_report
 from conformance.verdict import Result, Violation
 
+#: One worker holds the module, so its module fixture is built once (``--dist loadgroup``).
+pytestmark = pytest.mark.xdist_group("html-report")
+
 BROKEN = "harness.broken.merge_episodes:MergeEpisodesAdapter"
 #: Two cases the merge-episodes variant fails, on two columns, and one it passes.
 CASES = (

@@ -17,7 +17,8 @@ import pytest
 
 import conformance
 
-pytestmark = pytest.mark.slow
+#: One worker holds the module, so its module fixture is built once (``--dist loadgroup``).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("outside-package")]
 
 OUTSIDE = Path(__file__).parent / "outside_package"
 #: The directory ``conformance`` is imported from, so the subprocesses run this tree.

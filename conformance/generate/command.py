@@ -91,6 +91,12 @@ def add_generate_arguments(generate: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"seconds a conversation may take on the target (default {DEFAULT_TIMEOUT:g})",
     )
+    generate.add_argument(
+        "--no-shrink",
+        action="store_true",
+        help="keep the first failure as found, unshrunk: quicker where only whether a "
+        "target fails matters (the saved case is larger than it needs to be)",
+    )
     generate.add_argument("--strict", action="store_true", help="`should` violations fail too")
     generate.add_argument(
         "--evidence",
@@ -145,7 +151,16 @@ def _generate(args: argparse.Namespace) -> int:
     options = RunOptions(timeout=args.timeout, strict=args.strict, evidence=args.evidence)
     failed = False
     for column in chosen:
-        spec = Search(target, column, profile, args.seed, args.examples, database, options)
+        spec = Search(
+            target,
+            column,
+            profile,
+            args.seed,
+            args.examples,
+            database,
+            options,
+            shrink=not args.no_shrink,
+        )
         outcome = search(spec)
         found = outcome.counterexample
         if found is None:

@@ -8,10 +8,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conformance.cli import main
+from conformance.verdict import Result
 
 
 def test_a_passing_search_prints_one_line_per_column(capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,6 +95,7 @@ def test_a_reproducible_profile_replays_no_database_unless_one_is_named(
     assert default_database("dev") == DEFAULT_DATABASE
     assert default_database("dev", tmp_path) == tmp_path / DEFAULT_DATABASE
     argv = ["generate", "--target", "harness.broken:HoistThinkingAdapter", "--wire", "gemini"]
+    argv.append("--no-shrink")  # what is asked is where failures are kept, not how small
     assert main([*argv, "--profile", "ci", "--examples", "5"]) == 1
     assert not (tmp_path / DEFAULT_DATABASE).exists()
     named = tmp_path / "named"
@@ -142,3 +145,35 @@ def test_a_seed_draws_the_same_conversations_whatever_the_process_imported() -> 
     alone = drawn()
     assert len(alone.split()) == 40
     assert drawn("tests.wires.test_openai_chat", "tests.recording.test_import") == alone
+
+
+def test_no_shrink_keeps_the_failure_as_found() -> None:
+    """``--no-shrink`` stops at the first failure: hypothesis replays it once to report
+    it and tries no smaller conversation, so at most one conversation is judged after
+    the one that failed."""
+    from conformance.generate import properties
+    from conformance.targets.resolve import resolve_target
+
+    judged: list[str] = []
+    original = properties.judge
+
+    def counting(*args: Any, **named: Any) -> Result:
+        result = original(*args, **named)
+        judged.append(result.verdict)
+        return result
+
+    spec = properties.Search(
+        resolve_target("harness.broken:HoistThinkingAdapter"),
+        "gemini",
+        "ci",
+        0,
+        400,
+        unbudgeted=True,
+        shrink=False,
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(properties, "judge", counting)
+        outcome = properties.search(spec)
+    assert outcome.counterexample is not None
+    first = next(i for i, verdict in enumerate(judged) if verdict in ("fail", "error"))
+    assert len(judged) - first - 1 <= 1, judged[first:]

@@ -16,6 +16,9 @@ from harness.targets.compat import page_data, render_page
 from harness.targets.libraries import LIBRARIES
 from harness.targets.report import upstream_reports
 
+#: One worker holds the module, so its module fixture is built once (``--dist loadgroup``).
+pytestmark = pytest.mark.xdist_group("compat-page")
+
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Path:

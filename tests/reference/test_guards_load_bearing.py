@@ -11,6 +11,9 @@ import pytest
 from conformance.reference.guards import GUARDS
 from harness.guard_table import killers, markdown
 
+#: One worker holds the module, so its module fixture is built once (``--dist loadgroup``).
+pytestmark = pytest.mark.xdist_group("guards-load-bearing")
+
 DOC = Path(__file__).resolve().parents[2] / "docs" / "reference-adapter.md"
 
 

@@ -7,8 +7,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from conformance import Adapter
-from conformance.targets.base import (
+from conformance import (
+    Adapter,
     AdapterSession,
     CallToRun,
     Session,
