@@ -8,6 +8,7 @@ of a fixed size, so a command printing gigabytes costs the suite nothing.
 
 from __future__ import annotations
 
+import atexit
 import os
 import select
 import shutil
@@ -84,11 +85,31 @@ class TailReader:
         return tail.decode("utf-8", errors="replace")[-TAIL_CHARS:]
 
 
+#: The scratch folders not removed yet.  A signal that ends the run while a worker thread
+#: still holds a cell leaves that thread no time to reach its ``__exit__``; the
+#: interpreter's exit removes what is left (its commands were ended by then).
+_LIVE: set[Path] = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def _remove_left_behind() -> None:
+    with _LIVE_LOCK:
+        left = sorted(_LIVE)
+    for path in left:
+        remove_tree(path)
+
+
+atexit.register(_remove_left_behind)
+
+
 class Scratch:
-    """A temporary folder that is removed on exit, however busy it still is."""
+    """A temporary folder that is removed on exit, however busy it still is (and, if the
+    run is ended before that, when the interpreter exits)."""
 
     def __init__(self) -> None:
         self.path = Path(tempfile.mkdtemp(prefix="conformance-cmd-"))
+        with _LIVE_LOCK:
+            _LIVE.add(self.path)
 
     def __enter__(self) -> Path:
         return self.path
@@ -100,6 +121,8 @@ class Scratch:
         traceback: TracebackType | None,
     ) -> None:
         remove_tree(self.path)
+        with _LIVE_LOCK:
+            _LIVE.discard(self.path)
 
 
 def remove_tree(path: Path, attempts: int = 5) -> bool:

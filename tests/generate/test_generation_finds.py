@@ -60,18 +60,10 @@ def test_generation_alone_finds_the_broken_adapter(
     # Four batches of the ci profile (seeds 0-3): the rarest shape, a signed text after a
     # signed Gemini call, first turns up in the fourth.  Bounded by the examples alone,
     # never the profile's clock budget: the same four batches on a slow machine.  The
-    # failure is kept as found (shrinking is the generate command's, tested there): what
-    # this asks is that generation finds it and that the saved case reproduces it.
+    # failure is shrunk as the command shrinks it: the reference must pass the case a
+    # user would be handed.
     spec = Search(
-        target_from_object(adapter()),
-        column,
-        "ci",
-        None,
-        400,
-        None,
-        options,
-        unbudgeted=True,
-        shrink=False,
+        target_from_object(adapter()), column, "ci", None, 400, None, options, unbudgeted=True
     )
     outcome = search(spec)
     found = outcome.counterexample
