@@ -285,9 +285,11 @@ raw.sendall(HEAD)
 time.sleep(300)
 """
 
-LOOPING = """
+#: A target that sends malformed requests in a loop (``looping(count)``): what floods a
+#: report with violations.
+_LOOPING = """
 import os, urllib.error, urllib.request
-for n in range(10_000):
+for n in range({count}):
     request = urllib.request.Request(
         os.environ["ANTHROPIC_BASE_URL"] + "/v1/messages", data=b'{"model": 1}', method="POST"
     )
@@ -296,6 +298,12 @@ for n in range(10_000):
     except urllib.error.HTTPError as error:
         error.read()
 """
+
+
+def looping(count: int) -> str:
+    """The looping target's source, sending ``count`` malformed requests."""
+    return _LOOPING.replace("{count}", str(count))
+
 
 HARD_EXIT = """
 import os
@@ -478,7 +486,7 @@ def issue_24(folder: Path, suite: list[str]) -> None:
     show("dangling link, newline in a name", figures, " | ".join(shown)[:160])
 
     agent = folder / "looping.py"
-    agent.write_text(LOOPING)
+    agent.write_text(looping(10_000))
     figures = measure(
         one_cell(suite, command_of(agent), "--timeout", "600", "--json", str(report)),
         f"{token}-loop",

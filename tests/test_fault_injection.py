@@ -88,6 +88,7 @@ from conformance.targets.base import Adapter, AdapterSession, Session
 from conformance.targets.command import TAIL_CHARS, CommandTarget
 from conformance.targets.resolve import resolve_target, target_from_object
 from conformance.verdict import MAX_TIMEOUT
+from harness.hostile import looping
 from tests.targets.conversation import SESSION, provider
 
 #: The documented cap on a request body, and the deepest JSON the suite reads.
@@ -1372,19 +1373,6 @@ def test_a_dangling_link_and_a_newline_in_a_recording_name_are_shown_not_hidden(
 # ------------------------------------------------------------------ report size
 
 
-LOOPING = """
-import os, urllib.error, urllib.request
-for n in range(400):
-    request = urllib.request.Request(
-        os.environ["ANTHROPIC_BASE_URL"] + "/v1/messages", data=b'{"model": 1}', method="POST"
-    )
-    try:
-        urllib.request.urlopen(request).read()
-    except urllib.error.HTTPError as error:
-        error.read()
-"""
-
-
 @pytest.mark.slow
 def test_a_looping_targets_violations_are_capped_and_counted(
     tmp_path: Path, scratch_root: Path
@@ -1394,7 +1382,7 @@ def test_a_looping_targets_violations_are_capped_and_counted(
     last entry counts the rest.  The verdict is judged on all of them."""
     report = tmp_path / "r.json"
     argv = ["run", "-q", "--wire", "anthropic-messages", "--case", "xml-structured-call-preferred"]
-    code = main([*argv, "--target", f"cmd:{shell_python(LOOPING)}", "--json", str(report)])
+    code = main([*argv, "--target", f"cmd:{shell_python(looping(400))}", "--json", str(report)])
     (cell,) = json.loads(report.read_text())["results"]
     assert code == 1
     assert cell["verdict"] == "fail"
