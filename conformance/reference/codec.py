@@ -49,6 +49,9 @@ class WireCodec(ABC):
     #: Whether text carries replay tokens on this wire (Gemini signs text parts), so an
     #: empty text with a signature is content, not a blank block.
     signs_text: ClassVar[bool] = False
+    #: Whether a reasoning block is sent only with the item it produced right after it
+    #: (a Responses reasoning item, rule 26), so that item is kept even when blank.
+    reasoning_needs_follower: ClassVar[bool] = False
 
     def __init__(self, session: Session, guards: Guards) -> None:
         self.session = session

@@ -107,6 +107,13 @@ _ALL = (
         "rule 15",
     ),
     Guard(
+        "keep-reasoning-follower",
+        "On Responses, a blank message that is the only item after a reasoning item is "
+        "sent all the same: the reasoning must come back within its tool loop, and only "
+        "with an item it produced after it.",
+        "rule 26, 27",
+    ),
+    Guard(
         "omit-unsigned-thinking",
         "Reasoning without the replay token its wire requires (Anthropic signature or data, "
         "a Responses item id, encrypted_content when store is false) is left out of the "

@@ -68,6 +68,7 @@ class OpenAIResponsesCodec(WireCodec):
     """OpenAI Responses: ``POST /v1/responses``, streamed."""
 
     wire = "openai-responses"
+    reasoning_needs_follower = True
 
     def __init__(self, session: Session, guards: Guards) -> None:
         super().__init__(session, guards)

@@ -6,7 +6,8 @@ Shared, so that each guard stays one decision point however many wires use it:
   reasoning and tool calls (``replay``, seed §1–§8); reasoning minted elsewhere is
   omitted and a foreign token on a text or call is not forwarded (rules 38, 46, 51);
   blank text is omitted (rule 15) unless the wire signs text and it carries a token
-  (rule 43); reasoning without the token its wire requires is omitted (rules 3, 25);
+  (rule 43), or it is the message a Responses reasoning item produced (rules 26, 27);
+  reasoning without the token its wire requires is omitted (rules 3, 25);
 * ``without_trailing_reasoning`` — no assistant message ends with reasoning (rules 9, 26);
 * ``skips`` — an assistant message with nothing left to send is not sent (rule 15, §165);
 * ``merge_turns`` — for wires whose roles alternate (Anthropic, Gemini): adjacent
@@ -29,7 +30,8 @@ def sendable(codec: WireCodec, message: Message) -> tuple[Block, ...]:
     """The blocks of one stored message a request on ``codec``'s wire may carry."""
     guards = codec.guards
     kept: list[Block] = []
-    for block in input_blocks(message, guards):
+    blocks = input_blocks(message, guards)
+    for index, block in enumerate(blocks):
         if _minted_elsewhere(block) and guards.on("omit-foreign-reasoning"):
             if isinstance(block, Reasoning):
                 continue
@@ -38,6 +40,7 @@ def sendable(codec: WireCodec, message: Message) -> tuple[Block, ...]:
             isinstance(block, Text)
             and message.role == "assistant"
             and _blank(block, codec)
+            and not _follows_reasoning_alone(kept, blocks[index + 1 :], codec)
             and guards.on("omit-blank-text")
         ):
             continue
@@ -124,6 +127,22 @@ def calls_of(blocks: Sequence[Block]) -> list[ToolCall]:
 def _minted_elsewhere(block: Block) -> bool:
     """A block with an ``origin`` was minted by another provider, model or session."""
     return isinstance(block, Reasoning | Text | ToolCall) and block.origin is not None
+
+
+def _follows_reasoning_alone(
+    kept: Sequence[Block], rest: Sequence[Block], codec: WireCodec
+) -> bool:
+    """Whether a blank text is all that follows a kept reasoning item, on a wire where
+    reasoning is sent only with an item it produced right after it: dropping the text
+    there would take its reasoning with it (rule 26), which must come back within its
+    tool loop (rule 27).  A text or call right after the blank one follows it as well."""
+    return (
+        codec.reasoning_needs_follower
+        and bool(kept)
+        and isinstance(kept[-1], Reasoning)
+        and not (rest and isinstance(rest[0], Text | ToolCall))
+        and codec.guards.on("keep-reasoning-follower")
+    )
 
 
 def _blank(block: Text, codec: WireCodec) -> bool:

@@ -34,6 +34,7 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
     # (Gemini's two signed thoughts joined, §27, is a `should`: Gemini takes the part and
     # loses a signature, so it warns.)
     MergeEpisodesAdapter: {
+        ("responses-blank-message-after-reasoning-keeps-its-reasoning", R),
         ("back-to-back-signed-thinking-blocks-kept-apart", A),  # [A sA, B sB, call]
         ("back-to-back-signed-thinking-blocks-kept-apart", OR),
         ("preserved-thinking-cut-thinking-not-replayed-ahead-of-its-signed-turn", A),
@@ -58,6 +59,7 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
     # visible wherever reasoning sat after a call on a wire that keeps that order (Chat
     # keeps reasoning in a field of its own, so it cannot show there).
     HoistThinkingAdapter: {
+        ("responses-blank-message-after-reasoning-keeps-its-reasoning", R),
         ("responses-chain-interleaved-reasoning-across-tool-loop-in-place", R),  # rule 26
         ("gemini-signature-only-thought-between-calls", G),
         ("gemini-thought-after-call-stays-after-it", G),
@@ -73,6 +75,7 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
     # Anthropic signature-only thinking, OpenRouter's signature-only details, Responses
     # reasoning items without a summary (§35), Gemini signature-only thought parts.
     DropSignatureOnlyAdapter: {
+        ("responses-blank-message-after-reasoning-keeps-its-reasoning", R),
         ("responses-chain-interleaved-reasoning-across-tool-loop-in-place", R),
         ("responses-chain-tool-loop-reasoning-items-sent-once", R),
         ("responses-saved-history-continued-into-a-new-chain", R),
@@ -246,6 +249,7 @@ EXPECTED: dict[type[Adapter], set[tuple[str, str]]] = {
     # rebuilt conversation, which the case's expectations see.  With store false nothing
     # chains, so those cells pass; chains are Responses': no other column.
     ResponsesWrongDeltaAdapter: {
+        ("responses-blank-message-after-reasoning-keeps-its-reasoning", R),
         ("responses-chain-interleaved-reasoning-across-tool-loop-in-place", R),  # duplicate
         ("responses-chain-retried-after-server-error-delta-held-once", R),  # duplicate
         ("responses-chain-tool-loop-reasoning-items-sent-once", R),  # duplicate

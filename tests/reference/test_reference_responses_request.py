@@ -180,3 +180,37 @@ def test_system_prompt_options_and_tools() -> None:
     assert request["reasoning"] == {"effort": "medium", "summary": "auto"}
     assert (request["max_output_tokens"], request["stream"]) == (4096, True)
     assert "reasoning" not in body([U("go")], thinking=ThinkingConfig())
+
+
+def test_a_blank_message_a_reasoning_item_produced_is_sent_with_it() -> None:
+    """Rules 26/27: dropping the blank message would take the reasoning of the pending
+    tool loop with it; the guard keeps both, in order.  Without it both are gone."""
+    history = [
+        U("q"),
+        A(rs("rs_1", "enc1"), call("c1"), rs("rs_2", "enc2"), Text(text="\n")),
+        T(result("c1")),
+    ]
+    assert short(items(history)) == [
+        "message:user",
+        "reasoning:rs_1",
+        "function_call:c1",
+        "reasoning:rs_2",
+        "message:assistant",
+        "function_call_output:c1",
+    ]
+    assert short(items(history, "keep-reasoning-follower")) == [
+        "message:user",
+        "reasoning:rs_1",
+        "function_call:c1",
+        "function_call_output:c1",
+    ]
+
+
+def test_a_blank_message_no_reasoning_produced_is_still_left_out() -> None:
+    history = [U("q"), A(rs("rs_1", "enc1"), Text(text=" "), call("c1")), T(result("c1"))]
+    assert short(items(history)) == [
+        "message:user",
+        "reasoning:rs_1",
+        "function_call:c1",
+        "function_call_output:c1",
+    ]
