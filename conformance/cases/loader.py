@@ -201,7 +201,11 @@ def _read(path: Path) -> tuple[bytes, os.stat_result]:
             # Sized before it is read: a huge file is never read, parsed or cached.
             if status.st_size > MAX_CASE_BYTES:
                 raise _Rejected(_too_large(path, status.st_size))
-            raw = stream.read(MAX_CASE_BYTES + 1)
+            # Asked for its size and one byte more: asking for the cap would allocate
+            # it (16 MiB) for every file.  A file that grew is read on, up to the cap.
+            raw = stream.read(status.st_size + 1)
+            if len(raw) > status.st_size:
+                raw += stream.read(MAX_CASE_BYTES + 1 - len(raw))
             if len(raw) > MAX_CASE_BYTES:  # grew since it was sized
                 raise _Rejected(_too_large(path, len(raw)))
             return raw, status

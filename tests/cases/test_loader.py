@@ -466,3 +466,17 @@ def test_a_signature_vouches_only_for_an_old_regular_file(
         status.st_ctime_ns,
     )
     assert parse_cache.signature(tmp_path.stat()) is None  # a folder is no case file
+
+
+def test_remembered_scalar_tags_resolve_as_pyyaml_does() -> None:
+    """The loader remembers the tag of each short scalar: the second parse of a document
+    (every tag remembered) gives what PyYAML's own safe loader gives."""
+    import yaml
+
+    text = 'a: yes\nb: "1"\nc: 1\nd: 1.5\ne: ~\nf: null\ng: 0x1F\n'
+    text += 'h: [true, "true", x, 2020-01-02]\n'
+    expected = yaml.safe_load(text)
+    expected["h"][3] = "2020-01-02"  # dates keep the text as written
+    assert parse(text, located=False)[0] == expected
+    assert parse(text, located=False)[0] == expected
+    assert parse(text)[0] == expected
