@@ -1,12 +1,15 @@
 """Benchmarks of the suite itself (figures, never assertions).
 
-    python -m harness.bench [--seconds S] [--scale N] [--lint-scale N] [--kinds [--jobs N]]
+    python -m harness.bench [--seconds S] [--scale N] [--lint-scale N] [--memory-scale N]
+                            [--kinds [--jobs N]]
                             [--cell [--cells N]]
 
 * case loading, cold (YAML parsed) and warm (the cache of proven cases), on the bundled
   library copied ``--scale`` times under fresh ids, by the wall clock and per CPU second,
   as a ratio to issue 26's goals; ``cases --lint`` on the library copied
   ``--lint-scale`` times (about 20 000 cases), cold and warm, with its peak memory;
+* with ``--memory-scale N``: the peak memory of ``run -q`` writing the JSON and JUnit
+  reports, on the library copied N times;
 * in-process case-runs per second on the reference adapter, without snapshots and with
   them (ms per case, compared against stored snapshot files);
 * a streamed response over a keep-alive loopback connection (ms each);
@@ -112,6 +115,29 @@ def bench_loading(seconds: float, scale: int, lint_scale: int) -> None:
         bench_lint(lint_scale)
 
 
+def bench_memory(scale: int) -> None:
+    """Peak memory of ``run -q`` writing the JSON and JUnit reports, on the library copied
+    ``scale`` times (70: about 20 000 cases), in a process of its own as a user runs it
+    (issue 26: memory should follow the cells in flight, not the library)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        library = scaled_library(scale, Path(tmp) / "cases")
+        environment = {**os.environ, "XDG_CACHE_HOME": str(Path(tmp) / "xdg")}
+        environment.pop("WIRE_CONFORMANCE_NO_CACHE", None)
+        command = [sys.executable, "-m", "conformance", "run", "-q", "--cases", str(library)]
+        command += ["--json", str(Path(tmp) / "r.json"), "--junit", str(Path(tmp) / "r.xml")]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(command, env=environment, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "?"
+    print(
+        f"run -q --json --junit ({summary}): peak {after.ru_maxrss / 1024:,.0f} MB, "
+        f"{wall:.1f} s ({cpu:.1f} s CPU)"
+    )
+
+
 def bench_lint(scale: int) -> None:
     """``cases --lint`` on the library copied ``scale`` times (70: about 20 000 cases),
     cold (no cache) and warm, in a process of its own as a user runs it."""
@@ -215,6 +241,13 @@ def main() -> None:
         help="copies of the library `cases --lint` checks (70: about 20 000 cases; 0: skip)",
     )
     parser.add_argument(
+        "--memory-scale",
+        type=int,
+        default=0,
+        help="copies of the library `run -q` runs for its peak memory (70: about 20 000 "
+        "cases; 0: skip)",
+    )
+    parser.add_argument(
         "--kinds", action="store_true", help="also time the target kinds and -j (slow)"
     )
     parser.add_argument("--jobs", type=int, default=4, help="-j for the parallel command run")
@@ -235,6 +268,8 @@ def main() -> None:
         return
     bench_loopback(args.seconds)
     bench_loading(args.seconds, args.scale, args.lint_scale)
+    if args.memory_scale:
+        bench_memory(args.memory_scale)
     bench_runs(args.seconds)
 
 
