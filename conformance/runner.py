@@ -10,9 +10,9 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -328,6 +328,12 @@ def run_jobs(
     return results
 
 
+#: Cells submitted ahead of the one whose result is awaited, per worker: enough that a
+#: worker never waits for the next cell, few enough that memory follows the cells in
+#: flight, not the library.
+CELLS_AHEAD_PER_WORKER = 4
+
+
 def run_jobs_parallel(
     target: ResolvedTarget,
     jobs: Sequence[Job],
@@ -342,17 +348,30 @@ def run_jobs_parallel(
     if workers <= 1 or not target.kind.parallel:
         return run_jobs(target, jobs, options, on_result)
     results: list[Result] = []
+    waiting = iter(jobs)
+    # Cells are submitted a few per worker ahead, not all at once: a finished future
+    # holds its cell's transcript (every exchange) until it is read, so a whole library
+    # submitted up front held every transcript until the run ended.
+    ahead: deque[Future[tuple[Result, Transcript | None]]] = deque()
     try:
         with ThreadPoolExecutor(workers, thread_name_prefix="conformance-cell") as pool:
-            futures = [pool.submit(run_job, target, job, options) for job in jobs]
+
+            def submit_next() -> None:
+                job = next(waiting, None)
+                if job is not None:
+                    ahead.append(pool.submit(run_job, target, job, options))
+
+            for _ in range(workers * CELLS_AHEAD_PER_WORKER):
+                submit_next()
             try:
-                for future in futures:
-                    result, _ = future.result()
+                while ahead:
+                    result, _ = ahead.popleft().result()
+                    submit_next()
                     results.append(result)
                     if on_result is not None:
                         on_result(result)
             except BaseException:  # an interruption: end what runs, start nothing more
-                for future in futures:
+                for future in ahead:
                     future.cancel()
                 target.kind.abandon()
                 raise

@@ -1,12 +1,15 @@
 """Benchmarks of the suite itself (figures, never assertions).
 
-    python -m harness.bench [--seconds S] [--scale N] [--lint-scale N] [--kinds [--jobs N]]
+    python -m harness.bench [--seconds S] [--scale N] [--lint-scale N] [--memory-scale N]
+                            [--kinds [--jobs N]]
                             [--cell [--cells N]]
 
 * case loading, cold (YAML parsed) and warm (the cache of proven cases), on the bundled
   library copied ``--scale`` times under fresh ids, by the wall clock and per CPU second,
   as a ratio to issue 26's goals; ``cases --lint`` on the library copied
   ``--lint-scale`` times (about 20 000 cases), cold and warm, with its peak memory;
+* with ``--memory-scale N``: the peak memory of ``run -q`` writing the JSON and JUnit
+  reports, on the library copied N times;
 * in-process case-runs per second on the reference adapter, without snapshots and with
   them (ms per case, compared against stored snapshot files);
 * a streamed response over a keep-alive loopback connection (ms each);
@@ -35,7 +38,7 @@ from pathlib import Path
 
 from conformance.cases.library import bundled_cases_dir, case_dirs, vocabulary
 from conformance.cases.loader import load_dirs
-from conformance.cases.parse_cache import ParseCache
+from conformance.cases.parse_cache import RACY_SECONDS, ParseCache
 from conformance.http import HttpRequest, HttpResponse
 from conformance.model import ScriptedResponse
 from conformance.provider.loopback import LoopbackServer
@@ -92,11 +95,15 @@ def cpu_rate(task: Callable[[], int], seconds: float) -> tuple[float, float]:
 def bench_loading(seconds: float, scale: int, lint_scale: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         library = scaled_library(scale, Path(tmp) / "cases")
+        built = time.time()
         words = vocabulary([library])
         count = len(load_dirs([library], words, ParseCache(None)).cases)
         cold = cpu_rate(lambda: len(load_dirs([library], words, ParseCache(None)).cases), seconds)
         cache = ParseCache(Path(tmp) / "cache")
+        # Files younger than RACY_SECONDS are always read and hashed; a library is older.
+        time.sleep(max(0.0, built + RACY_SECONDS - time.time()))
         load_dirs([library], words, cache)
+        load_dirs([library], words, cache)  # the signatures are stored once old enough
         warm = cpu_rate(lambda: len(load_dirs([library], words, cache).cases), seconds)
     print(
         f"case loading ({count} cases): cold {cold[0]:,.0f} cases/s ({cold[1]:,.0f} per CPU "
@@ -106,6 +113,29 @@ def bench_loading(seconds: float, scale: int, lint_scale: int) -> None:
     )
     if lint_scale:
         bench_lint(lint_scale)
+
+
+def bench_memory(scale: int) -> None:
+    """Peak memory of ``run -q`` writing the JSON and JUnit reports, on the library copied
+    ``scale`` times (70: about 20 000 cases), in a process of its own as a user runs it
+    (issue 26: memory should follow the cells in flight, not the library)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        library = scaled_library(scale, Path(tmp) / "cases")
+        environment = {**os.environ, "XDG_CACHE_HOME": str(Path(tmp) / "xdg")}
+        environment.pop("WIRE_CONFORMANCE_NO_CACHE", None)
+        command = [sys.executable, "-m", "conformance", "run", "-q", "--cases", str(library)]
+        command += ["--json", str(Path(tmp) / "r.json"), "--junit", str(Path(tmp) / "r.xml")]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(command, env=environment, capture_output=True, text=True)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "?"
+    print(
+        f"run -q --json --junit ({summary}): peak {after.ru_maxrss / 1024:,.0f} MB, "
+        f"{wall:.1f} s ({cpu:.1f} s CPU)"
+    )
 
 
 def bench_lint(scale: int) -> None:
@@ -211,6 +241,13 @@ def main() -> None:
         help="copies of the library `cases --lint` checks (70: about 20 000 cases; 0: skip)",
     )
     parser.add_argument(
+        "--memory-scale",
+        type=int,
+        default=0,
+        help="copies of the library `run -q` runs for its peak memory (70: about 20 000 "
+        "cases; 0: skip)",
+    )
+    parser.add_argument(
         "--kinds", action="store_true", help="also time the target kinds and -j (slow)"
     )
     parser.add_argument("--jobs", type=int, default=4, help="-j for the parallel command run")
@@ -231,6 +268,8 @@ def main() -> None:
         return
     bench_loopback(args.seconds)
     bench_loading(args.seconds, args.scale, args.lint_scale)
+    if args.memory_scale:
+        bench_memory(args.memory_scale)
     bench_runs(args.seconds)
 
 

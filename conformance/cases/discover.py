@@ -52,24 +52,31 @@ def _file_kind(mode: int) -> str:
 
 
 def _entry(entry: os.DirEntry[str], folders: list[Path], found: list[Path]) -> str | None:
-    """Sort one directory entry; return why it cannot be used, if it cannot."""
-    path = Path(entry.path)
+    """Sort one directory entry; return why it cannot be used, if it cannot.  A plain
+    file or folder is told by the type the listing gave (no ``stat`` per file)."""
     if entry.is_symlink():
+        path = Path(entry.path)
         problem = _link_problem(path)
         if problem is not None:
             return problem if path.suffix == SUFFIX else None
         if path.is_dir():
             return "a linked folder: links to folders are not followed (add it with --cases)"
-    if entry.is_dir(follow_symlinks=False):
-        folders.append(path)
+    elif entry.is_dir(follow_symlinks=False):
+        folders.append(Path(entry.path))
         return None
-    if path.suffix != SUFFIX:
+    name = entry.name
+    if not name.endswith(SUFFIX) or name == SUFFIX:  # as ``Path.suffix`` reads it
         return None
-    mode = path.stat().st_mode
-    if not stat.S_ISREG(mode):
-        return f"{_file_kind(mode)}, not a case file"
-    found.append(path)
-    return None
+    path = Path(entry.path)
+    if entry.is_file():  # a link's target is looked at; a plain file's listed type
+        found.append(path)
+        return None
+    return f"{_file_kind(path.stat().st_mode)}, not a case file"
+
+
+def _order(path: Path) -> tuple[str, ...]:
+    """The order of ``sorted`` on paths (part by part), computed once per path."""
+    return path.parts
 
 
 def case_files(directory: Path) -> Found:
@@ -90,4 +97,4 @@ def case_files(directory: Path) -> Found:
             problem = _entry(entry, folders, found)
             if problem is not None:
                 errors.append(_error(Path(entry.path), problem))
-    return Found(tuple(sorted(found)), tuple(sorted(errors, key=lambda e: e.file)))
+    return Found(tuple(sorted(found, key=_order)), tuple(sorted(errors, key=lambda e: e.file)))

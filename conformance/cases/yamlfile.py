@@ -9,16 +9,52 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import yaml
 
 from conformance.errors import YamlError
 
 try:  # libyaml is bundled with PyYAML's wheels; the pure-Python loader is the fallback
-    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
+    _Base: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
 except AttributeError:  # pragma: no cover - only without libyaml
-    _Loader = yaml.SafeLoader
+    _Base = yaml.SafeLoader
+
+#: The tag of each (node kind, scalar text, implicit flags) resolved so far, for short
+#: scalars: a case repeats the same keys and words, and resolving each (regular
+#: expressions, in Python) was a sixth of composing a document.
+_RESOLVED: dict[tuple[type[yaml.Node], str | None, tuple[bool, bool]], str] = {}
+_RESOLVED_LONGEST, _RESOLVED_MOST = 64, 50_000
+
+
+class _Loader(_Base):  # type: ignore[valid-type,misc]
+    """The safe loader, with the tags of short scalars remembered.  A tag depends only
+    on the kind, text and implicit flags when no path resolvers are set (safe loading
+    sets none) and on the implicit resolvers, of which this class keeps its own copy, so
+    one added later to PyYAML's loaders cannot make a remembered tag stale."""
+
+    yaml_path_resolvers: ClassVar[dict[Any, Any]] = {}
+    yaml_implicit_resolvers: ClassVar[dict[Any, list[Any]]] = {
+        first: list(resolvers) for first, resolvers in _Base.yaml_implicit_resolvers.items()
+    }
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        """Nothing to track: there are no path resolvers."""
+
+    def ascend_resolver(self) -> None:
+        """Nothing to track: there are no path resolvers."""
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if isinstance(value, str) and len(value) <= _RESOLVED_LONGEST:
+            key = (kind, value, implicit)
+            tag = _RESOLVED.get(key)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)
+                if len(_RESOLVED) < _RESOLVED_MOST:
+                    _RESOLVED[key] = tag
+            return tag
+        return super().resolve(kind, value, implicit)
+
 
 #: Where a value sits in a parsed document: its mapping keys and sequence indexes.
 KeyPath = tuple[str | int, ...]
@@ -183,7 +219,7 @@ def _compose(text: str) -> yaml.Node | None:
     try:
         loader = _Loader(text)
         try:
-            node = loader.get_single_node()
+            node: yaml.Node | None = loader.get_single_node()
         finally:
             loader.dispose()
     except yaml.MarkedYAMLError as error:

@@ -243,7 +243,7 @@ def test_the_default_parse_cache_is_under_xdg_cache_home(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("WIRE_CONFORMANCE_NO_CACHE", raising=False)
-    assert ParseCache.default_root() == tmp_path / "wire-conformance" / "parsed-v2"
+    assert ParseCache.default_root() == tmp_path / "wire-conformance" / "parsed-v3"
     monkeypatch.setenv("WIRE_CONFORMANCE_NO_CACHE", "1")
     assert ParseCache.default_root() is None
 
@@ -380,3 +380,103 @@ def test_without_libyaml_the_pure_python_loader_gives_the_same_document(
     slow = parse(text)
     assert slow[0] == fast[0]
     assert slow[1].lines == fast[1].lines
+
+
+class ClockMovedOn:
+    """Stands in for ``time`` in the parse cache: the clock ``seconds`` later, so files
+    written by the test are old enough for their ``stat`` to vouch for them."""
+
+    def __init__(self, seconds: int) -> None:
+        self.seconds = seconds
+
+    def time_ns(self) -> int:
+        import time
+
+        return time.time_ns() + self.seconds * 1_000_000_000
+
+
+class CountingRead:
+    """Stands in for the loader's file read and counts the files it read."""
+
+    def __init__(self) -> None:
+        from conformance.cases import loader
+
+        self.real = loader._read
+        self.calls = 0
+
+    def __call__(self, path: Path) -> Any:
+        self.calls += 1
+        return self.real(path)
+
+
+def test_an_old_unchanged_file_is_taken_without_reading_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from conformance.cases import parse_cache
+
+    monkeypatch.setattr(parse_cache, "time", ClockMovedOn(60))
+    cache = ParseCache(tmp_path / "cache")
+    source = tmp_path / "lib"
+    path = write(source, "paired", GOOD.format(id="paired"))
+    cold = load_dirs([source], VOCABULARY, cache)
+    reads = CountingRead()
+    monkeypatch.setattr("conformance.cases.loader._read", reads)
+    assert load_dirs([source], VOCABULARY, cache) == cold
+    assert reads.calls == 0  # its stat proved it unchanged
+    # A longer text is another size: read, parsed, and its error located, at once.
+    path.write_text(GOOD.format(id="paired").replace("stop: end", "stop: finish"))
+    (error,) = load_dirs([source], VOCABULARY, cache).errors
+    assert (reads.calls, error.line) == (1, 14)
+
+
+def test_an_edit_keeping_size_and_times_is_seen_while_the_file_is_recent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edit in the same tick of the file system's clock keeps size and times: a file
+    changed in the last ``RACY_SECONDS`` is read and hashed, never vouched for by stat."""
+    import os
+
+    cache = ParseCache(tmp_path / "cache")
+    source = tmp_path / "lib"
+    path = write(source, "paired", GOOD.format(id="paired"))
+    before = path.stat()
+    assert load_dirs([source], VOCABULARY, cache).cases[0].case.title.startswith("A tool")
+    path.write_text(GOOD.format(id="paired").replace("A tool", "B tool"), encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+    (loaded,) = load_dirs([source], VOCABULARY, cache).cases
+    assert loaded.case.title.startswith("B tool")
+
+
+def test_a_signature_vouches_only_for_an_old_regular_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from conformance.cases import parse_cache
+
+    path = tmp_path / "a.yaml"
+    path.write_text("id: a\n")
+    assert parse_cache.signature(path.stat()) is None  # written just now
+    monkeypatch.setattr(parse_cache, "time", ClockMovedOn(60))
+    status = path.stat()
+    assert parse_cache.signature(status) == (
+        status.st_dev,
+        status.st_ino,
+        status.st_size,
+        status.st_mtime_ns,
+        status.st_ctime_ns,
+    )
+    assert parse_cache.signature(tmp_path.stat()) is None  # a folder is no case file
+
+
+def test_remembered_scalar_tags_resolve_as_pyyaml_does() -> None:
+    """The loader remembers the tag of each short scalar: the second parse of a document
+    (every tag remembered) gives what PyYAML's own safe loader gives."""
+    import yaml
+
+    text = 'a: yes\nb: "1"\nc: 1\nd: 1.5\ne: ~\nf: null\ng: 0x1F\n'
+    text += 'h: [true, "true", x, 2020-01-02]\n'
+    expected = yaml.safe_load(text)
+    expected["h"][3] = "2020-01-02"  # dates keep the text as written
+    assert parse(text, located=False)[0] == expected
+    assert parse(text, located=False)[0] == expected
+    assert parse(text)[0] == expected
