@@ -144,7 +144,7 @@ class Realism:
     #: Why the provider refuses a case's options before any turn (Anthropic: a thinking
     #: budget not below ``max_tokens``), given the tools the case offers: an authoring
     #: mistake, not the client's.
-    options: Callable[[Options, tuple[ToolSpec, ...]], list[str]] = field(
+    options: Callable[[Options, tuple[ToolSpec, ...]], list[Violation]] = field(
         default=lambda options, tools: []
     )
 
