@@ -197,29 +197,6 @@ def _case_file(out: Path, case_id: str) -> Path | None:
     return None
 
 
-def run_report_diff(args: argparse.Namespace) -> int:
-    from conformance.errors import ReportFileError
-    from conformance.recording.diff import absent, changed, regressions, verdicts
-
-    try:
-        old, new = verdicts(args.old), verdicts(args.new)
-    except ReportFileError as error:
-        _say(f"wire-conformance: {error}")
-        return EXIT_USAGE
-    lines = changed(old, new)
-    for line in lines:
-        _say(line)
-    apart = absent(old, new)
-    if apart is not None:
-        _say(apart)
-    worse = regressions(old, new)
-    _say(
-        f"{len(lines)} changed verdict(s) of {len(set(old) & set(new))} compared cells, "
-        f"{worse} regression(s)"
-    )
-    return EXIT_FAILED if worse and args.fail_on_regression else EXIT_OK
-
-
 def _listen(text: str, allow_remote: bool) -> tuple[str, int]:
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
