@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from conformance.recording.import_command import add_import_parser, run_import
-from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, EVIDENCE_THRESHOLDS, timeout_seconds
+from conformance.settings import add_arguments
 
 if TYPE_CHECKING:
     from conformance.recording.replay import ReplayReport
@@ -52,13 +52,7 @@ def add_replay_arguments(replay: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="recording directories or files (default: the shipped synthetic recordings)",
     )
-    replay.add_argument("--target", default="reference", help="as for `run`")
-    replay.add_argument("--json", type=Path, metavar="PATH", help="write the replay report")
-    replay.add_argument("--strict", action="store_true", help="`should` violations fail too")
-    replay.add_argument(
-        "--evidence", choices=EVIDENCE_THRESHOLDS, default=DEFAULT_EVIDENCE_THRESHOLD
-    )
-    replay.add_argument("--timeout", type=timeout_seconds, default=30.0, metavar="S")
+    add_arguments(replay, ("target", "json", "strict", "evidence", "timeout"), "replay")
 
 
 def add_recording_arguments(recording: argparse.ArgumentParser) -> None:
