@@ -27,7 +27,16 @@ def test_every_report_command_reads_a_broken_file_alike(
         ["report", "html", str(broken)],
         ["report", "merge", str(broken), "-o", str(tmp_path / "merged.json")],
         ["report", "diff", str(broken), str(broken)],
-        ["run", "-q", "--shard", "1/2", "--durations", str(broken), "--case", "refusal-context-reset"],
+        [
+            "run",
+            "-q",
+            "--shard",
+            "1/2",
+            "--durations",
+            str(broken),
+            "--case",
+            "refusal-context-reset",
+        ],
     ):
         assert main(argv) != 0, argv
         printed = capsys.readouterr()
@@ -43,7 +52,7 @@ def test_the_reader_refuses_what_is_not_a_report_and_reads_what_is(tmp_path: Pat
         cell_verdicts(odd)
     with pytest.raises(ReportFileError, match="not a run report"):
         read_report(odd)
-    with pytest.raises(ReportFileError, match="missing.json"):
+    with pytest.raises(ReportFileError, match=r"missing\.json"):
         read_json(tmp_path / "missing.json", "a JSON report")
     # The negative example: a minimal run report diffs.
     odd.write_text('{"results": [{"case": "c", "wire": "gemini", "verdict": "pass"}]}')

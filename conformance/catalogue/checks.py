@@ -51,16 +51,19 @@ def _rule_fields() -> dict[str, Any]:
     return fields
 
 
-_RuleFields = create_model(
-    "_RuleFields", __config__=ConfigDict(extra="forbid", frozen=True), **_rule_fields()
-)
+if typing.TYPE_CHECKING:
+
+    class _RuleFields(BaseModel, Rule):
+        """What the model made below holds, as the type checker sees it: a Rule's fields."""
+
+else:
+    _RuleFields = create_model(
+        "_RuleFields", __config__=ConfigDict(extra="forbid", frozen=True), **_rule_fields()
+    )
 
 
 class CheckEntry(_RuleFields):
     """One check as the catalogue writes it: a ``Rule``'s fields, checked."""
-
-    if typing.TYPE_CHECKING:  # what this module reads of the fields made above
-        id: str
 
     #: Why no predicate judges this entry (the report's own entry): without it, an entry
     #: no module registers fails the listing.

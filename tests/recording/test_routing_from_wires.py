@@ -17,10 +17,10 @@ RECORDING = Path(__file__).parents[2] / "conformance" / "recording"
 
 
 def test_the_hosts_each_wire_declares_place_an_imported_exchange() -> None:
-    assert host_wires("api.openai.com") == {"openai-chat", "openai-responses"}
-    assert host_wires("Generativelanguage.googleapis.com") == {"gemini", "openai-chat"}
-    assert host_wires("europe-west4-aiplatform.googleapis.com") == {"gemini"}
-    assert host_wires("localhost", 11434) == {"openai-chat"}
+    assert host_wires("api.openai.com") == frozenset({"openai-chat", "openai-responses"})
+    assert host_wires("Generativelanguage.googleapis.com") == frozenset({"gemini", "openai-chat"})
+    assert host_wires("europe-west4-aiplatform.googleapis.com") == frozenset({"gemini"})
+    assert host_wires("localhost", 11434) == frozenset({"openai-chat"})
     assert dialect_of_host("api.moonshot.cn") == "kimi"
     assert dialect_of_host("example.org", 11434) == "ollama"
     # The negative examples: a host no wire declares is no provider, a plain one no dialect.
