@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.http import HttpRequest, HttpResponse
-from conformance.paths import cell_file, inside
+from conformance.paths import ArtefactStore
 from conformance.transcript import Exchange, Transcript
 from conformance.verdict import Result
 
@@ -28,14 +28,14 @@ KEPT_HEADERS = frozenset(
 
 
 def exchanges_path(root: Path, target: str, column: str, case_id: str) -> Path:
-    """Where one cell's exchanges are written."""
-    return inside(root / target, cell_file(root, target, column, case_id, "json"))
+    """Where one cell's exchanges are written (checked by the one store)."""
+    return ArtefactStore(root).cell(target, column, case_id, "json")
 
 
 def save_exchanges(root: Path, target: str, transcript: Transcript, result: Result) -> Path:
     """Write one cell's exchanges and verdict; returns the file written."""
-    path = exchanges_path(root, target, transcript.wire, transcript.case.id)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    store = ArtefactStore(root)
+    path = store.cell(target, transcript.wire, transcript.case.id, "json")
     document = {
         "case": transcript.case.id,
         "wire": transcript.wire,
@@ -47,7 +47,7 @@ def save_exchanges(root: Path, target: str, transcript: Transcript, result: Resu
         "violations": [v.model_dump(mode="json") for v in result.violations],
         "warnings": [v.model_dump(mode="json") for v in result.warnings],
     }
-    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    store.write(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     return path
 
 

@@ -43,6 +43,8 @@ EVIDENCE_CHOICES = ("documented", "observed", "any")
 DEFAULT_EVIDENCE = "observed"
 #: Seconds one cell may take; ``conformance.verdict.DEFAULT_TIMEOUT`` (tested).
 DEFAULT_TIMEOUT = 60.0
+#: ``replay``'s timeout: a recording may hold far more exchanges than a case.
+REPLAY_TIMEOUT = 30.0
 #: The most cells ``-j`` runs at once.
 MAX_JOBS = 64
 #: The most rounds ``--rounds`` runs.
@@ -129,6 +131,14 @@ class Setting:
     merge: Merge | None = None
     #: The attribute's default where it is not the one ``merge`` implies.
     attribute_default: Any = ...
+    #: ``(command, default, help)``: another command that takes this run flag with a
+    #: default of its own, and the help that says it and why (``add_arguments``).
+    command_defaults: tuple[tuple[str, Any, str], ...] = ()
+
+    def for_command(self, command: str) -> tuple[Any, str]:
+        """The default and help this setting's flag has on ``command``."""
+        own = [(default, text) for name, default, text in self.command_defaults if name == command]
+        return own[0] if own else (self.default, self.help)
 
     def suite_default(self) -> Any:
         """The default of the suite attribute: unset (``None``) where the attribute
@@ -255,6 +265,14 @@ SETTINGS: tuple[Setting, ...] = (
         default=DEFAULT_TIMEOUT,
         metavar="S",
         merge="option",
+        command_defaults=(
+            (
+                "replay",
+                REPLAY_TIMEOUT,
+                f"seconds a recording may take on the target (default {REPLAY_TIMEOUT:g}, at "
+                "most a day: a recorded conversation may hold many more exchanges than a case)",
+            ),
+        ),
     ),
     Setting(
         "strict",
@@ -441,15 +459,20 @@ def _options(item: Setting, metavar: str | None) -> dict[str, Any]:
     return options
 
 
-def add_arguments(parser: ArgumentAdder, names: Iterable[str] | None = None) -> None:
+def add_arguments(
+    parser: ArgumentAdder, names: Iterable[str] | None = None, command: str = "run"
+) -> None:
     """The command-line face: the settings called ``names`` (default: every one with a
-    flag, in ``SETTINGS`` order) as arguments of ``parser``."""
+    flag, in ``SETTINGS`` order) as arguments of ``parser``, for ``command`` (``run``,
+    or another command taking run flags: ``generate``, ``probe``, ``replay``), with the
+    default and help the setting gives that command."""
     chosen = [setting(name) for name in names] if names is not None else list(SETTINGS)
     for item in chosen:
         if not item.flags:
             continue
-        options = _options(item, item.metavar)
-        default = [] if item.kind == "list" else item.default
+        default, text = item.for_command(command)
+        options = {**_options(item, item.metavar), "help": text}
+        default = [] if item.kind == "list" else default
         if default is not None:
             options["default"] = default
         parser.add_argument(*item.flags, dest=item.name, **options)

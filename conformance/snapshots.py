@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from syrupy.data import Snapshot, SnapshotCollection, SnapshotCollections
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from conformance.paths import cell_file, inside, segment
+from conformance.paths import ArtefactStore, inside, segment
 
 if TYPE_CHECKING:
     from syrupy.location import PyTestLocation
@@ -54,7 +54,7 @@ class SnapshotSlot:
     @property
     def path(self) -> Path:
         extension = RequestBodies.file_extension
-        return cell_file(self.root, self.target, self.column, self.case, extension)
+        return ArtefactStore(self.root).cell(self.target, self.column, self.case, extension)
 
 
 def slot_of(item: object) -> SnapshotSlot | None:

@@ -272,3 +272,39 @@ def test_a_lint_finding_cites_its_realism_check() -> None:
         "turns.0.responses.0.blocks.0: a text block carries a signature; Anthropic signs only "
         "thinking (anthropic-messages/realism/signed-text-or-call)"
     ]
+
+
+def test_a_catalogue_entry_is_a_rules_fields_checked() -> None:
+    """One list of a check's fields (``verdict.Rule``'s) serves the catalogue's entries."""
+    import dataclasses
+
+    import pydantic
+
+    from conformance.catalogue.checks import CheckEntry
+    from conformance.verdict import Rule
+
+    rule_fields = [f.name for f in dataclasses.fields(Rule)]
+    assert list(CheckEntry.model_fields) == [*rule_fields, "documentation_only"]
+    good = {"id": "x/y", "statement": "a statement long enough", "source": "abc"}
+    assert CheckEntry.model_validate({**good, "evidence": "design"}).rule().id == "x/y"
+    # The negative examples: what the catalogue asks beyond a Rule is still asked.
+    for bad in (
+        {**good},
+        {**good, "evidence": "design", "id": "X Y"},
+        {**good, "evidence": "design", "x": 1},
+    ):
+        with pytest.raises(pydantic.ValidationError):
+            CheckEntry.model_validate(bad)
+
+
+def test_the_leading_thinking_error_text_is_written_once() -> None:
+    from importlib import resources
+
+    from conformance.catalogue.book import rule as catalogued
+
+    text = resources.files("conformance.catalogue").joinpath("checks.yaml").read_text("utf-8")
+    assert text.count("must start with a thinking block") == 1
+    prefill = catalogued("anthropic-messages/prefill-with-thinking", __name__)
+    leading = catalogued("anthropic-messages/leading-thinking", __name__)
+    assert prefill.error == leading.error
+    assert "must start with a thinking block" in leading.error

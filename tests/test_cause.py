@@ -19,10 +19,11 @@ from conformance.http import HttpRequest
 from conformance.probe.catalogue import Probe
 from conformance.probe.verdicts import CONVERSATION, Killer, judge, observe
 from conformance.provider.features import unjudgeable
-from conformance.recording.diff import verdicts
-from conformance.report.html import read_report, to_html
+from conformance.report.html import to_html
 from conformance.report.junit import to_junit
 from conformance.report.model import REPORT_VERSION, build_report, untimed
+from conformance.report.reading import cell_verdicts as verdicts
+from conformance.report.reading import read_report
 from conformance.report.terminal import details, problems
 from conformance.rounds import _result_differences
 from conformance.targets.command import CommandResult, command_outcome

@@ -1028,9 +1028,9 @@ def test_a_deep_recording_report_or_cassette_is_a_located_error_not_a_recursion(
     RecursionError, and the other recordings were never replayed."""
     from conformance.errors import ReportFileError
     from conformance.recording.cassette import read_cassette
-    from conformance.recording.diff import verdicts
     from conformance.recording.load import bundled_recordings_dir, load_recording
     from conformance.recording.replay import replay_paths
+    from conformance.report.reading import cell_verdicts as verdicts
 
     deep = tmp_path / "deep.json"
     deep.write_text(DEEP)

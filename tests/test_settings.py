@@ -229,3 +229,44 @@ def test_a_suite_with_a_mistyped_attribute_fails_collection_with_one_line() -> N
     assert str(failed.value) == (
         "wire-conformance: TestTypo.wire is no suite setting (did you mean 'wires'?)"
     )
+
+
+def test_generate_probe_and_replay_take_their_run_flags_from_the_settings() -> None:
+    """``generate``, ``probe`` and ``replay`` declared their own copies of run flags, and
+    replay's timeout default (30) differed unsaid; now each comes from the one table, and
+    replay's own default is the setting's, with the help saying why."""
+    import argparse
+    import inspect
+
+    import conformance.generate.command as generate
+    import conformance.probe.command as probe
+    import conformance.recording.command as recording
+    from conformance.settings import REPLAY_TIMEOUT, setting
+
+    adders = {
+        "generate": generate.add_generate_arguments,
+        "probe": probe.add_probe_arguments,
+        "replay": recording.add_replay_arguments,
+    }
+    for command, adder in adders.items():
+        parser = argparse.ArgumentParser()
+        adder(parser)
+        actions = {a.dest: a for a in parser._actions}
+        timeout = actions["timeout"]
+        default, text = setting("timeout").for_command(command)
+        assert (timeout.default, timeout.help) == (default, text)
+        assert actions["target"].help == setting("target").help
+        for flag in ('"--target"', '"--timeout"', '"--strict"', '"--json"', '"--wire"'):
+            assert flag not in inspect.getsource(adder), (command, flag)
+    replay = argparse.ArgumentParser()
+    recording.add_replay_arguments(replay)
+    assert replay.parse_args([]).timeout == REPLAY_TIMEOUT
+    assert (
+        "a recorded conversation may hold many more exchanges"
+        in (setting("timeout").for_command("replay")[1])
+    )
+    # The negative example: a command without a default of its own gets run's.
+    assert setting("timeout").for_command("generate") == (
+        setting("timeout").default,
+        setting("timeout").help,
+    )

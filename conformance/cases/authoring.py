@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from conformance.cases.realism import finding
 from conformance.cases.schema import (
     BlockPattern,
     Case,
@@ -37,7 +38,8 @@ def budget_problems(case: Case) -> list[str]:
     wires = dict.fromkeys(split_column(column)[0] for column in case.wires)
     problems: list[str] = []
     for name in (w for w in wires if w in known):
-        problems += get_wire(name).realism.options(case.given.options, case.given.tools)
+        found = get_wire(name).realism.options(case.given.options, case.given.tools)
+        problems += [finding(f"{name}: given.options", violation) for violation in found]
     return problems
 
 

@@ -19,11 +19,11 @@ def realism_problems(case: Case, realism: Realism, dialect: str | None = None) -
     for t, turn in enumerate(case.given.turns):
         for r, response in enumerate(turn.responses):
             where = f"turns.{t}.responses.{r}"
-            problems += [_finding(where, v) for v in realism.response(response, dialect)]
+            problems += [finding(where, v) for v in realism.response(response, dialect)]
             blocks = tuple(response.blocks)
             for b, block in enumerate(blocks):
                 spot = BlockSpot(True, b, blocks, response.stop, dialect, model)
-                problems += [_finding(f"{where}.blocks.{b}", v) for v in realism.block(block, spot)]
+                problems += [finding(f"{where}.blocks.{b}", v) for v in realism.block(block, spot)]
     for m, message in enumerate(case.given.history):
         if message.role != "assistant":
             continue
@@ -32,10 +32,10 @@ def realism_problems(case: Case, realism: Realism, dialect: str | None = None) -
             if getattr(kept, "origin", None) is None:
                 spot = BlockSpot(False, b, saved, None, dialect, model)
                 where = f"history.{m}.blocks.{b}"
-                problems += [_finding(where, v) for v in realism.block(kept, spot)]
+                problems += [finding(where, v) for v in realism.block(kept, spot)]
     return problems
 
 
-def _finding(where: str, found: Violation) -> str:
+def finding(where: str, found: Violation) -> str:
     """``where: text (check id)``: the finding as the lint prints it."""
     return f"{where}: {found.message} ({found.check})"

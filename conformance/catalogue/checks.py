@@ -15,18 +15,20 @@ is refused, so ids cannot collide (``contribute``).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import re
+import typing
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from conformance.errors import CatalogueFragmentError
-from conformance.verdict import Evidence, Rule, Severity
+from conformance.verdict import Evidence, Rule
 
 #: A check id: ``expect``, ``<namespace>/<slug>`` or, for a realism check,
 #: ``<namespace>/realism/<slug>`` (lowercase words and hyphens).
@@ -34,23 +36,35 @@ CHECK_ID = r"^[a-z][a-z0-9-]*(/[a-z0-9][a-z0-9-]*){0,2}$"
 _NAMESPACE = re.compile(r"[a-z][a-z0-9-]*")
 
 
-class CheckEntry(BaseModel):
-    """One check as the catalogue writes it."""
+def _rule_fields() -> dict[str, Any]:
+    """``verdict.Rule``'s fields as a pydantic model's, with what the catalogue asks
+    more of an entry: an id of the id grammar, a statement and a source worth reading,
+    and evidence said outright.  The one list of a check's fields is ``Rule``'s."""
+    hints = typing.get_type_hints(Rule)
+    fields: dict[str, Any] = {f.name: (hints[f.name], f.default) for f in dataclasses.fields(Rule)}
+    fields.update(
+        id=(Annotated[str, Field(pattern=CHECK_ID)], ...),
+        statement=(str, Field(min_length=10)),
+        source=(str, Field(min_length=3)),
+        evidence=(Evidence, ...),
+    )
+    return fields
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
-    id: Annotated[str, Field(pattern=CHECK_ID)]
-    statement: str = Field(min_length=10)
-    source: str = Field(min_length=3)
-    ref: str | None = None
-    error: str = ""
-    status: int = 400
-    error_type: str = "invalid_request_error"
-    code: str | None = None
-    param: str | None = "{at}"
-    severity: Severity = "must"
-    evidence: Evidence
-    fallback: bool = False
+if typing.TYPE_CHECKING:
+
+    class _RuleFields(BaseModel, Rule):
+        """What the model made below holds, as the type checker sees it: a Rule's fields."""
+
+else:
+    _RuleFields = create_model(
+        "_RuleFields", __config__=ConfigDict(extra="forbid", frozen=True), **_rule_fields()
+    )
+
+
+class CheckEntry(_RuleFields):
+    """One check as the catalogue writes it: a ``Rule``'s fields, checked."""
+
     #: Why no predicate judges this entry (the report's own entry): without it, an entry
     #: no module registers fails the listing.
     documentation_only: str | None = None

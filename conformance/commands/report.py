@@ -4,6 +4,7 @@ row of ``REPORT_COMMANDS`` (``diff``, ``merge``, ``html``)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from conformance.commands.base import (
@@ -26,9 +27,28 @@ class ReportDiffCommand:
         add_report_diff_arguments(parser)
 
     def execute(self, args: argparse.Namespace) -> int:
-        from conformance.recording.command import run_report_diff
+        """The changed verdicts of two reports, each read by the one report reader."""
+        from conformance.errors import ReportFileError
+        from conformance.recording.diff import absent, changed, regressions
+        from conformance.report.reading import cell_verdicts
 
-        return run_report_diff(args)
+        try:
+            old, new = cell_verdicts(args.old), cell_verdicts(args.new)
+        except ReportFileError as error:
+            _say(f"wire-conformance: {error}")
+            return EXIT_USAGE
+        lines = changed(old, new)
+        for line in lines:
+            _say(line)
+        apart = absent(old, new)
+        if apart is not None:
+            _say(apart)
+        worse = regressions(old, new)
+        _say(
+            f"{len(lines)} changed verdict(s) of {len(set(old) & set(new))} compared cells, "
+            f"{worse} regression(s)"
+        )
+        return EXIT_FAILED if worse and args.fail_on_regression else EXIT_OK
 
 
 class ReportHtmlCommand:
@@ -55,7 +75,8 @@ class ReportHtmlCommand:
         """The HTML page of a JSON report written earlier."""
         from conformance.errors import ReportFileError
         from conformance.paths import write_report
-        from conformance.report.html import read_ab, read_report, to_html
+        from conformance.report.html import to_html
+        from conformance.report.reading import read_ab, read_report
 
         out = console()
         try:
@@ -102,3 +123,7 @@ REPORT_COMMANDS: tuple[Command, ...] = (
 class ReportCommand(CommandGroup):
     def __init__(self) -> None:
         super().__init__("report", "work with JSON reports", REPORT_COMMANDS)
+
+
+def _say(text: str) -> None:
+    sys.stdout.write(text + "\n")

@@ -14,12 +14,7 @@ from pathlib import Path
 
 from conformance.errors import TargetError
 from conformance.interrupt import Interrupted, ending_signals_raise
-from conformance.verdict import (
-    DEFAULT_EVIDENCE_THRESHOLD,
-    DEFAULT_TIMEOUT,
-    EVIDENCE_THRESHOLDS,
-    timeout_seconds,
-)
+from conformance.settings import add_arguments
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 PROFILE_NAMES = ("dev", "ci", "nightly")
@@ -47,16 +42,7 @@ def _seed(text: str) -> int:
 
 def add_generate_arguments(generate: argparse.ArgumentParser) -> None:
     """The arguments of ``generate`` (``conformance.commands.generate`` names it)."""
-    generate.add_argument(
-        "--target",
-        default="reference",
-        help="reference (default), reference-command, a manifest, module:attr or "
-        "'cmd:<shell command>'",
-    )
-    generate.add_argument("--target-name", help="name used in the printed command and reports")
-    generate.add_argument(
-        "--wire", action="append", default=[], help="only this column (repeatable)"
-    )
+    add_arguments(generate, ("target", "target_name", "wire"), "generate")
     generate.add_argument(
         "--examples",
         type=_positive,
@@ -84,26 +70,14 @@ def add_generate_arguments(generate: argparse.ArgumentParser) -> None:
         "earlier runs)",
     )
     database.add_argument("--no-database", action="store_true", help="keep no example database")
-    generate.add_argument(
-        "--timeout",
-        type=timeout_seconds,
-        default=DEFAULT_TIMEOUT,
-        metavar="S",
-        help=f"seconds a conversation may take on the target (default {DEFAULT_TIMEOUT:g})",
-    )
+    add_arguments(generate, ("timeout",), "generate")
     generate.add_argument(
         "--no-shrink",
         action="store_true",
         help="keep the first failure as found, unshrunk: quicker where only whether a "
         "target fails matters (the saved case is larger than it needs to be)",
     )
-    generate.add_argument("--strict", action="store_true", help="`should` violations fail too")
-    generate.add_argument(
-        "--evidence",
-        choices=EVIDENCE_THRESHOLDS,
-        default=DEFAULT_EVIDENCE_THRESHOLD,
-        help="the weakest evidence that may fail a conversation (as for run)",
-    )
+    add_arguments(generate, ("strict", "evidence"), "generate")
 
 
 def run_generate_command(args: argparse.Namespace) -> int:

@@ -33,10 +33,10 @@ from conformance.probe.run import (
     run_probes,
 )
 from conformance.probe.verdicts import MutantResult
+from conformance.settings import add_arguments
 from conformance.targets.command import CommandKind
 from conformance.targets.manifest import is_manifest_spec, load_manifest, manifest_path
 from conformance.targets.resolve import REFERENCE_SPEC, ResolvedTarget, resolve_target
-from conformance.verdict import DEFAULT_TIMEOUT, timeout_seconds
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -44,12 +44,7 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 def add_probe_arguments(probe: argparse.ArgumentParser) -> None:
     """The arguments of ``probe`` (``conformance.commands.probe`` names the command)."""
     probe.add_argument("--schema", action="store_true", help="print the catalogue JSON Schema")
-    probe.add_argument(
-        "--target",
-        default="reference",
-        help="reference (default), module:attr (in-process), a manifest or 'cmd:<command>' "
-        "(each mutant in a scratch copy of the target's root)",
-    )
+    add_arguments(probe, ("target",), "probe")
     probe.add_argument(
         "--probes",
         action="append",
@@ -59,20 +54,7 @@ def add_probe_arguments(probe: argparse.ArgumentParser) -> None:
         help="a catalogue (*.yaml) or one probe as a unified diff (*.diff, *.patch); "
         "repeatable; default for --target reference: the shipped reference catalogue",
     )
-    probe.add_argument(
-        "-j",
-        "--jobs",
-        type=int,
-        default=1,
-        metavar="N",
-        help="hold up to N cells of a command target at once (control and mutants)",
-    )
-    probe.add_argument("--case", action="append", default=[], metavar="GLOB")
-    probe.add_argument("--wire", action="append", default=[])
-    probe.add_argument("--cases", action="append", type=Path, default=[], metavar="DIR")
-    probe.add_argument("--json", type=Path, metavar="PATH", help="write the JSON report")
-    probe.add_argument("--markdown", type=Path, metavar="PATH", help="write a Markdown report")
-    probe.add_argument("--junit", type=Path, metavar="PATH", help="write a JUnit XML report")
+    add_arguments(probe, ("jobs", "case", "wire", "cases", "json", "markdown", "junit"), "probe")
     probe.add_argument(
         "--all-killers",
         action="store_true",
@@ -85,9 +67,7 @@ def add_probe_arguments(probe: argparse.ArgumentParser) -> None:
         default="none",
         help="run each mutant in this process (none) or a forked child (fork)",
     )
-    probe.add_argument("--strict", action="store_true", help="`should` violations kill too")
-    probe.add_argument("--timeout", type=timeout_seconds, default=DEFAULT_TIMEOUT, metavar="S")
-    probe.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
+    add_arguments(probe, ("strict", "timeout", "quiet"), "probe")
 
 
 def _catalogue(args: argparse.Namespace) -> Catalogue:

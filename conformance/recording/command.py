@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from conformance.recording.import_command import add_import_parser, run_import
-from conformance.verdict import DEFAULT_EVIDENCE_THRESHOLD, EVIDENCE_THRESHOLDS, timeout_seconds
+from conformance.settings import add_arguments
 
 if TYPE_CHECKING:
     from conformance.recording.replay import ReplayReport
@@ -52,13 +52,7 @@ def add_replay_arguments(replay: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="recording directories or files (default: the shipped synthetic recordings)",
     )
-    replay.add_argument("--target", default="reference", help="as for `run`")
-    replay.add_argument("--json", type=Path, metavar="PATH", help="write the replay report")
-    replay.add_argument("--strict", action="store_true", help="`should` violations fail too")
-    replay.add_argument(
-        "--evidence", choices=EVIDENCE_THRESHOLDS, default=DEFAULT_EVIDENCE_THRESHOLD
-    )
-    replay.add_argument("--timeout", type=timeout_seconds, default=30.0, metavar="S")
+    add_arguments(replay, ("target", "json", "strict", "evidence", "timeout"), "replay")
 
 
 def add_recording_arguments(recording: argparse.ArgumentParser) -> None:
@@ -195,29 +189,6 @@ def _case_file(out: Path, case_id: str) -> Path | None:
         f"named after its id ({case_id}.yaml) to load; give that name, or a directory"
     )
     return None
-
-
-def run_report_diff(args: argparse.Namespace) -> int:
-    from conformance.errors import ReportFileError
-    from conformance.recording.diff import absent, changed, regressions, verdicts
-
-    try:
-        old, new = verdicts(args.old), verdicts(args.new)
-    except ReportFileError as error:
-        _say(f"wire-conformance: {error}")
-        return EXIT_USAGE
-    lines = changed(old, new)
-    for line in lines:
-        _say(line)
-    apart = absent(old, new)
-    if apart is not None:
-        _say(apart)
-    worse = regressions(old, new)
-    _say(
-        f"{len(lines)} changed verdict(s) of {len(set(old) & set(new))} compared cells, "
-        f"{worse} regression(s)"
-    )
-    return EXIT_FAILED if worse and args.fail_on_regression else EXIT_OK
 
 
 def _listen(text: str, allow_remote: bool) -> tuple[str, int]:

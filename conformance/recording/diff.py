@@ -1,34 +1,8 @@
 """``report diff``: the verdicts that changed between two JSON reports (of ``run`` or
-of ``replay``), for a nightly job's trend."""
+of ``replay``), for a nightly job's trend; the reports are read by the one report reader
+(``report.reading.cell_verdicts``)."""
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
-from typing import Any
-
-from conformance.errors import ReportFileError
-from conformance.wires.nesting import too_deep
-
-
-def verdicts(path: Path) -> dict[str, str]:
-    """``cell -> verdict`` of a run report (``case [wire]``) or a replay report (file)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-        deep = too_deep(text)
-        if deep is not None:  # the parser would end in a RecursionError
-            raise ReportFileError(f"{path}: {deep}")
-        data: Any = json.loads(text)
-    except OSError as error:
-        raise ReportFileError(f"{path}: {error.strerror}") from None
-    except ValueError as error:
-        raise ReportFileError(f"{path}: not a JSON report ({error})") from None
-    if isinstance(data, dict) and isinstance(data.get("results"), list):
-        return {f"{r['case']} [{r['wire']}]": str(r["verdict"]) for r in data["results"]}
-    if isinstance(data, dict) and isinstance(data.get("recordings"), list):
-        return {str(r["file"]): str(r["status"]) for r in data["recordings"]}
-    raise ReportFileError(f"{path}: neither a run report nor a replay report")
-
 
 #: Verdicts (and replay statuses) a cell may regress from, and to: a cell that passed
 #: (or showed its pinned limitation, or only drifted) and now fails or errors.

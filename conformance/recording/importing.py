@@ -21,15 +21,15 @@ Deterministic: the same cassettes give the same file names and bytes.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from conformance.errors import CassetteError, RecordingError
+from conformance.errors import CassetteError, RecordingError, UnsafePath
 from conformance.http import HttpRequest, HttpResponse
+from conformance.paths import ArtefactStore, file_name
 from conformance.recording.cassette import Interaction, is_cassette_name, read_cassette, stem
 from conformance.recording.clean import clean_exchange
 from conformance.recording.load import parse_recording
@@ -167,7 +167,11 @@ def _import_one(
     shown = f"{origin} {path.as_posix()}" if origin else path.as_posix()
     files: list[tuple[Path, str, int]] = []
     for number, conversation in enumerate(conversations, start=1):
-        target = _file_name(out, conversation.placement.wire, name, number, len(conversations))
+        try:
+            target = _file_name(out, conversation.placement.wire, name, number, len(conversations))
+        except UnsafePath as error:  # a link under ``out`` pointing out of it
+            summary.failed.append(f"{path}: {error}")
+            return
         while target in taken:
             target = target.with_name(target.stem + "-again.json")
         text = _text(conversation, shown, license)
@@ -179,8 +183,7 @@ def _import_one(
         files.append((target, text, len(conversation.exchanges)))
     for target, text, count in files:
         taken.add(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        ArtefactStore(out).write(target, text)
         summary.written.append((target, count))
     summary.skipped.update(skipped)
 
@@ -299,13 +302,11 @@ def _text(conversation: _Conversation, origin: str, license: str | None) -> str:
     return build_recording(metadata, conversation.exchanges).to_json()
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._=+,\[\]-]+")
-
-
 def _file_name(out: Path, wire: str, name: Path, number: int, count: int) -> Path:
-    """``out/<wire>/<the cassette's path below its source, suffixes off>[-<n>].json``."""
-    parts = [_UNSAFE.sub("_", part) for part in name.parent.parts]
-    base = _UNSAFE.sub("_", stem(name)) or "cassette"
+    """``out/<wire>/<the cassette's path below its source, suffixes off>[-<n>].json``,
+    placed by the one store (``paths.ArtefactStore``: no part can leave ``out``)."""
+    parts = [file_name(part, "_") for part in name.parent.parts]
+    base = file_name(stem(name), "cassette")
     if count > 1:
         base += f"-{number}"
-    return out.joinpath(wire, *parts, base + ".json")
+    return ArtefactStore(out).file(wire, *parts, base + ".json")

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 import queue
 import sys
 import threading
@@ -36,8 +35,9 @@ from typing import Any
 
 import httpx
 
-from conformance.errors import FramingError
+from conformance.errors import FramingError, UnsafePath
 from conformance.http import HttpRequest, HttpResponse
+from conformance.paths import ArtefactStore
 from conformance.provider.framing import read_body
 from conformance.provider.limits import MAX_BODY_BYTES
 from conformance.provider.loopback import QuietHandler
@@ -111,6 +111,7 @@ class Recorder:
         self, out: Path, source: str, redact_text: bool = False, dialect: str | None = None
     ) -> None:
         self.out = out
+        self.store = ArtefactStore(out)
         self.source = source
         self.redact_text = redact_text
         #: The dialect of an upstream whose wire has dialects (a Chat router's or vendor's
@@ -124,7 +125,8 @@ class Recorder:
         self._queue: queue.Queue[_Pending | None] = queue.Queue()
         self._writer = threading.Thread(target=self._drain, name="recording-writer", daemon=True)
         self._writer.start()
-        #: One line per answer streamed to the client but not recorded (above the cap).
+        #: One line per answer streamed to the client but not recorded (above the cap, or
+        #: a file the store refused to place).
         self.refused: list[str] = []
 
     def refuse(self, request: HttpRequest, size: int, cap_mib: int) -> None:
@@ -135,6 +137,10 @@ class Recorder:
             f"{cap_mib} MiB cap on a recorded answer (set "
             f"{ANSWER_CAP_VARIABLE}=<MiB> to raise it): streamed to the client, not recorded"
         )
+        self._say(line)
+
+    def _say(self, line: str) -> None:
+        """One line now on stderr, and again in ``refused`` for the closing summary."""
         with self._lock:
             self.refused.append(line)
         sys.stderr.write(line + "\n")
@@ -189,22 +195,33 @@ class Recorder:
             return None
         key = conversation_key(request)
         length = history_length(request)
-        with self._lock:
-            conversation = self._conversations.get(key)
-            if conversation is None or restarted(conversation.length, length):
-                number = len(self._all) + 1
-                path = self.out / wire / f"{self._stamp}-{number:03d}.json"
-                now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-                conversation = Conversation(path, wire, model_of(request), now)
-                self._conversations[key] = conversation
-                self._all.append(conversation)
-            conversation.length = length
+        try:
+            conversation = self._conversation(request, wire, key, length)
+        except UnsafePath as error:  # a wire named to leave ``out``, a link out of it
+            self._say(f"wire-conformance record: {error}: not recorded")
+            return None
         exchange = record_exchange(
             len(conversation.exchanges) + 1, request, response, ended, reason
         )
         cleaned = clean_exchange(exchange, self.redact_text)
         conversation.exchanges.append(cleaned.model_dump(mode="json"))
         return conversation
+
+    def _conversation(
+        self, request: HttpRequest, wire: str, key: str, length: int | None
+    ) -> Conversation:
+        """The conversation ``request`` continues, or a new one placed by the store."""
+        with self._lock:
+            conversation = self._conversations.get(key)
+            if conversation is None or restarted(conversation.length, length):
+                number = len(self._all) + 1
+                path = self.store.file(wire, f"{self._stamp}-{number:03d}.json")
+                now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+                conversation = Conversation(path, wire, model_of(request), now)
+                self._conversations[key] = conversation
+                self._all.append(conversation)
+            conversation.length = length
+            return conversation
 
     def _write(self, conversation: Conversation) -> None:
         metadata = Metadata(
@@ -221,10 +238,10 @@ class Recorder:
         )
         digest = digest_of_data(conversation.exchanges)
         text = file_text(metadata, conversation.exchanges, digest)
-        conversation.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = conversation.path.with_suffix(".json.partial")
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, conversation.path)
+        try:
+            self.store.write(conversation.path, text)
+        except UnsafePath as error:  # a link placed under ``out`` since: not followed
+            self._say(f"wire-conformance record: {error}: not recorded")
 
 
 class _ProxyHandler(QuietHandler):

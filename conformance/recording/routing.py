@@ -2,10 +2,12 @@
 the recording proxy and the cassette importer.
 
 The wire comes from the wires' own routing (``Wire.serves``), so a path the suite does
-not answer is never recorded as a conversation.  The dialect of a Chat upstream comes
-from its host.  A cassette recorded against a provider's real base URL is placed on the
-path the suite serves (OpenRouter's ``/api/v1/...``, Gemini's OpenAI-compatible
-``/v1beta/openai/...``, Vertex AI's ``/projects/P/locations/L/publishers/google/...``).
+not answer is never recorded as a conversation.  Which provider host speaks which wire
+and dialect is each wire's own data (``Wire.hosts``), and so are a provider's real paths
+(``Wire.path_rewrites``: OpenRouter's ``/api/v1/...``, Vertex AI's
+``/projects/P/locations/L/publishers/google/...``), which a cassette recorded against a
+provider's real base URL is placed under as the suite serves them; nothing here names a
+provider.
 """
 
 from __future__ import annotations
@@ -18,71 +20,34 @@ from typing import Any
 
 from conformance.http import HttpRequest
 from conformance.wires.registry import get_wire, wire_names
+from conformance.wires.roles import ProviderHost
 
-#: Chat upstreams whose dialect the host says.
-DIALECT_HOSTS = {
-    "openrouter.ai": "openrouter",
-    "api.deepseek.com": "deepseek",
-    "generativelanguage.googleapis.com": "gemini",
-    "api.moonshot.ai": "kimi",
-    "api.moonshot.cn": "kimi",
-}
-#: Ollama's default port: its OpenAI-compatible endpoint on whatever host.
-OLLAMA_PORT = 11434
-_VERTEX = "aiplatform.googleapis.com"
+
+def _upstreams(host: str, port: int | None) -> list[tuple[str, ProviderHost]]:
+    """The wires' provider hosts (``Wire.hosts``) an upstream at ``host:port`` is, each
+    with its wire: one known by its port (Ollama's) is that, whatever its host."""
+    every = [(name, known) for name in wire_names() for known in get_wire(name).hosts]
+    by_port = [(name, known) for name, known in every if known.by_port(port)]
+    return by_port or [(name, known) for name, known in every if known.by_name(host)]
 
 
 def dialect_of_host(host: str, port: int | None = None) -> str | None:
-    """The Chat dialect a host speaks (``None``: plain OpenAI Chat Completions)."""
-    if port == OLLAMA_PORT:
-        return "ollama"
-    return DIALECT_HOSTS.get(host.lower())
-
-
-#: The wires each provider host serves, for an imported exchange: a request to another
-#: host, or to a wire its host does not speak, is not one of the suite's conversations.
-HOST_WIRES: dict[str, frozenset[str]] = {
-    "api.anthropic.com": frozenset({"anthropic-messages"}),
-    "api.openai.com": frozenset({"openai-responses", "openai-chat"}),
-    "openrouter.ai": frozenset({"openai-chat"}),
-    "api.deepseek.com": frozenset({"openai-chat"}),
-    "generativelanguage.googleapis.com": frozenset({"gemini", "openai-chat"}),
-    _VERTEX: frozenset({"gemini"}),
-    "api.moonshot.ai": frozenset({"openai-chat"}),
-    "api.moonshot.cn": frozenset({"openai-chat"}),
-}
+    """The dialect an upstream speaks, as its wire's hosts say (``None``: the plain one)."""
+    return next((k.dialect for _, k in _upstreams(host, port) if k.dialect), None)
 
 
 def host_wires(host: str, port: int | None = None) -> frozenset[str] | None:
-    """The wires a host serves, or ``None`` for a host the suite knows no provider at.
-    Vertex AI is ``aiplatform.googleapis.com`` and its regional ``L-aiplatform`` hosts."""
-    host = host.lower()
-    if port == OLLAMA_PORT:
-        return frozenset({"openai-chat"})
-    if host.endswith("-" + _VERTEX):
-        host = _VERTEX
-    return HOST_WIRES.get(host)
-
-
-#: A provider's real paths, as the suite serves them: (pattern, replacement).
-_REWRITES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^/api/v1/chat/completions$"), "/v1/chat/completions"),  # OpenRouter
-    (re.compile(r"^/v1beta/openai/chat/completions$"), "/v1/chat/completions"),  # Gemini
-    (
-        re.compile(
-            r"^/v1(?:beta1)?/projects/[^/]+/locations/[^/]+/publishers/google/models/"
-            r"(?P<model>[^/:]+):(?P<method>generateContent|streamGenerateContent)$"
-        ),
-        r"/v1beta/models/\g<model>:\g<method>",
-    ),  # Vertex AI
-)
+    """The wires a host serves, or ``None`` for a host the suite knows no provider at."""
+    return frozenset(name for name, _ in _upstreams(host, port)) or None
 
 
 def suite_path(path: str) -> str:
-    """``path`` as the suite serves it (a path it already serves is unchanged)."""
-    for pattern, replacement in _REWRITES:
-        if pattern.match(path):
-            return pattern.sub(replacement, path)
+    """``path`` as the suite serves it (a path it already serves is unchanged): the
+    first of the wires' ``path_rewrites`` that matches."""
+    for name in wire_names():
+        for pattern, replacement in get_wire(name).path_rewrites:
+            if re.match(pattern, path):
+                return re.sub(pattern, replacement, path)
     return path
 
 

@@ -10,7 +10,7 @@ case file of its own, which plays the same answers through the wire's renderer.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -332,9 +332,12 @@ def _declarations(raw: Any, names: set[str]) -> Iterator[dict[str, Any]]:
             yield from _declarations(item, names)
 
 
-def _tools(views: Iterable[RequestView], results: Mapping[str, str]) -> list[dict[str, Any]]:
+def _tools(
+    views: Iterable[RequestView], results: Mapping[str, str], schema_keys: Sequence[str]
+) -> list[dict[str, Any]]:
     """Every tool the conversation's requests offered, in the order first offered (a
-    client may offer a tool later, once a search found it), each as first declared."""
+    client may offer a tool later, once a search found it), each as first declared, its
+    schema under the first of the wire's ``schema_keys`` it has."""
     declared: dict[str, dict[str, Any]] = {}
     names: list[str] = []
     for view in views:
@@ -344,14 +347,7 @@ def _tools(views: Iterable[RequestView], results: Mapping[str, str]) -> list[dic
     tools: list[dict[str, Any]] = []
     for name in names:
         found = declared.get(name, {})
-        schema = next(
-            (
-                found[k]
-                for k in ("input_schema", "parameters", "parametersJsonSchema")
-                if k in found
-            ),
-            {"type": "object"},
-        )
+        schema = next((found[k] for k in schema_keys if k in found), {"type": "object"})
         tools.append(
             {
                 "name": name,
@@ -411,7 +407,8 @@ def case_data(recording: Recording, path: Path) -> dict[str, Any]:
     }
     if first.system:
         given["system"] = first.system
-    tools = _tools([p.view for p in plays], _tool_results(plays))
+    keys = get_wire(meta.wire).tool_schema_keys
+    tools = _tools([p.view for p in plays], _tool_results(plays), keys)
     if tools:
         given["tools"] = tools
     if len(first.messages) > 1:

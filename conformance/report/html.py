@@ -22,15 +22,12 @@ from typing import Any
 
 from jinja2 import Environment, select_autoescape
 from markupsafe import Markup, escape
-from pydantic import ValidationError
 
 from conformance.checks.registry import all_checks
-from conformance.errors import ReportFileError
 from conformance.exchanges import exchanges_path
 from conformance.report.ab import ABTable
 from conformance.report.model import Report
 from conformance.verdict import VERDICTS, Result, Violation
-from conformance.wires.nesting import too_deep
 
 #: Cells shown in detail: the ones a reader acts on (and any with a warning).
 _DETAILED = frozenset({"fail", "error", "xfail", "pinned"})
@@ -185,45 +182,6 @@ def cells(report: Report, exchanges: Path | None = None) -> list[Cell]:
             cell = replace(cell, requests=tuple(_requests(document, shown)))
         found.append(cell)
     return found
-
-
-def read_report(path: Path) -> Report:
-    """The run report at ``path``; ``ReportFileError`` says why it cannot be read."""
-    kind = "a run report (`run --json`)"
-    try:
-        return Report.model_validate(_read_json(path, kind))
-    except ValidationError as error:
-        raise ReportFileError(f"{path}: not {kind}: {_first(error)}") from None
-
-
-def read_ab(path: Path) -> ABTable:
-    """The A/B table at ``path`` (``run --baseline … --ab-json``)."""
-    data = _read_json(path, "an A/B table (`--ab-json`)")
-    if isinstance(data, dict):
-        data = {k: v for k, v in data.items() if k != "summary"}  # derived on write
-    try:
-        return ABTable.model_validate(data)
-    except ValidationError as error:
-        raise ReportFileError(f"{path}: not an A/B table: {_first(error)}") from None
-
-
-def _first(error: ValidationError) -> str:
-    problem = error.errors()[0]
-    where = ".".join(str(step) for step in problem["loc"]) or "the document"
-    return f"{where}: {problem['msg']}"
-
-
-def _read_json(path: Path, kind: str) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-        deep = too_deep(text)
-        if deep is not None:  # the parser would end in a RecursionError
-            raise ReportFileError(f"{path}: {deep}")
-        return json.loads(text)
-    except OSError as error:
-        raise ReportFileError(f"{path}: {error.strerror or error}") from None
-    except ValueError as error:
-        raise ReportFileError(f"{path}: not {kind}: {error}") from None
 
 
 def template_environment() -> Environment:

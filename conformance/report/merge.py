@@ -23,7 +23,7 @@ from conformance.settings import ShardSpec
 
 def durations(path: Path) -> dict[tuple[str, str], float]:
     """The seconds each cell took in the JSON report at ``path`` (``--durations``)."""
-    from conformance.report.html import read_report
+    from conformance.report.reading import read_report
 
     try:
         report = read_report(path)
@@ -140,8 +140,8 @@ def merge_files(paths: Sequence[Path], out: Path) -> tuple[int, str]:
     """``report merge A.json B.json … -o OUT.json``: the exit status and the line to
     print (the merged summary, or why nothing was written)."""
     from conformance.paths import write_report
-    from conformance.report.html import read_report
     from conformance.report.model import summary_line, to_json
+    from conformance.report.reading import read_report
 
     try:
         merged = merge([(str(path), read_report(path)) for path in paths])

@@ -64,7 +64,8 @@ CONTRACT: Mapping[str, Mapping[str, tuple[str, ...] | None]] = MappingProxyType(
             "REALISM_RULES": None,
         },
         # the wire's own data: its name, how its clients find it, its ledger hints, its
-        # dialects and default models, its server-side state, a recording's case options
+        # dialects and default models, its server-side state, a recording's case options,
+        # its provider hosts and their real paths, and where its tools keep their schema
         "wire": {
             "NAME": None,
             "CLIENT": None,
@@ -77,6 +78,9 @@ CONTRACT: Mapping[str, Mapping[str, tuple[str, ...] | None]] = MappingProxyType(
             "defers": ("view",),
             "poll_of": ("request",),
             "case_options": ("view",),
+            "HOSTS": None,
+            "PATH_REWRITES": None,
+            "TOOL_SCHEMA_KEYS": None,
         },
     }
 )

@@ -144,7 +144,7 @@ class Realism:
     #: Why the provider refuses a case's options before any turn (Anthropic: a thinking
     #: budget not below ``max_tokens``), given the tools the case offers: an authoring
     #: mistake, not the client's.
-    options: Callable[[Options, tuple[ToolSpec, ...]], list[str]] = field(
+    options: Callable[[Options, tuple[ToolSpec, ...]], list[Violation]] = field(
         default=lambda options, tools: []
     )
 
@@ -172,6 +172,30 @@ class ClientEnvironment:
         url = base_url + self.base_suffix
         named = dict.fromkeys((self.base_variable, *self.aliases), url)
         return {**named, self.key_variable: self.dummy_key}
+
+
+@dataclass(frozen=True)
+class ProviderHost:
+    """A provider's own upstream that speaks this wire, for the recording tools: an
+    imported exchange to it is one of the suite's conversations on the wire, and a
+    recording proxy in front of it files its exchanges under ``dialect``.  A ``port``
+    names an upstream by its port on any host (Ollama's 11434); ``regional``: the host's
+    regional ``<region>-<host>`` names serve it too (Vertex AI)."""
+
+    host: str = ""
+    #: The dialect an upstream there speaks (``None``: the wire's plain one).
+    dialect: str | None = None
+    port: int | None = None
+    regional: bool = False
+
+    def by_port(self, port: int | None) -> bool:
+        return self.port is not None and port == self.port
+
+    def by_name(self, host: str) -> bool:
+        host = host.lower()
+        if self.port is not None:
+            return False
+        return host == self.host or (self.regional and host.endswith("-" + self.host))
 
 
 class ParseFn(Protocol):
@@ -262,6 +286,18 @@ class Wire:
     #: The case options a conversation's first request says beyond the neutral ones
     #: (model, ``max_tokens``, thinking): Responses' ``store`` and ``include``.
     case_options: Callable[[RequestView], dict[str, Any]] = field(default=lambda view: {})
+    #: The provider's own upstreams that speak this wire (none known: an imported
+    #: cassette's exchange is never placed on it; the recording proxy still records what
+    #: ``serves`` says is its).
+    hosts: tuple[ProviderHost, ...] = ()
+    #: A provider's real request paths as the suite serves them, ``(pattern,
+    #: replacement)`` for ``re.sub`` (OpenRouter's ``/api/v1/...``): an imported
+    #: exchange is filed under the path the suite answers.
+    path_rewrites: tuple[tuple[str, str], ...] = ()
+    #: The keys a tool declaration holds its JSON schema under, tried in order, for a
+    #: case made from a recording; the default is where most function-calling wires keep
+    #: it.
+    tool_schema_keys: tuple[str, ...] = ("parameters",)
 
     def default_model(self, dialect: str | None = None) -> str:
         """The model a session on this wire (and dialect) names when the case sets none."""

@@ -31,9 +31,21 @@ def test_the_original_is_clean() -> None:
 
 def test_a_thinking_budget_not_below_max_tokens() -> None:
     text = original().replace("budget_tokens: 2048}", "budget_tokens: 2048}\n    max_tokens: 2048")
-    assert any(
-        "thinking budget_tokens 2048 is not below max_tokens 2048" in p for p in problems(text)
-    )
+    assert [p for p in problems(text) if "budget_tokens" in p] == [
+        "anthropic-messages: given.options: thinking budget_tokens 2048 is not below max_tokens "
+        "2048: Anthropic answers 400 (rule 12) unless the request sends the "
+        "`interleaved-thinking-2025-05-14` beta with tools; lower the budget, or offer tools "
+        "and configure the beta in `options.betas` "
+        "(anthropic-messages/realism/budget-not-below-max-tokens)"
+    ]
+
+
+def test_the_budget_finding_is_a_listed_realism_check() -> None:
+    """Cited by id like every other realism finding, so ``checks --kind realism`` lists it."""
+    from conformance.checks.registry import realism_checks
+
+    ids = [rule.id for rule in realism_checks()]
+    assert "anthropic-messages/realism/budget-not-below-max-tokens" in ids
 
 
 def test_a_budget_above_max_tokens_is_accepted_with_the_interleaved_beta_configured() -> None:

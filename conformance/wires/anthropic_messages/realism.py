@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from conformance.catalogue.book import RuleBook
 from conformance.model import (
     Block,
-    Media,
     Options,
     Reasoning,
     ScriptedResponse,
@@ -29,6 +28,13 @@ from conformance.wires.anthropic_messages._models import INTERLEAVED_BETA
 from conformance.wires.anthropic_messages._stops import TRUNCATED_STOPS
 from conformance.wires.anthropic_messages._view import NAME
 from conformance.wires.roles import BlockPredicate, BlockSpot, ResponsePredicate
+from conformance.wires.shared_realism import (
+    responses_reasoning,
+    served_media,
+    signed_answer,
+    unnamed_stops,
+    unparsed_arguments,
+)
 from conformance.wires.wire_only import (
     CHAT_ONLY,
     EMPTY_CHUNK_UNSIGNED,
@@ -57,12 +63,10 @@ REDACTED_WITHOUT_DATA = BLOCK.rule("anthropic-messages/realism/redacted-without-
 REDACTED_WITH_TEXT = BLOCK.rule("anthropic-messages/realism/redacted-with-text")
 SIGNATURE_CHUNKS = BLOCK.rule("anthropic-messages/realism/signature-chunks")
 UNSIGNED = BLOCK.rule("anthropic-messages/realism/unsigned-thinking")
+BUDGET = BLOCK.rule("anthropic-messages/realism/budget-not-below-max-tokens")
 
 
-@RESPONSE.checks(STOP_CANCELLED)
-def _stop_cancelled(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
-    if response.stop == "cancelled":
-        yield STOP_CANCELLED.violated()
+unnamed_stops(RESPONSE, {"cancelled": STOP_CANCELLED})
 
 
 RESPONSE.include(RESPONSES_ONLY)
@@ -82,23 +86,13 @@ def _truncated(spot: BlockSpot) -> bool:
     return spot.stop in TRUNCATED_STOPS
 
 
-@BLOCK.checks(SIGNED_ANSWER)
-def _signed_answer(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    if isinstance(block, Text | ToolCall) and block.signature is not None:
-        yield SIGNED_ANSWER.violated(kind=block.kind)
+signed_answer(BLOCK, SIGNED_ANSWER)
 
 
-@BLOCK.checks(MEDIA)
-def _media(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    if isinstance(block, Media) and spot.scripted:
-        yield MEDIA.violated()
+served_media(BLOCK, MEDIA)
 
 
-@BLOCK.checks(UNPARSED_ARGUMENTS)
-def _unparsed_arguments(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    unparsed = isinstance(block, ToolCall) and isinstance(block.arguments, str)
-    if unparsed and spot.scripted and not _truncated(spot):
-        yield UNPARSED_ARGUMENTS.violated()
+unparsed_arguments(BLOCK, UNPARSED_ARGUMENTS, cut=_truncated)
 
 
 @BLOCK.checks(TOOL_USE_ID)
@@ -146,10 +140,7 @@ def _not_base64(block: Block, spot: BlockSpot) -> Iterator[Violation]:
             yield NOT_BASE64.violated(field=field)
 
 
-@BLOCK.checks(RESPONSES_REASONING)
-def _responses_reasoning(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    if isinstance(block, Reasoning) and (block.id is not None or block.summary is not None):
-        yield RESPONSES_REASONING.violated()
+responses_reasoning(BLOCK, RESPONSES_REASONING)
 
 
 @BLOCK.checks(REDACTED_WITHOUT_DATA, REDACTED_WITH_TEXT)
@@ -200,7 +191,7 @@ def block_problems(block: Block, spot: BlockSpot) -> list[Violation]:
     return BLOCK.run(block, spot)
 
 
-def options_problems(options: Options, tools: tuple[ToolSpec, ...]) -> list[str]:
+def options_problems(options: Options, tools: tuple[ToolSpec, ...]) -> list[Violation]:
     """A manual thinking budget not below ``max_tokens``, which Anthropic refuses unless
     the interleaved-thinking beta is sent with tools: an authoring mistake the linter
     catches before a client is blamed for the 400."""
@@ -209,13 +200,8 @@ def options_problems(options: Options, tools: tuple[ToolSpec, ...]) -> list[str]
         return []
     if tools and INTERLEAVED_BETA in options.betas:
         return []
-    return [
-        f"thinking budget_tokens {budget} is not below max_tokens {options.max_tokens}: "
-        "Anthropic answers 400 (rule 12) unless the request sends the "
-        f"`{INTERLEAVED_BETA}` beta with tools; lower the budget, or offer tools and configure "
-        "the beta in `options.betas`"
-    ]
+    return [BUDGET.violated(budget=budget, max_tokens=options.max_tokens, beta=INTERLEAVED_BETA)]
 
 
 #: The realism checks these predicates report (``wire-conformance checks --kind realism``).
-REALISM_RULES: tuple[Rule, ...] = (*RESPONSE.rules, *BLOCK.rules)
+REALISM_RULES: tuple[Rule, ...] = (*RESPONSE.rules, *BLOCK.rules, BUDGET)

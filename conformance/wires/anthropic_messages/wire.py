@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from conformance.wires.anthropic_messages import _threads, _view, route
 from conformance.wires.hints import LedgerHints
-from conformance.wires.roles import ClientEnvironment
+from conformance.wires.roles import ClientEnvironment, ProviderHost
 
 
 def _key_headers(key: str) -> dict[str, str]:
@@ -23,5 +23,7 @@ CLIENT = ClientEnvironment(
     key_headers=_key_headers,
 )
 HINTS = LedgerHints()
+HOSTS = (ProviderHost("api.anthropic.com"),)
+TOOL_SCHEMA_KEYS = ("input_schema",)
 MODELS = {"": "claude-sonnet-4-5"}
 unseen_state = _threads.unseen_state

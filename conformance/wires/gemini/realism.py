@@ -13,14 +13,14 @@ from conformance.model import Block, Reasoning, ScriptedResponse, ToolCall
 from conformance.verdict import Rule, Violation
 from conformance.wires.gemini._view import NAME
 from conformance.wires.roles import BlockPredicate, BlockSpot, ResponsePredicate
-from conformance.wires.thought_signatures import standard_base64
-from conformance.wires.wire_only import (
-    ANTHROPIC_ONLY,
-    CHAT_ONLY,
-    CLAUDE_STREAM,
-    RESPONSES_ONLY,
-    claude_stream,
+from conformance.wires.shared_realism import (
+    responses_reasoning,
+    served_claude_stream,
+    unnamed_stops,
+    unparsed_arguments,
 )
+from conformance.wires.thought_signatures import standard_base64
+from conformance.wires.wire_only import ANTHROPIC_ONLY, CHAT_ONLY, RESPONSES_ONLY
 
 RESPONSE: RuleBook[ResponsePredicate] = RuleBook(NAME, __name__)
 BLOCK: RuleBook[BlockPredicate] = RuleBook(NAME, __name__)
@@ -36,10 +36,7 @@ NOT_BASE64 = BLOCK.rule("gemini/realism/signature-not-base64")
 PARALLEL_SIGNATURE = BLOCK.rule("gemini/realism/parallel-call-signed")
 
 
-@RESPONSE.checks(NO_SUCH_STOP)
-def _no_such_stop(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
-    if response.stop in ("pause", "cancelled"):
-        yield NO_SUCH_STOP.violated(stop=response.stop)
+unnamed_stops(RESPONSE, {"pause": NO_SUCH_STOP, "cancelled": NO_SUCH_STOP})
 
 
 @RESPONSE.checks(NOISE)
@@ -59,16 +56,10 @@ def _redacted(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield REDACTED.violated()
 
 
-@BLOCK.checks(RESPONSES_REASONING)
-def _responses_reasoning(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    if isinstance(block, Reasoning) and (block.id is not None or block.summary is not None):
-        yield RESPONSES_REASONING.violated()
+responses_reasoning(BLOCK, RESPONSES_REASONING)
 
 
-@BLOCK.checks(CLAUDE_STREAM)
-def _claude_stream(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    if spot.scripted:
-        yield from claude_stream(block)
+served_claude_stream(BLOCK)
 
 
 @BLOCK.checks(SIGNATURE_CHUNKS)
@@ -77,10 +68,7 @@ def _signature_chunks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield SIGNATURE_CHUNKS.violated()
 
 
-@BLOCK.checks(UNPARSED_ARGUMENTS)
-def _unparsed_arguments(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    if isinstance(block, ToolCall) and spot.scripted and isinstance(block.arguments, str):
-        yield UNPARSED_ARGUMENTS.violated()
+unparsed_arguments(BLOCK, UNPARSED_ARGUMENTS)
 
 
 @BLOCK.checks(ARGUMENT_CHUNKS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from conformance.wires.gemini import _view, route
 from conformance.wires.hints import LedgerHints
-from conformance.wires.roles import ClientEnvironment
+from conformance.wires.roles import ClientEnvironment, ProviderHost
 from conformance.wires.thought_signatures import SENTINELS
 
 
@@ -35,3 +35,17 @@ HINTS = LedgerHints(
     companions={"tool_call": "id"},
 )
 MODELS = {"": "gemini-2.5-flash"}
+_VERTEX = "aiplatform.googleapis.com"  # and its regional ``L-aiplatform`` hosts
+HOSTS = (
+    ProviderHost("generativelanguage.googleapis.com"),
+    ProviderHost(_VERTEX, regional=True),
+)
+#: Vertex AI's path of a publisher model, as the suite serves it.
+PATH_REWRITES = (
+    (
+        r"^/v1(?:beta1)?/projects/[^/]+/locations/[^/]+/publishers/google/models/"
+        r"(?P<model>[^/:]+):(?P<method>generateContent|streamGenerateContent)$",
+        r"/v1beta/models/\g<model>:\g<method>",
+    ),
+)
+TOOL_SCHEMA_KEYS = ("parameters", "parametersJsonSchema")

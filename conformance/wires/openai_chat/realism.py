@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from conformance.catalogue.book import RuleBook
-from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.model import Block, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.verdict import Rule, Violation
 from conformance.wires.openai_chat._dialects import (
     GEMINI,
@@ -20,6 +20,7 @@ from conformance.wires.openai_chat._dialects import (
 )
 from conformance.wires.openai_chat._stops import RAW_ARGUMENT_STOPS, TRUNCATED_STOPS
 from conformance.wires.roles import BlockPredicate, BlockSpot, ResponsePredicate
+from conformance.wires.shared_realism import served_media, unnamed_stops, unparsed_arguments
 from conformance.wires.thought_signatures import standard_base64
 from conformance.wires.wire_only import (
     ANTHROPIC_ONLY,
@@ -57,10 +58,7 @@ NOT_BASE64 = BLOCK.rule("openai-chat/realism/signature-not-base64")
 PARALLEL_SIGNATURE = BLOCK.rule("openai-chat/realism/parallel-call-signed")
 
 
-@RESPONSE.checks(NO_SUCH_STOP)
-def _no_such_stop(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
-    if response.stop in ("pause", "cancelled"):
-        yield NO_SUCH_STOP.violated(stop=response.stop)
+unnamed_stops(RESPONSE, {"pause": NO_SUCH_STOP, "cancelled": NO_SUCH_STOP})
 
 
 @RESPONSE.checks(NOISE)
@@ -91,17 +89,15 @@ def _signed_call(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield SIGNED_CALL.violated()
 
 
-@BLOCK.checks(MEDIA)
-def _media(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    if isinstance(block, Media) and spot.scripted:
-        yield MEDIA.violated()
+served_media(BLOCK, MEDIA)
 
 
-@BLOCK.checks(UNPARSED_ARGUMENTS)
-def _unparsed_arguments(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    raw_arguments = isinstance(block, ToolCall) and isinstance(block.arguments, str)
-    if raw_arguments and spot.scripted and spot.stop not in RAW_ARGUMENT_STOPS:
-        yield UNPARSED_ARGUMENTS.violated()
+def _raw_arguments_stop(spot: BlockSpot) -> bool:
+    """A stop under which this wire may send a call's arguments as they were cut."""
+    return spot.stop in RAW_ARGUMENT_STOPS
+
+
+unparsed_arguments(BLOCK, UNPARSED_ARGUMENTS, cut=_raw_arguments_stop)
 
 
 def _relays_claude(spot: BlockSpot) -> bool:

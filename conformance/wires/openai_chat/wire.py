@@ -11,6 +11,7 @@ from __future__ import annotations
 from conformance.wires.hints import LedgerHints
 from conformance.wires.openai_chat import _dialects, route
 from conformance.wires.openai_chat._dialects import DEEPSEEK, GEMINI, KIMI, OLLAMA, OPENROUTER
+from conformance.wires.roles import ProviderHost
 from conformance.wires.sdk_clients import openai_client
 from conformance.wires.thought_signatures import SENTINELS
 
@@ -28,6 +29,21 @@ HINTS = LedgerHints(
 )
 DIALECTS = (DEEPSEEK, OPENROUTER, GEMINI, KIMI, OLLAMA)
 PLAIN_DIALECT = "openai"
+#: The Chat upstreams, each with the dialect its host says; Ollama by its default port,
+#: its OpenAI-compatible endpoint on whatever host.
+HOSTS = (
+    ProviderHost("api.openai.com"),
+    ProviderHost("openrouter.ai", OPENROUTER),
+    ProviderHost("api.deepseek.com", DEEPSEEK),
+    ProviderHost("generativelanguage.googleapis.com", GEMINI),
+    ProviderHost("api.moonshot.ai", KIMI),
+    ProviderHost("api.moonshot.cn", KIMI),
+    ProviderHost(dialect=OLLAMA, port=11434),
+)
+PATH_REWRITES = (
+    (r"^/api/v1/chat/completions$", "/v1/chat/completions"),  # OpenRouter
+    (r"^/v1beta/openai/chat/completions$", "/v1/chat/completions"),  # Gemini
+)
 MODELS = {
     "": "gpt-4.1",
     DEEPSEEK: "deepseek-chat",

@@ -12,11 +12,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from conformance.catalogue.book import RuleBook
-from conformance.model import Block, Media, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.model import Block, Reasoning, ScriptedResponse
 from conformance.verdict import Rule, Violation
 from conformance.wires.openai_responses._view import NAME
 from conformance.wires.roles import BlockPredicate, BlockSpot, ResponsePredicate
-from conformance.wires.wire_only import ANTHROPIC_ONLY, CHAT_ONLY, CLAUDE_STREAM, claude_stream
+from conformance.wires.shared_realism import (
+    served_claude_stream,
+    served_media,
+    signed_answer,
+    unnamed_stops,
+    unparsed_arguments,
+)
+from conformance.wires.wire_only import ANTHROPIC_ONLY, CHAT_ONLY
 
 #: Stops under which a response may end inside an item (an unfinished call, say).
 _TRUNCATED_STOPS = frozenset({"max_tokens", "no_finish"})
@@ -40,12 +47,7 @@ UNENCRYPTED = BLOCK.rule("openai-responses/realism/reasoning-unencrypted")
 UNFOLLOWED = BLOCK.rule("openai-responses/realism/reasoning-unfollowed")
 
 
-@RESPONSE.checks(STOP_PAUSE, STOP_CANCELLED)
-def _stop(response: ScriptedResponse, dialect: str | None) -> Iterator[Violation]:
-    if response.stop == "pause":
-        yield STOP_PAUSE.violated()
-    if response.stop == "cancelled":
-        yield STOP_CANCELLED.violated()
+unnamed_stops(RESPONSE, {"pause": STOP_PAUSE, "cancelled": STOP_CANCELLED})
 
 
 @RESPONSE.checks(PING)
@@ -77,23 +79,18 @@ def _truncated(spot: BlockSpot) -> bool:
     return spot.stop in _TRUNCATED_STOPS
 
 
-@BLOCK.checks(SIGNED_ANSWER)
-def _signed_answer(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    if isinstance(block, Text | ToolCall) and block.signature is not None:
-        yield SIGNED_ANSWER.violated(kind=block.kind)
+def _cut_at_last(spot: BlockSpot) -> bool:
+    """The last block of a response cut short: the only one a cut leaves unfinished."""
+    return _truncated(spot) and spot.last
 
 
-@BLOCK.checks(MEDIA)
-def _media(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    if isinstance(block, Media) and spot.scripted:
-        yield MEDIA.violated()
+signed_answer(BLOCK, SIGNED_ANSWER)
 
 
-@BLOCK.checks(UNPARSED_ARGUMENTS)
-def _unparsed_arguments(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    unparsed = isinstance(block, ToolCall) and isinstance(block.arguments, str)
-    if unparsed and spot.scripted and not (_truncated(spot) and spot.last):
-        yield UNPARSED_ARGUMENTS.violated()
+served_media(BLOCK, MEDIA)
+
+
+unparsed_arguments(BLOCK, UNPARSED_ARGUMENTS, cut=_cut_at_last)
 
 
 @BLOCK.checks(REDACTED, REASONING_TEXT, REASONING_ID)
@@ -108,10 +105,7 @@ def _reasoning_shape(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield REASONING_ID.violated(id=block.id)
 
 
-@BLOCK.checks(CLAUDE_STREAM)
-def _claude_stream(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    if spot.scripted:
-        yield from claude_stream(block)
+served_claude_stream(BLOCK)
 
 
 @BLOCK.checks(ENCRYPTED_PIECES)

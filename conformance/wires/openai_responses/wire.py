@@ -15,10 +15,12 @@ from conformance.wires.base import RequestView
 from conformance.wires.hints import DEFAULT_COMPANIONS, LedgerHints
 from conformance.wires.openai_responses import _background, _server_state, _view, route
 from conformance.wires.openai_responses._minted import announced
+from conformance.wires.roles import ProviderHost
 from conformance.wires.sdk_clients import openai_client
 
 NAME = _view.NAME
 CLIENT = openai_client(route.endpoint)
+HOSTS = (ProviderHost("api.openai.com"),)
 HINTS = LedgerHints(companions={**DEFAULT_COMPANIONS, "reasoning": "id"}, announced=announced)
 MODELS = {"": "gpt-5"}
 unseen_state = _server_state.unseen_state
