@@ -13,11 +13,13 @@ starts it).
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import json
 import os
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -177,6 +179,38 @@ def run_guarded(
         stop(EXIT_RESPONSE_REFUSED if refused(error) else EXIT_STOPPED, message)
     sys.stdout.flush()
     raise SystemExit(0)
+
+
+#: The one event loop of this process, made by the first cell that needs one.
+_RUNNER: asyncio.Runner | None = None
+
+
+def run_async(conversation: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run one cell's coroutine on this process's one event loop.
+
+    ``asyncio.run`` per cell closes its loop when the cell ends, but a library may cache
+    an async HTTP client across calls (pydantic-ai's ``cached_async_http_client``,
+    LiteLLM's client cache): in the next cell of a session that client's connections are
+    bound to a closed loop.  So the process keeps one loop; what ``asyncio.run`` would
+    still do at the cell's end, cancel the tasks the cell left running, is done here, so
+    nothing of one cell runs on in the next.  One cell as a process: the same."""
+    global _RUNNER
+    if _RUNNER is None:
+        _RUNNER = asyncio.Runner()
+        atexit.register(_RUNNER.close)
+    try:
+        _RUNNER.run(conversation())
+    finally:
+        _cancel_leftovers(_RUNNER.get_loop())
+
+
+def _cancel_leftovers(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel and await the tasks a cell left on ``loop`` (as ``asyncio.run`` does)."""
+    left = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in left:
+        task.cancel()
+    if left:
+        loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
 
 
 def library_version(distribution: str) -> str:

@@ -412,9 +412,10 @@ def render(library_cases: set[str] | None = None) -> str:
     ]
     groups = grouped(result_paths(RESULTS))
     lines += summary_table(groups, library_cases)
-    fixes = HERE / "suite-fixes.md"
-    if fixes.is_file():
-        lines += [fixes.read_text(encoding="utf-8").rstrip(), ""]
+    # The suite's own findings, then how both modes of the command contract compare.
+    for name in ("suite-fixes.md", "session-modes.md"):
+        if (HERE / name).is_file():
+            lines += [(HERE / name).read_text(encoding="utf-8").rstrip(), ""]
     for name in LIBRARIES:
         found = [runs for (library, _), runs in groups.items() if library == name]
         if not found:

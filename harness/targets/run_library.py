@@ -5,7 +5,9 @@
 started with, writes the JSON report to ``harness/targets/results/LIBRARY-VERSION.json``
 and a timing file beside it, prints the wall time and the cost per cell, and exits with
 the run's status. ``--baseline-python PY`` adds an A/B run: the same manifest on another
-interpreter (an older release of the library) as ``--baseline``.
+interpreter (an older release of the library) as ``--baseline``.  ``--mode process`` or
+``--mode session`` runs the manifest in that mode whatever its ``session`` line says, so
+both modes of one wrapper can be compared on the whole library.
 """
 
 from __future__ import annotations
@@ -64,6 +66,20 @@ def baseline_manifest(library: Library, baseline: str) -> Path:
     return target
 
 
+def mode_manifest(library: Library, mode: str) -> Path:
+    """The library's manifest with its ``session`` line set for ``mode`` (``session``: one
+    process holds many cells; ``process``: one process per cell), beside the original
+    so the command's relative paths still hold."""
+    source = HERE / library.name / "target.toml"
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = [line for line in lines if not line.startswith("session =")]
+    at = next(i for i, line in enumerate(lines) if line.startswith("contract ="))
+    lines.insert(at + 1, f"session = {'true' if mode == 'session' else 'false'}\n")
+    target = HERE / library.name / f".{mode}-target.toml"
+    target.write_text("".join(lines), encoding="utf-8")
+    return target
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("library", choices=sorted(LIBRARIES))
@@ -76,6 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--label", default="", help="added to the result's name: a run of part of the plan"
     )
+    parser.add_argument(
+        "--mode",
+        choices=("manifest", "process", "session"),
+        default="manifest",
+        help="run the command once per cell (process) or as a session, whatever the "
+        "manifest says (default: as the manifest says)",
+    )
     options, rest = parser.parse_known_args(argv)  # the rest goes to `run` as it is
     library = LIBRARIES[options.library]
     env = dict(os.environ)
@@ -84,19 +107,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{library.name}: {library.install_hint} is not installed here", file=sys.stderr)
     RESULTS.mkdir(exist_ok=True)
     stem = f"{library.name}-{version}" + (f"-{options.label}" if options.label else "")
+    manifest = HERE / library.name / "target.toml"
+    if options.mode != "manifest":
+        manifest = mode_manifest(library, options.mode)
     command = [
         sys.executable, "-m", "conformance", "run",
-        "--target", str(HERE / library.name / "target.toml"),
+        "--target", str(manifest),
         "-j", str(options.jobs), "--format", "list", "--json", str(RESULTS / f"{stem}.json"),
     ]  # fmt: skip
     old = None
     if options.baseline:
         old_env = {**env, library.home_variable or "": options.baseline}
         old = installed_version(library, options.baseline, old_env)
-        manifest = baseline_manifest(library, options.baseline)
         command += [
             "--baseline",
-            str(manifest),
+            str(baseline_manifest(library, options.baseline)),
             "--ab-json",
             str(RESULTS / f"{stem}-vs-{old}.json"),
         ]
@@ -113,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     per_cell = wall / ran if ran else 0.0
     timing = {"library": library.name, "version": version, "wall_seconds": round(wall, 1),
               "cells_run": ran, "cells": len(report["results"]), "jobs": options.jobs,
-              "seconds_per_cell": round(per_cell, 2),
+              "seconds_per_cell": round(per_cell, 2), "mode": options.mode,
               # An A/B run's wall covers the baseline's run too: not the library's figure.
               **({"baseline": old} if old else {}),
               # Orders a version's runs in REPORT.md: a later run's cells override.

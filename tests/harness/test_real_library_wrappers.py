@@ -5,12 +5,15 @@ the suite reports an ``error`` that says which, never a hang or a bare traceback
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -175,3 +178,82 @@ def test_the_result_of_an_unknown_tool_says_so(tmp_path: Path) -> None:
     case.write_text(json.dumps(CASE), encoding="utf-8")
     document = command_io.load_case(str(case))
     assert document.result_for("nope") == "unknown tool 'nope'"
+
+
+# -- one event loop for every cell of a session (command_io.run_async) -----------------
+
+Conversation = Callable[[], Coroutine[Any, Any, None]]
+
+
+@pytest.fixture
+def fresh_loop(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """``run_async``'s loop made for this test alone, and closed after it."""
+    monkeypatch.setattr(command_io, "_RUNNER", None)
+    yield
+    if command_io._RUNNER is not None:
+        command_io._RUNNER.close()
+
+
+class LoopBoundPool:
+    """What a library's cached async client holds across calls (pydantic-ai's
+    ``cached_async_http_client``): a primitive bound to the loop it first waited on."""
+
+    def __init__(self) -> None:
+        self.free: asyncio.Queue[str] = asyncio.Queue()
+
+    async def borrow(self) -> None:
+        asyncio.get_running_loop().call_soon(self.free.put_nowait, "connection")
+        await self.free.get()
+
+
+def _per_cell_loop(conversation: Conversation) -> None:
+    asyncio.run(conversation())  # what the wrappers did before sessions
+
+
+def _loop_kept_without_cleanup(conversation: Conversation) -> None:
+    runner = command_io._RUNNER = command_io._RUNNER or asyncio.Runner()
+    runner.run(conversation())
+
+
+def test_a_client_cached_by_one_cell_still_works_in_the_next(fresh_loop: None) -> None:
+    pool = LoopBoundPool()
+    for _cell in range(2):
+        command_io.run_async(pool.borrow)
+
+
+def test_a_loop_per_cell_breaks_the_cached_client_in_the_next_cell(fresh_loop: None) -> None:
+    """The failure ``run_async`` exists for: the second cell of a session dies on its
+    first request although its conversation is fine."""
+    pool = LoopBoundPool()
+    _per_cell_loop(pool.borrow)
+    with pytest.raises(RuntimeError, match="different event loop"):
+        _per_cell_loop(pool.borrow)
+
+
+def _what_the_next_cell_sees(run: Callable[[Conversation], None]) -> list[str]:
+    """A cell that leaves a task running (a library's background send), then a cell
+    that yields to the loop: what the first cell's task did during the second."""
+    heard: list[str] = []
+
+    async def late() -> None:
+        await asyncio.sleep(0)
+        heard.append("the previous cell's task ran")
+
+    async def leaves_a_task() -> None:
+        asyncio.get_running_loop().create_task(late())
+
+    async def next_cell() -> None:
+        for _ in range(3):
+            await asyncio.sleep(0)
+
+    run(leaves_a_task)
+    run(next_cell)
+    return heard
+
+
+def test_a_task_a_cell_leaves_running_is_cancelled_before_the_next(fresh_loop: None) -> None:
+    assert _what_the_next_cell_sees(command_io.run_async) == []
+
+
+def test_without_the_cleanup_the_task_runs_into_the_next_cell(fresh_loop: None) -> None:
+    assert _what_the_next_cell_sees(_loop_kept_without_cleanup) == ["the previous cell's task ran"]

@@ -26,7 +26,6 @@ documented model class for them in the SDK; exit 90).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
@@ -41,6 +40,7 @@ from harness.targets.command_io import (
     import_library,
     load_case,
     never,
+    run_async,
     run_guarded,
     serve_or_run,
     unsupported,
@@ -182,7 +182,7 @@ def main() -> None:
 
         litellm.disable_aiohttp_transport = True
         litellm.telemetry = False
-    run_guarded(lambda: asyncio.run(converse(document)), never, stopped)
+    run_guarded(lambda: run_async(lambda: converse(document)), never, stopped)
 
 
 if __name__ == "__main__":

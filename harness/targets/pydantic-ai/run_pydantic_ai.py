@@ -29,7 +29,6 @@ as every Python wrapper maps its library's deliberate stop (the messages
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from collections.abc import AsyncIterable
@@ -44,6 +43,7 @@ from harness.targets.command_io import (
     import_library,
     load_case,
     never,
+    run_async,
     run_guarded,
     serve_or_run,
     unsupported,
@@ -184,7 +184,7 @@ def main() -> None:
     os.environ.setdefault("LOGFIRE_IGNORE_NO_CONFIG", "1")
     import_library(_load, "pydantic-ai-slim[anthropic,openai,google]")
     document = load_case()
-    run_guarded(lambda: asyncio.run(converse(document)), never, stopped)
+    run_guarded(lambda: run_async(lambda: converse(document)), never, stopped)
 
 
 if __name__ == "__main__":
