@@ -30,3 +30,45 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     else:
         os.environ["XDG_CACHE_HOME"] = previous
     shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep ``--dist loadgroup`` grouping on pytest 9.2, where it silently stopped.
+
+    pytest-xdist's worker tells the scheduler an item's group by appending ``@group`` to
+    its node id, through the attribute ``_nodeid``; pytest 9.2 keeps the id in ``_id``
+    (structured), so the suffix is lost and every grouped test is dealt on its own: a
+    module fixture meant to be built once is built on every worker
+    (pytest-dev/pytest-xdist#1386).  Where the suffix is missing, this sets it the way
+    xdist means to; where xdist already did (an older pytest, a fixed xdist), it does
+    nothing."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        groups = sorted({_group_name(mark) for mark in item.iter_markers("xdist_group")})
+        suffix = "@" + "_".join(groups)
+        identity = getattr(item, "_id", None)
+        if not groups or item.nodeid.endswith(suffix) or identity is None:
+            continue
+        item._id = type(identity).parse(item.nodeid + suffix)
+
+
+def _group_name(mark: pytest.Mark) -> str:
+    return str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+
+
+@pytest.fixture(scope="session")
+def conformance_imported() -> None:
+    """Every module of the package imported, for pytester's in-process runs: a run
+    removes the modules it imported when it ends, and a module that registers itself on
+    import (the respx mockers of ``conformance.provider.intercept``) cannot be imported a
+    second time in one process."""
+    import importlib
+    import pkgutil
+
+    import conformance
+
+    for module in pkgutil.walk_packages(conformance.__path__, "conformance."):
+        if not module.name.endswith("__main__"):
+            importlib.import_module(module.name)

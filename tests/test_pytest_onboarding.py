@@ -25,6 +25,11 @@ class TestMine(ConformanceSuite):
 """
 
 
+#: Runs are in-process (no interpreter, import and assertion rewriting of a new one
+#: per run) except where the process boundary is what a test is about.
+pytestmark = pytest.mark.usefixtures("conformance_imported")
+
+
 @pytest.fixture(autouse=True)
 def _not_inside_an_xdist_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
@@ -38,7 +43,7 @@ def suite(pytester: pytest.Pytester, target: str = "Mine") -> None:
 @pytest.mark.slow
 def test_a_mistyped_wire_option_is_a_usage_error(pytester: pytest.Pytester) -> None:
     suite(pytester)
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--conformance-wire", "gemni")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--conformance-wire", "gemni")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
         ["ERROR: --conformance-wire: unknown wire gemni (did you mean 'gemini'?); known: *"]
@@ -48,7 +53,7 @@ def test_a_mistyped_wire_option_is_a_usage_error(pytester: pytest.Pytester) -> N
 @pytest.mark.slow
 def test_a_case_option_that_matches_nothing_fails_collection(pytester: pytest.Pytester) -> None:
     suite(pytester)
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--conformance-case", "nope")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--conformance-case", "nope")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(["wire-conformance: --conformance-case 'nope' matches no case*"])
     assert "Traceback" not in result.stdout.str()
@@ -57,7 +62,7 @@ def test_a_case_option_that_matches_nothing_fails_collection(pytester: pytest.Py
 @pytest.mark.slow
 def test_a_missing_cases_directory_is_a_usage_error(pytester: pytest.Pytester) -> None:
     suite(pytester)
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--conformance-cases", "gone")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--conformance-cases", "gone")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["ERROR: --conformance-cases gone: no such directory"])
 
@@ -65,7 +70,7 @@ def test_a_missing_cases_directory_is_a_usage_error(pytester: pytest.Pytester) -
 @pytest.mark.slow
 def test_a_wire_the_target_does_not_speak_fails_collection(pytester: pytest.Pytester) -> None:
     suite(pytester)
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--conformance-wire", "gemini")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--conformance-wire", "gemini")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(
         ["wire-conformance: TestMine: the target mine declares anthropic-messages; *gemini"]
@@ -75,7 +80,7 @@ def test_a_wire_the_target_does_not_speak_fails_collection(pytester: pytest.Pyte
 @pytest.mark.slow
 def test_first_run_undeclared_wires_then_snapshots(pytester: pytest.Pytester) -> None:
     suite(pytester)
-    first = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    first = pytester.runpytest_inprocess("-p", "no:cacheprovider")
     first.assert_outcomes(passed=17)  # no skip for the 73 cells of undeclared wires
     first.stdout.fnmatch_lines(
         [
@@ -84,13 +89,13 @@ def test_first_run_undeclared_wires_then_snapshots(pytester: pytest.Pytester) ->
             "`pytest --snapshot-update`*",
         ]
     )
-    pytester.runpytest_subprocess("-p", "no:cacheprovider", "--snapshot-update").assert_outcomes(
+    pytester.runpytest_inprocess("-p", "no:cacheprovider", "--snapshot-update").assert_outcomes(
         passed=17
     )
     written = sorted((pytester.path / "snapshots" / "mine" / "anthropic-messages").glob("*.json"))
     assert len(written) == 17
     written[0].write_text(written[0].read_text().replace("claude-sonnet-4-5", "other-model"))
-    drifted = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    drifted = pytester.runpytest_inprocess("-p", "no:cacheprovider")
     drifted.assert_outcomes(passed=16, failed=1)
     drifted.stdout.fnmatch_lines(
         [
@@ -103,7 +108,7 @@ def test_first_run_undeclared_wires_then_snapshots(pytester: pytest.Pytester) ->
     assert "cells.py" not in out  # no traceback into the library
     assert "\x1b[" not in out
     written[1].unlink()  # a cell without its snapshot, once others exist
-    missing = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-k", written[1].stem)
+    missing = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-k", written[1].stem)
     missing.stdout.fnmatch_lines(
         [
             "no snapshot for this cell yet (*): record it with *",
@@ -115,7 +120,7 @@ def test_first_run_undeclared_wires_then_snapshots(pytester: pytest.Pytester) ->
 @pytest.mark.slow
 def test_the_bundled_reference_is_named(pytester: pytest.Pytester) -> None:
     suite(pytester, target="None")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--conformance-wire", "gemini")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--conformance-wire", "gemini")
     result.assert_outcomes(passed=12)
     result.stdout.fnmatch_lines(["TestMine: the target is the bundled reference adapter, *"])
 
@@ -123,7 +128,7 @@ def test_the_bundled_reference_is_named(pytester: pytest.Pytester) -> None:
 @pytest.mark.slow
 def test_the_target_name_option_names_the_snapshot_directory(pytester: pytest.Pytester) -> None:
     suite(pytester, target="None")
-    result = pytester.runpytest_subprocess(
+    result = pytester.runpytest_inprocess(
         "-p",
         "no:cacheprovider",
         "--conformance-target",
@@ -139,7 +144,7 @@ def test_the_target_name_option_names_the_snapshot_directory(pytester: pytest.Py
 @pytest.mark.slow
 def test_a_target_module_not_on_sys_path_says_where_to_put_it(pytester: pytest.Pytester) -> None:
     suite(pytester, target="'not_on_the_path_xyz:Mine'")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(
         [

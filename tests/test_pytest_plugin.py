@@ -15,6 +15,10 @@ from conformance.pytest import plugin
 from conformance.pytest.suite import ConformanceSuite
 from conformance.snapshots import CELL_PARAMETER
 
+#: Runs are in-process (no interpreter, import and assertion rewriting of a new one
+#: per run) except where the process boundary is what a test is about.
+pytestmark = pytest.mark.usefixtures("conformance_imported")
+
 
 @pytest.fixture(autouse=True)
 def _not_inside_an_xdist_worker(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -78,7 +82,7 @@ class FirstRun:
         """The run's result, with its snapshots and exchanges in ``pytester``'s folder."""
         suite(pytester)
         if self.result is None:
-            self.result = pytester.runpytest_subprocess(
+            self.result = pytester.runpytest_inprocess(
                 "--snapshot-update", "--conformance-save-exchanges", "ex", *NO_WARNINGS
             )
             for name in FIRST_RUN_OUTPUT:
@@ -111,10 +115,10 @@ def test_cells_pass_and_snapshots_are_written_then_checked(
     body = json.loads(written[0].read_text())
     assert isinstance(body, list)
     assert body[0]["model"] == "claude-sonnet-4-5"
-    pytester.runpytest_subprocess().assert_outcomes(passed=17)
+    pytester.runpytest_inprocess().assert_outcomes(passed=17)
     # A changed snapshot is a regression the net catches, after the normative checks passed.
     written[0].write_text(written[0].read_text().replace("claude-sonnet-4-5", "other-model"))
-    result = pytester.runpytest_subprocess()
+    result = pytester.runpytest_inprocess()
     result.assert_outcomes(passed=16, failed=1)
     result.stdout.fnmatch_lines(["*snapshot*"])
 
@@ -122,7 +126,7 @@ def test_cells_pass_and_snapshots_are_written_then_checked(
 @pytest.mark.slow
 def test_parametrized_ids_name_case_and_wire(pytester: pytest.Pytester) -> None:
     suite(pytester, snapshots=None)
-    result = pytester.runpytest_subprocess("--collect-only", "-q")
+    result = pytester.runpytest_inprocess("--collect-only", "-q")
     result.stdout.fnmatch_lines(
         ["*test_conformance[[]xml-invoke-dialect-recovered@anthropic-messages[]]*"]
     )
@@ -131,7 +135,7 @@ def test_parametrized_ids_name_case_and_wire(pytester: pytest.Pytester) -> None:
 @pytest.mark.slow
 def test_missing_capability_is_skipped_with_the_reason(pytester: pytest.Pytester) -> None:
     suite(pytester, target="Plain", patterns=("xml-*", "empty-terminal-output-*"), snapshots=None)
-    result = pytester.runpytest_subprocess("-rs")
+    result = pytester.runpytest_inprocess("-rs")
     result.assert_outcomes(passed=3, skipped=19)  # three xml cases need no recovery
     result.stdout.fnmatch_lines(["*n/a: needs capability xml-recovery*"])
     result.stdout.fnmatch_lines(["*n/a: needs capability output-selection*"])
@@ -156,7 +160,7 @@ class Broken(ReferenceAdapter):
 """.replace("PINS", repr(pins))
     )
     suite(pytester, target="'broken:Broken'", snapshots=None, patterns=tuple(pins))
-    result = pytester.runpytest_subprocess("-rxX", "-p", "no:cacheprovider")
+    result = pytester.runpytest_inprocess("-rxX", "-p", "no:cacheprovider")
     result.assert_outcomes(xfailed=1, failed=1)
     result.stdout.fnmatch_lines(["*unexpected pass: remove the pin (a pin that no longer fails)*"])
 
@@ -172,7 +176,7 @@ class Named(ReferenceAdapter):
     name = "named-from-option"
 """
     )
-    result = pytester.runpytest_subprocess("--conformance-target", "other:Named", "-v")
+    result = pytester.runpytest_inprocess("--conformance-target", "other:Named", "-v")
     result.assert_outcomes(passed=1)
 
 
@@ -182,7 +186,7 @@ def test_a_broken_case_file_fails_alone(pytester: pytest.Pytester, tmp_path: Pat
     extra.mkdir(parents=True)
     (extra / "bad.yaml").write_text("id: bad\ntitle: [unclosed\n")
     suite(pytester, snapshots=None, patterns=("xml-unknown-*",))
-    result = pytester.runpytest_subprocess("--conformance-cases", str(tmp_path / "mine"))
+    result = pytester.runpytest_inprocess("--conformance-cases", str(tmp_path / "mine"))
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(
         ["*case file error: *bad.yaml:3: *flow sequence that starts at line 2*"]
@@ -192,7 +196,7 @@ def test_a_broken_case_file_fails_alone(pytester: pytest.Pytester, tmp_path: Pat
 @pytest.mark.slow
 def test_runs_under_xdist(pytester: pytest.Pytester) -> None:
     suite(pytester, snapshots=None, patterns=("*",))
-    result = pytester.runpytest_subprocess("-n", "2")
+    result = pytester.runpytest_inprocess("-n", "2")
     outcomes = result.parseoutcomes()
     assert outcomes.get("failed", 0) == 0
     assert outcomes["passed"] >= 40
@@ -261,11 +265,11 @@ def test_stale_snapshots_are_reported_then_deleted_only_by_a_whole_update(
     suite(pytester)
     # A module of plain tests beside the suite: syrupy asks the extension about it too.
     pytester.makepyfile(test_plain="def test_plain() -> None:\n    pass\n")
-    pytester.runpytest_subprocess("--snapshot-update").assert_outcomes(passed=18)
+    pytester.runpytest_inprocess("--snapshot-update").assert_outcomes(passed=18)
     other = add_snapshots(pytester)
     before = written(pytester.path / "snaps")
 
-    reported = pytester.runpytest_subprocess(*NO_WARNINGS)
+    reported = pytester.runpytest_inprocess(*NO_WARNINGS)
     reported.assert_outcomes(passed=18)
     assert reported.ret == 0  # syrupy does not count the suite's files as its own unused
     reported.stdout.fnmatch_lines(
@@ -285,12 +289,12 @@ def test_stale_snapshots_are_reported_then_deleted_only_by_a_whole_update(
         ["--conformance-wire", "anthropic-messages"],
         [one],
     ):
-        result = pytester.runpytest_subprocess("--snapshot-update", *NO_WARNINGS, *filtered)
+        result = pytester.runpytest_inprocess("--snapshot-update", *NO_WARNINGS, *filtered)
         assert result.ret == 0, filtered
         assert "unused" not in result.stdout.str(), filtered
         assert written(pytester.path / "snaps") == before, filtered
 
-    deleted = pytester.runpytest_subprocess("--snapshot-update", *NO_WARNINGS)
+    deleted = pytester.runpytest_inprocess("--snapshot-update", *NO_WARNINGS)
     deleted.assert_outcomes(passed=18)
     deleted.stdout.fnmatch_lines(
         [
@@ -311,7 +315,7 @@ def test_updating_under_xdist_writes_new_snapshots_and_deletes_stale_ones_once(
 ) -> None:
     suite(pytester)
     other = add_snapshots(pytester)
-    result = pytester.runpytest_subprocess("-n", "2", "--snapshot-update", *NO_WARNINGS)
+    result = pytester.runpytest_inprocess("-n", "2", "--snapshot-update", *NO_WARNINGS)
     result.assert_outcomes(passed=17)
     out = result.stdout.str()
     assert out.count("2 unused snapshots deleted.") == 1
@@ -322,10 +326,10 @@ def test_updating_under_xdist_writes_new_snapshots_and_deletes_stale_ones_once(
     assert not any((pytester.path / SNAPS / stale).exists() for stale in STALE)
     changed = next(p for p in after if p.parent.name == "anthropic-messages")
     (pytester.path / "snaps" / changed).write_text("[]\n")
-    updated = pytester.runpytest_subprocess("-n", "2", "--snapshot-update", *NO_WARNINGS)
+    updated = pytester.runpytest_inprocess("-n", "2", "--snapshot-update", *NO_WARNINGS)
     updated.assert_outcomes(passed=17)
     assert "1 snapshot updated." in updated.stdout.str()
-    again = pytester.runpytest_subprocess("-n", "2", *NO_WARNINGS)
+    again = pytester.runpytest_inprocess("-n", "2", *NO_WARNINGS)
     again.assert_outcomes(passed=17)
     assert "unused" not in again.stdout.str()
     assert written(pytester.path / "snaps") == after
