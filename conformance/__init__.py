@@ -2,7 +2,7 @@
 
 The public API, importable from here::
 
-    from conformance import Adapter, AdapterSession, Client, ConformanceSuite, Session
+    from conformance import Adapter, AdapterSession, CaseBrief, Client, ConformanceSuite
 
 Names resolve lazily (PEP 562): importing ``conformance`` — which the pytest plugin does
 in every test session — loads nothing but this module and the version.
@@ -11,13 +11,27 @@ in every test session — loads nothing but this module and the version.
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from conformance.version import __version__
 
 if TYPE_CHECKING:
-    from conformance.cases.load_problem import LoadProblem
-    from conformance.cases.schema import Case
+    from conformance._cases.load_problem import LoadProblem
+    from conformance._cases.schema import Case
+    from conformance._targets.api import (
+        Adapter,
+        AdapterSession,
+        CallToRun,
+        CaseBrief,
+        Client,
+        Conversation,
+        ConversationStopped,
+        ToolDef,
+        ToolResultIn,
+        WireRequest,
+        WireResponse,
+    )
     from conformance.errors import (
         ConformanceError,
         RequestParseError,
@@ -25,56 +39,47 @@ if TYPE_CHECKING:
         TargetError,
         YamlError,
     )
-    from conformance.model import FinalOutput
-    from conformance.pytest.generated import GeneratedSuite
-    from conformance.pytest.suite import ConformanceSuite
-    from conformance.targets.base import (
-        Adapter,
-        AdapterSession,
-        CallToRun,
-        Client,
-        Conversation,
-        ConversationStopped,
-        Session,
-        ToolDef,
-        ToolResultIn,
-        WireRequest,
-        WireResponse,
-    )
+    from conformance.pytest._generated import GeneratedSuite
+    from conformance.pytest._suite import ConformanceSuite
     from conformance.verdict import Result, Violation
+    from conformance.vocabulary import FinalOutput
 
 #: Public name -> the module that defines it.
 _EXPORTS: dict[str, str] = {
-    "Adapter": "conformance.targets.base",
-    "AdapterSession": "conformance.targets.base",
-    "CallToRun": "conformance.targets.base",
-    "Client": "conformance.targets.base",
-    "Conversation": "conformance.targets.base",
-    "ConversationStopped": "conformance.targets.base",
-    "Session": "conformance.targets.base",
-    "ToolDef": "conformance.targets.base",
-    "ToolResultIn": "conformance.targets.base",
-    "WireRequest": "conformance.targets.base",
-    "WireResponse": "conformance.targets.base",
-    "FinalOutput": "conformance.model",
-    "ConformanceSuite": "conformance.pytest.suite",
-    "GeneratedSuite": "conformance.pytest.generated",
-    "Case": "conformance.cases.schema",
+    "Adapter": "conformance._targets.api",
+    "AdapterSession": "conformance._targets.api",
+    "CallToRun": "conformance._targets.api",
+    "Client": "conformance._targets.api",
+    "Conversation": "conformance._targets.api",
+    "ConversationStopped": "conformance._targets.api",
+    "CaseBrief": "conformance._targets.api",
+    "ToolDef": "conformance._targets.api",
+    "ToolResultIn": "conformance._targets.api",
+    "WireRequest": "conformance._targets.api",
+    "WireResponse": "conformance._targets.api",
+    "FinalOutput": "conformance.vocabulary",
+    "ConformanceSuite": "conformance.pytest._suite",
+    "GeneratedSuite": "conformance.pytest._generated",
+    "Case": "conformance._cases.schema",
     "Result": "conformance.verdict",
     "Violation": "conformance.verdict",
     "ConformanceError": "conformance.errors",
-    "LoadProblem": "conformance.cases.load_problem",
+    "LoadProblem": "conformance._cases.load_problem",
     "YamlError": "conformance.errors",
     "TargetError": "conformance.errors",
     "RequestParseError": "conformance.errors",
     "ResponseReadError": "conformance.errors",
 }
 
+#: Old public name -> its new one: still importable for one release, with a warning.
+_DEPRECATED: dict[str, str] = {"Session": "CaseBrief"}
+
 __all__ = [
     "Adapter",
     "AdapterSession",
     "CallToRun",
     "Case",
+    "CaseBrief",
     "Client",
     "ConformanceError",
     "ConformanceSuite",
@@ -86,7 +91,6 @@ __all__ = [
     "RequestParseError",
     "ResponseReadError",
     "Result",
-    "Session",
     "TargetError",
     "ToolDef",
     "ToolResultIn",
@@ -99,6 +103,14 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    if name in _DEPRECATED:
+        new = _DEPRECATED[name]
+        warnings.warn(
+            f"conformance.{name} is deprecated: use conformance.{new}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return __getattr__(new)
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'conformance' has no attribute {name!r}")

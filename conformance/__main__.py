@@ -3,7 +3,7 @@
 The ending signals are armed before the command line module is imported: a SIGTERM,
 SIGHUP or SIGINT during the imports (seconds on a loaded machine) is the same one line
 and ``128 + N`` as during a run, never a traceback or a silent death
-(``conformance.interrupt``).
+(``conformance._interrupt``).
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from conformance.interrupt import exit_on_interrupt
+from conformance._interrupt import exit_on_interrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     def command() -> int:
-        from conformance.cli import main as cli_main
+        from conformance._cli import main as cli_main
 
         return cli_main(argv)
 

@@ -40,7 +40,7 @@ class HttpResponse:
     body: bytes
     headers: tuple[tuple[str, str], ...] = ()
     chunks: tuple[bytes, ...] = ()
-    #: The case framed these bytes (``conformance.wires.framing``): every transport
+    #: The case framed these bytes (``conformance.wires._reframe``): every transport
     #: hands ``chunks`` to the client as separate reads, not only a socket.
     framed: bool = False
 

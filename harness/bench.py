@@ -36,19 +36,19 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from conformance.cases.library import bundled_cases_dir, case_dirs, vocabulary
-from conformance.cases.loader import load_dirs
-from conformance.cases.parse_cache import RACY_SECONDS, ParseCache
+from conformance._cases.library import bundled_cases_dir, case_dirs, vocabulary
+from conformance._cases.loader import load_dirs
+from conformance._cases.parse_cache import RACY_SECONDS, ParseCache
+from conformance._provider.loopback import LoopbackServer
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._runner import Job, RunOptions, plan, run_job, run_jobs
+from conformance._snapshots import SnapshotStore
+from conformance._targets.resolve import target_from_object
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import ScriptedResponse
-from conformance.provider.loopback import LoopbackServer
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.runner import Job, RunOptions, plan, run_job, run_jobs
-from conformance.snapshots import SnapshotStore
-from conformance.targets.resolve import target_from_object
-from conformance.wires.base import RenderContext, ValidationContext
-from conformance.wires.registry import get_wire, split_column
-from conformance.wires.sse import format_event
+from conformance.vocabulary import ScriptedResponse
+from conformance.wires._registry import get_wire, split_column
+from conformance.wires._sse import format_event
+from conformance.wires.context import RenderContext, ValidationContext
 
 
 def rate(task: Callable[[], int], seconds: float) -> float:

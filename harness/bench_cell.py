@@ -26,16 +26,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from conformance.cases.library import case_dirs, vocabulary
-from conformance.cases.loader import load_dirs
-from conformance.cases.parse_cache import ParseCache
+from conformance._cases.library import case_dirs, vocabulary
+from conformance._cases.loader import load_dirs
+from conformance._cases.parse_cache import ParseCache
+from conformance._provider.loopback import LoopbackServer
+from conformance._runner import Job, RunOptions, plan, run_job
+from conformance._targets.descendants import PidWindow, end_marked, new_marker
+from conformance._targets.resolve import ResolvedTarget, resolve_target
+from conformance._targets.scratch import Scratch
+from conformance._targets.session import end_every_session
 from conformance.http import HttpRequest, HttpResponse, json_response
-from conformance.provider.loopback import LoopbackServer
-from conformance.runner import Job, RunOptions, plan, run_job
-from conformance.targets.descendants import PidWindow, end_marked, new_marker
-from conformance.targets.resolve import ResolvedTarget, resolve_target
-from conformance.targets.scratch import Scratch
-from conformance.targets.session import end_every_session
 
 #: A session that answers every cell at once with status 90 (``n/a``), as the shell
 #: script does as a process.

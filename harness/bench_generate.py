@@ -14,12 +14,12 @@ import time
 
 from hypothesis import HealthCheck, given, settings
 
-from conformance.cases.schema import Case
+from conformance._cases.schema import Case
+from conformance._runner import RunOptions
+from conformance._targets.resolve import ResolvedTarget, resolve_target, target_from_object
+from conformance.generate._properties import Search, judge, search
 from conformance.generate.conversations import cases
-from conformance.generate.properties import Search, judge, search
-from conformance.runner import RunOptions
-from conformance.targets.resolve import ResolvedTarget, resolve_target, target_from_object
-from conformance.wires.registry import columns
+from conformance.wires._registry import columns
 from harness.broken import (
     DropRedactedAfterCallAdapter,
     DropSignatureOnlyAdapter,

@@ -9,12 +9,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from conformance.cases.library import case_dirs, vocabulary
-from conformance.cases.loader import load_dirs
-from conformance.cases.parse_cache import ParseCache
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.runner import Job, RunOptions, plan, run_jobs, run_jobs_parallel
-from conformance.targets.resolve import ResolvedTarget, resolve_target, target_from_object
+from conformance._cases.library import case_dirs, vocabulary
+from conformance._cases.loader import load_dirs
+from conformance._cases.parse_cache import ParseCache
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._runner import Job, RunOptions, plan, run_jobs, run_jobs_parallel
+from conformance._targets.resolve import ResolvedTarget, resolve_target, target_from_object
 from harness.clients.reference_client import ReferenceOverHttpx, ReferenceOverLoopback
 
 #: Cells timed per in-process kind (a command cell is timed on fewer: it is a process).

@@ -25,14 +25,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from conformance.cases.library import load_library
+from conformance._cases.library import load_library
+from conformance._probe.catalogue import Catalogue, reference_catalogue
+from conformance._probe.reach import Reach
+from conformance._probe.run import Control, ProbeOptions, control, run_probes
+from conformance._probe.verdicts import MutantResult
+from conformance._runner import Job, RunOptions, plan, run_job
+from conformance._targets.resolve import REFERENCE_SPEC, resolve_target
 from conformance.errors import ProbeInvalid
-from conformance.probe.catalogue import Catalogue, reference_catalogue
-from conformance.probe.reach import Reach
-from conformance.probe.run import Control, ProbeOptions, control, run_probes
-from conformance.probe.verdicts import MutantResult
-from conformance.runner import Job, RunOptions, plan, run_job
-from conformance.targets.resolve import REFERENCE_SPEC, resolve_target
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -41,10 +41,10 @@ MUTMUT_TEST = '''\
 
 import pytest
 
-from conformance.cases.library import load_library
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.resolve import target_from_object
+from conformance._cases.library import load_library
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._runner import RunOptions, plan, run_job
+from conformance._targets.resolve import target_from_object
 
 TARGET = target_from_object(ReferenceAdapter())
 JOBS = [j for j in plan((c.case for c in load_library().cases), TARGET) if not j.skip]
@@ -116,7 +116,7 @@ def _same_cells(
 ) -> list[Job]:
     """The cells the catalogue's mutants ran, in order (each mutant runs the cells that
     reach its change, expected killers first)."""
-    from conformance.probe.run import _ordered, reaching
+    from conformance._probe.run import _ordered, reaching
 
     catalogue = {p.id: p for p in reference_catalogue().probes}
     same: list[Job] = []
@@ -154,7 +154,7 @@ def _overhead(
 def _rebuild() -> None:
     """The cost of building a mutated target alone (the mutated module and its
     dependants re-imported, the target resolved, the modules put back)."""
-    from conformance.probe.run import mutant_target
+    from conformance._probe.run import mutant_target
 
     probes = reference_catalogue().probes
     started = _cpu()
@@ -184,7 +184,7 @@ def bench_mutmut(modules: Sequence[str], limit: float) -> None:
         shutil.rmtree(copy / "tests")
         (copy / "tests").mkdir()
         (copy / "tests" / "test_cells.py").write_text(MUTMUT_TEST)
-        paths = "\n  ".join(f"conformance/reference/{m}.py" for m in modules)
+        paths = "\n  ".join(f"conformance/_reference/{m}.py" for m in modules)
         with (copy / "setup.cfg").open("w") as config:
             config.write(
                 "[mutmut]\n"

@@ -19,13 +19,13 @@ from pathlib import Path
 
 import httpx
 
+from conformance._provider.loopback import LoopbackServer
+from conformance._recording.load import bundled_recordings_dir, load_recording, recording_files
+from conformance._recording.proxy import start_proxy
+from conformance._recording.replay import replay_paths
+from conformance._runner import RunOptions
+from conformance._targets.resolve import resolve_target
 from conformance.http import HttpRequest, HttpResponse
-from conformance.provider.loopback import LoopbackServer
-from conformance.recording.load import bundled_recordings_dir, load_recording, recording_files
-from conformance.recording.proxy import start_proxy
-from conformance.recording.replay import replay_paths
-from conformance.runner import RunOptions
-from conformance.targets.resolve import resolve_target
 from harness.bench import rate
 
 SAMPLE = (

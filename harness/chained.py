@@ -27,8 +27,8 @@ import json
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.targets.base import CallToRun, WireRequest, WireResponse
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._targets.api import CallToRun, WireRequest, WireResponse
 from harness.threaded import sse_events
 
 WIRE = "openai-responses"

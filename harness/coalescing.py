@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from conformance.model import Block, Message, Reasoning, Text, ToolCall
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.targets.base import CallToRun, WireResponse
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._targets.api import CallToRun, WireResponse
+from conformance.vocabulary import Block, Message, Reasoning, Text, ToolCall
 
 #: The client's own user message asking the model to go on (not one of a case's prompts).
 NUDGE = "Your answer was cut off by the output limit. Continue exactly where you stopped."

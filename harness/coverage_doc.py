@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from conformance.cases.library import load_library
-from conformance.catalogue.model import catalogue
-from conformance.catalogue.seeds import seed_index
-from conformance.probe.catalogue import reference_catalogue
-from conformance.report.coverage import as_markdown, coverage
+from conformance._cases.library import load_library
+from conformance._probe.catalogue import reference_catalogue
+from conformance._report.coverage import as_markdown, coverage
+from conformance.catalogue._entries import catalogue
+from conformance.catalogue._seeds import seed_index
 
 
 def current() -> str:

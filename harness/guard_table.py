@@ -8,11 +8,11 @@ the documentation of what makes each guard load-bearing cannot drift from the co
 
 from __future__ import annotations
 
-from conformance.cases.library import load_library
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.reference.guards import GUARDS, Guards
-from conformance.runner import Job, RunOptions, plan, run_job, run_jobs
-from conformance.targets.resolve import target_from_object
+from conformance._cases.library import load_library
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._reference.guards import GUARDS, Guards
+from conformance._runner import Job, RunOptions, plan, run_job, run_jobs
+from conformance._targets.resolve import target_from_object
 from conformance.verdict import Result
 
 FAILING = ("fail", "error")
@@ -20,7 +20,7 @@ FAILING = ("fail", "error")
 HEADER = """\
 # The reference adapter
 
-`conformance/reference/` is the bundled reference adapter, the default target: an
+`conformance/_reference/` is the bundled reference adapter, the default target: an
 independent implementation of every wire that passes every case strictly. It shares
 only the neutral model and the target API with the suite (never the wire modules, the
 checks or the provider), so a bug in the judge cannot hide behind the same bug here.

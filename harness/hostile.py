@@ -321,7 +321,7 @@ class HardExit(Adapter):
 SCRATCH_COPY = """
 import os, sys, tempfile
 from pathlib import Path
-from conformance.probe.scratch_root import scratch_copy
+from conformance._probe.scratch_root import scratch_copy
 root = Path(sys.argv[1])
 with scratch_copy(root) as copy:
     print("copied:", sorted(str(p.relative_to(copy)) for p in copy.rglob("*")))
@@ -332,7 +332,7 @@ import importlib.abc, os, signal, sys
 
 class Signal(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name == "conformance.cli":
+        if name == "conformance._cli":
             sys.meta_path.remove(self)
             os.kill(os.getpid(), signal.SIGTERM)
         return None
@@ -343,7 +343,7 @@ sys.exit(main(sys.argv[1:]))
 """
 
 PYTEST_SUITE = """
-from conformance.pytest.suite import ConformanceSuite
+from conformance.pytest._suite import ConformanceSuite
 
 class TestSlow(ConformanceSuite):
     target = "cmd:sleep 60; : TOKEN"

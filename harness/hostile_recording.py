@@ -29,12 +29,12 @@ from urllib.parse import quote
 
 import httpx
 
+from conformance._recording.blob import from_blob
+from conformance._recording.load import load_recording, recording_files
+from conformance._recording.proxy import start_proxy
+from conformance._recording.sanitize import decoded_body
 from conformance.errors import RecordingError
-from conformance.recording.blob import from_blob
-from conformance.recording.load import load_recording, recording_files
-from conformance.recording.proxy import start_proxy
-from conformance.recording.sanitize import decoded_body
-from conformance.wires.sse import format_event
+from conformance.wires._sse import format_event
 
 #: Generated, never real: shaped like each provider's keys and tokens.
 SECRETS = {

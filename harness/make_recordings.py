@@ -13,13 +13,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from conformance.cases.library import load_library
-from conformance.recording.model import Metadata, build_recording, record_exchange
-from conformance.recording.sanitize import SANITIZER_VERSION
-from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.resolve import resolve_target
+from conformance._cases.library import load_library
+from conformance._recording.file_format import Metadata, build_recording, record_exchange
+from conformance._recording.sanitize import SANITIZER_VERSION
+from conformance._runner import RunOptions, plan, run_job
+from conformance._targets.resolve import resolve_target
 from conformance.version import __version__
-from conformance.wires.registry import split_column
+from conformance.wires._registry import split_column
 
 ROOT = Path(__file__).resolve().parent.parent
 #: A fixed date, so regenerating changes nothing unless the bytes do.

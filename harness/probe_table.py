@@ -13,12 +13,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from conformance.cases.library import load_library
-from conformance.probe.catalogue import reference_catalogue
-from conformance.probe.report import ProbeReport, control_summary, markdown_table
-from conformance.probe.run import ProbeOptions, control, run_probes
-from conformance.runner import RunOptions, plan
-from conformance.targets.resolve import REFERENCE_SPEC, resolve_target
+from conformance._cases.library import load_library
+from conformance._probe.catalogue import reference_catalogue
+from conformance._probe.report import ProbeReport, control_summary, markdown_table
+from conformance._probe.run import ProbeOptions, control, run_probes
+from conformance._runner import RunOptions, plan
+from conformance._targets.resolve import REFERENCE_SPEC, resolve_target
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "probes.md"
 BEGIN = "<!-- probe-matrix: generated from a run, do not edit -->\n"

@@ -23,14 +23,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conformance.recording.blob import from_blob, to_blob
-from conformance.recording.load import load_recording, recording_files
-from conformance.recording.model import (
+from conformance._recording.blob import from_blob, to_blob
+from conformance._recording.file_format import (
     Metadata,
     RecordedExchange,
     Recording,
     build_recording,
 )
+from conformance._recording.load import load_recording, recording_files
 
 #: Keys whose string values hold media payloads (base64 or data: URLs) on some wire.
 MEDIA_KEYS = frozenset(

@@ -62,7 +62,7 @@ def _group_name(mark: pytest.Mark) -> str:
 def conformance_imported() -> None:
     """Every module of the package imported, for pytester's in-process runs: a run
     removes the modules it imported when it ends, and a module that registers itself on
-    import (the respx mockers of ``conformance.provider.intercept``) cannot be imported a
+    import (the respx mockers of ``conformance._provider.intercept``) cannot be imported a
     second time in one process."""
     import importlib
     import pkgutil

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from functools import cache
 
-from conformance.cases.library import load_library
-from conformance.cases.loader import CaseSet
-from conformance.cases.schema import Case
-from conformance.runner import RunOptions, plan, run_job, run_jobs
-from conformance.targets.resolve import target_from_object
-from conformance.transcript import Transcript
+from conformance._cases.library import load_library
+from conformance._cases.loader import CaseSet
+from conformance._cases.schema import Case
+from conformance._runner import RunOptions, plan, run_job, run_jobs
+from conformance._targets.resolve import target_from_object
+from conformance._transcript import Transcript
 from conformance.verdict import EvidenceThreshold, Result
 
 
@@ -53,7 +53,7 @@ def column_results(
 ) -> dict[str, Result]:
     """The result of each of ``cases`` on ``column`` for the target ``target_name``
     names, by case id: what the delta clients' tests compare with the stateless run."""
-    from conformance.targets.resolve import resolve_target
+    from conformance._targets.resolve import resolve_target
 
     target = resolve_target(target_name)
     cells = [c.case for c in library().cases if c.case.id in cases]

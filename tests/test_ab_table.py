@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from conformance.report.ab import compare, flip
+from conformance._cli import main
+from conformance._report.ab import compare, flip
 from conformance.verdict import Result
 
 

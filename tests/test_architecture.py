@@ -18,42 +18,43 @@ ARCHITECTURE = PACKAGE.parent / "docs" / "architecture.md"
 LAYERS: dict[str, int] = {
     "version": 0,
     "errors": 0,
+    "vocabulary": 0,
     "model": 0,
     "http": 0,
     "verdict": 0,
-    "interrupt": 0,
-    "paths": 1,
+    "_interrupt": 0,
+    "_paths": 1,
     "catalogue": 1,
-    "settings": 1,
+    "_settings": 1,
     "wires": 2,
-    "cases": 3,
-    "transcript": 4,
-    "provider": 5,
-    "targets": 6,
-    "checks": 6,
-    "decide": 7,
-    "snapshots": 7,
-    "exchanges": 7,
-    "reference": 7,
-    "runner": 8,
-    "report": 9,
-    "probe": 9,
-    "recording": 9,
+    "_cases": 3,
+    "_transcript": 4,
+    "_provider": 5,
+    "_targets": 6,
+    "_checks": 6,
+    "_decide": 7,
+    "_snapshots": 7,
+    "_exchanges": 7,
+    "_reference": 7,
+    "_runner": 8,
+    "_report": 9,
+    "_probe": 9,
+    "_recording": 9,
     "generate": 9,
-    "rounds": 9,
+    "_rounds": 9,
     "pytest": 10,
-    "commands": 10,
-    "agent": 10,
-    "cli": 11,
+    "_commands": 10,
+    "_agent": 10,
+    "_cli": 11,
     "examples": 0,
-    "plugins": 0,
+    "_plugins": 0,
     "__init__": 12,
     "__main__": 12,
 }
 
 
 def unit_of(module: str) -> str | None:
-    """``conformance.wires.gemini.parse`` -> ``wires``; ``conformance`` -> ``__init__``."""
+    """``conformance.wires._gemini.parse`` -> ``wires``; ``conformance`` -> ``__init__``."""
     parts = module.split(".")
     if parts[0] != "conformance":
         return None
@@ -115,17 +116,17 @@ def test_no_module_imports_upward_or_sideways() -> None:
 
 def test_the_scan_catches_an_upward_and_a_sideways_import() -> None:
     source = (
-        "from conformance.runner import plan\n"
-        "import conformance.checks.ledger\n"
-        "from conformance.model import Message\n"
+        "from conformance._runner import plan\n"
+        "import conformance._checks.ledger\n"
+        "from conformance.vocabulary import Message\n"
         "from . import render\n"
     )
-    assert upward_imports(source, "conformance.targets.base") == [
-        "targets -> runner (conformance.runner)",
-        "targets -> checks (conformance.checks.ledger)",
+    assert upward_imports(source, "conformance._targets.api") == [
+        "_targets -> _runner (conformance._runner)",
+        "_targets -> _checks (conformance._checks.ledger)",
     ]
-    assert upward_imports("from ...cli import main\n", "conformance.wires.gemini.parse") == [
-        "wires -> cli (conformance.cli)"
+    assert upward_imports("from ..._cli import main\n", "conformance.wires._gemini.parse") == [
+        "wires -> _cli (conformance._cli)"
     ]
 
 
@@ -145,12 +146,14 @@ def test_no_module_is_named_like_pytests_internals() -> None:
 
 
 def wire_package_of(module: str) -> str | None:
-    """``conformance.wires.gemini.rules`` -> ``gemini``; a shared module of ``wires``
-    (``conformance.wires.thought_signatures``) belongs to no wire package."""
+    """``conformance.wires._gemini.rules`` -> ``gemini``; a shared module of ``wires``
+    (``conformance.wires._thought_signatures``) belongs to no wire package."""
     parts = module.split(".")
     if parts[:2] != ["conformance", "wires"] or len(parts) < 3:
         return None
-    return parts[2] if (PACKAGE / "wires" / parts[2]).is_dir() else None
+    return (
+        parts[2] if (PACKAGE / "wires" / parts[2]).is_dir() and parts[2].startswith("_") else None
+    )
 
 
 def sibling_wire_imports(source: str, module: str) -> list[str]:
@@ -180,12 +183,12 @@ def test_no_wire_package_imports_a_sibling_wire() -> None:
 
 def test_the_scan_catches_a_sibling_wire_import() -> None:
     source = (
-        "from conformance.wires.gemini._signatures import part_signature\n"
-        "from conformance.wires.thought_signatures import canonical\n"
-        "from conformance.wires.openai_chat import parse\n"
+        "from conformance.wires._gemini._signatures import part_signature\n"
+        "from conformance.wires._thought_signatures import canonical\n"
+        "from conformance.wires._openai_chat import parse\n"
         "from . import render\n"
     )
-    assert sibling_wire_imports(source, "conformance.wires.openai_chat.rules") == [
-        "wires.openai_chat -> wires.gemini (conformance.wires.gemini._signatures)"
+    assert sibling_wire_imports(source, "conformance.wires._openai_chat.rules") == [
+        "wires._openai_chat -> wires._gemini (conformance.wires._gemini._signatures)"
     ]
-    assert sibling_wire_imports(source, "conformance.wires.registry") == []
+    assert sibling_wire_imports(source, "conformance.wires._registry") == []

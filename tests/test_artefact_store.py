@@ -10,9 +10,9 @@ from typing import Any, cast
 
 import pytest
 
+from conformance._paths import ArtefactStore, file_name
 from conformance.errors import UnsafePath
 from conformance.http import HttpRequest, HttpResponse
-from conformance.paths import ArtefactStore, file_name
 
 HOSTILE = ["..", ".", "../outside", "/tmp/abs", "a/b", "line\nbreak", "", "a\\b", "x\x00y"]
 
@@ -72,7 +72,7 @@ def test_file_name_keeps_a_cassette_name_and_defuses_the_rest() -> None:
 
 @pytest.mark.parametrize("case", ["../../../escaped", "/tmp/escaped", "a/../../../escaped"])
 def test_a_snapshot_cannot_be_written_outside_its_root(case: str, tmp_path: Path) -> None:
-    from conformance.snapshots import SnapshotStore
+    from conformance._snapshots import SnapshotStore
 
     root = tmp_path / "a" / "b" / "snaps"
     store = SnapshotStore(root, "t", update=True)
@@ -89,7 +89,7 @@ def test_a_snapshot_cannot_be_written_outside_its_root(case: str, tmp_path: Path
 
 @pytest.mark.parametrize("case", ["../../../escaped", "/tmp/escaped"])
 def test_saved_exchanges_cannot_be_written_outside_their_root(case: str, tmp_path: Path) -> None:
-    from conformance.exchanges import save_exchanges
+    from conformance._exchanges import save_exchanges
     from conformance.verdict import Result
 
     root = tmp_path / "a" / "b" / "saved"
@@ -122,7 +122,7 @@ def test_a_recording_cannot_be_written_outside_its_root(
 ) -> None:
     """A wire named to leave ``out`` (an outside wire package's), or a link placed under
     ``out``, is said on stderr and not recorded; nothing lands outside."""
-    import conformance.recording.proxy as proxy
+    import conformance._recording.proxy as proxy
 
     out = tmp_path / "a" / "b" / "out"
     monkeypatch.setattr(proxy, "wire_of", lambda request: "../../../escaped")
@@ -153,7 +153,7 @@ def test_a_recording_cannot_be_written_outside_its_root(
 
 
 def test_an_imported_cassette_cannot_be_written_outside_its_root(tmp_path: Path) -> None:
-    from conformance.recording.importing import _file_name
+    from conformance._recording.importing import _file_name
 
     out = tmp_path / "out"
     placed = _file_name(out, "anthropic-messages", Path("../../x/cas.yaml"), 1, 1)

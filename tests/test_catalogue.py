@@ -10,14 +10,14 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from conformance.cases.library import load_library
-from conformance.cases.schema import RuleRef, SeedRef
-from conformance.cases.validate import validate
+from conformance._cases.library import load_library
+from conformance._cases.schema import RuleRef, SeedRef
+from conformance._cases.validate import validate
+from conformance._checks.registry import all_checks
+from conformance._cli import main
 from conformance.catalogue import resolve
-from conformance.catalogue.model import Catalogue, Report, WireRule, catalogue
-from conformance.catalogue.render import citations, markdown, unresolved
-from conformance.checks.registry import all_checks
-from conformance.cli import main
+from conformance.catalogue._entries import Catalogue, Report, WireRule, catalogue
+from conformance.catalogue._render import citations, markdown, unresolved
 
 ROOT = Path(__file__).resolve().parent.parent
 RANK = {"design": 0, "inferred": 1, "observed": 2, "documented": 3}

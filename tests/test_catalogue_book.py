@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from conformance._checks.registry import all_checks
+from conformance.catalogue._checks import check_entries, contribute, withdraw
 from conformance.catalogue.book import Predicate, RuleBook
-from conformance.catalogue.checks import check_entries, contribute, withdraw
-from conformance.checks.registry import all_checks
 from conformance.errors import (
     CatalogueFragmentError,
     RuleBookError,
@@ -234,8 +234,8 @@ def test_two_packages_cannot_share_a_namespace(toy_package: Path) -> None:
 def test_every_shipped_entry_has_a_predicate() -> None:
     """The listing asks it of the whole catalogue: every check and every realism check
     the catalogue ships is reported by some predicate (or says why none judges it)."""
-    from conformance.catalogue.checks import realism_entries
-    from conformance.checks.registry import realism_checks
+    from conformance._checks.registry import realism_checks
+    from conformance.catalogue._checks import realism_entries
 
     assert {r.id for r in all_checks()} == set(check_entries())
     assert {r.id for r in realism_checks()} == set(realism_entries())
@@ -244,7 +244,7 @@ def test_every_shipped_entry_has_a_predicate() -> None:
 def test_a_realism_entry_without_a_predicate_fails_the_realism_listing(
     toy_package: Path,
 ) -> None:
-    from conformance.checks.registry import realism_checks
+    from conformance._checks.registry import realism_checks
 
     (toy_package / "checks.yaml").write_text(
         "namespace: toy-wire\nrealism:\n- id: toy-wire/realism/no-hello\n"
@@ -262,8 +262,8 @@ def test_a_realism_entry_without_a_predicate_fails_the_realism_listing(
 
 
 def test_a_lint_finding_cites_its_realism_check() -> None:
-    from conformance.cases.realism import realism_problems
-    from conformance.wires.registry import get_wire
+    from conformance._cases.realism import realism_problems
+    from conformance.wires._registry import get_wire
     from tests.wires.kit import end, realism_case
 
     signed = {"kind": "text", "text": "hi", "signature": "c2ln"}
@@ -280,7 +280,7 @@ def test_a_catalogue_entry_is_a_rules_fields_checked() -> None:
 
     import pydantic
 
-    from conformance.catalogue.checks import CheckEntry
+    from conformance.catalogue._checks import CheckEntry
     from conformance.verdict import Rule
 
     rule_fields = [f.name for f in dataclasses.fields(Rule)]

@@ -12,29 +12,29 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases.schema import Case
-from conformance.cli import main
-from conformance.decide import decide
-from conformance.http import HttpRequest
-from conformance.probe.catalogue import Probe
-from conformance.probe.verdicts import CONVERSATION, Killer, judge, observe
-from conformance.provider.features import unjudgeable
-from conformance.report.html import to_html
-from conformance.report.junit import to_junit
-from conformance.report.model import REPORT_VERSION, build_report, untimed
-from conformance.report.reading import cell_verdicts as verdicts
-from conformance.report.reading import read_report
-from conformance.report.terminal import details, problems
-from conformance.rounds import _result_differences
-from conformance.targets.command import CommandResult, command_outcome
-from conformance.targets.contract import (
+from conformance._cases.schema import Case
+from conformance._cli import main
+from conformance._decide import decide
+from conformance._probe.catalogue import Probe
+from conformance._probe.verdicts import CONVERSATION, Killer, judge, observe
+from conformance._provider.features import unjudgeable
+from conformance._report.html import to_html
+from conformance._report.junit import to_junit
+from conformance._report.reading import cell_verdicts as verdicts
+from conformance._report.reading import read_report
+from conformance._report.report_schema import REPORT_VERSION, build_report, untimed
+from conformance._report.terminal import details, problems
+from conformance._rounds import _result_differences
+from conformance._targets.command import CommandResult, command_outcome
+from conformance._targets.command_contract import (
     EXIT_CONVERSATION_STOPPED,
     EXIT_HISTORY_UNLOADABLE,
     EXIT_RESPONSE_REFUSED,
     EXIT_WIRE_UNSUPPORTED,
 )
-from conformance.targets.kind import Outcome, hold_in_process
-from conformance.transcript import Transcript
+from conformance._targets.kind import Outcome, hold_in_process
+from conformance._transcript import Transcript
+from conformance.http import HttpRequest
 from conformance.verdict import Cause, Result, Violation
 from tests.test_decide import EXPECT, FULL, MUST, case, exchange, transcript
 
@@ -227,7 +227,7 @@ def test_a_quiet_early_end_kills_under_the_conversation_pseudo_check() -> None:
 
 
 def test_a_mutant_times_out_by_the_cause_of_its_errors_not_their_words() -> None:
-    probe = Probe(id="p", module="conformance.decide", find="a", replace="b", note="n")
+    probe = Probe(id="p", module="conformance._decide", find="a", replace="b", note="n")
     slow = Killer(case="c", wire=WIRE, error="took its time", cause=Cause.TIMEOUT)
     worded = Killer(case="c", wire=WIRE, error="did not finish within 1 s", cause=Cause.CRASH)
     assert judge(probe, [], [slow], 1, 1).verdict == "timeout"

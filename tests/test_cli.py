@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from conformance.cases.load_problem import LoadProblem
-from conformance.checks.registry import all_checks
-from conformance.cli import main
-from conformance.provider.scripted import PROVIDER_RULES
-from conformance.report.junit import to_junit
-from conformance.report.markdown import to_markdown
-from conformance.report.model import REPORT_VERSION, Report, build_report, to_json, untimed
-from conformance.report.terminal import print_report
+from conformance._cases.load_problem import LoadProblem
+from conformance._checks.registry import all_checks
+from conformance._cli import main
+from conformance._provider.scripted import PROVIDER_RULES
+from conformance._report.junit import to_junit
+from conformance._report.markdown import to_markdown
+from conformance._report.report_schema import REPORT_VERSION, Report, build_report, to_json, untimed
+from conformance._report.terminal import print_report
 from conformance.verdict import Result, Violation
-from conformance.wires.registry import get_wire, wire_names
+from conformance.wires._registry import get_wire, wire_names
 
 
 def run(*args: str) -> int:
@@ -259,9 +259,9 @@ def test_snapshot_drift_is_reported_not_judged(tmp_path: Path) -> None:
 def _recorded(tmp_path: Path, name: str, column: str, stream: bool) -> tuple[Path, object]:
     """A signed reasoning episode and a tool call, rendered for ``column`` as the provider
     sends it and saved as a recording; with the script it came from."""
-    from conformance.model import ScriptedResponse
-    from conformance.wires.base import RenderContext
-    from conformance.wires.registry import get_wire, split_column
+    from conformance.vocabulary import ScriptedResponse
+    from conformance.wires._registry import get_wire, split_column
+    from conformance.wires.context import RenderContext
 
     response = ScriptedResponse.model_validate(
         {
@@ -284,7 +284,7 @@ def test_decode_prints_the_case_language_or_json(
 ) -> None:
     import yaml
 
-    from conformance.model import ScriptedResponse
+    from conformance.vocabulary import ScriptedResponse
 
     path, response = _recorded(tmp_path, "turn.sse", "anthropic-messages", stream=True)
     assert main(["decode", "--wire", "anthropic-messages", str(path)]) == 0
@@ -481,8 +481,8 @@ def saved_requests(saved: dict[str, object]) -> int:
 
 def test_the_default_timeout_fits_a_heavy_library() -> None:
     """Issue 15: 10 s errored most cells of libraries that take 8-20 s per cell."""
-    from conformance.pytest.suite import ConformanceSuite
-    from conformance.runner import RunOptions
+    from conformance._runner import RunOptions
+    from conformance.pytest._suite import ConformanceSuite
 
     run = _parser_defaults()
     assert run.timeout == 60.0
@@ -491,7 +491,7 @@ def test_the_default_timeout_fits_a_heavy_library() -> None:
 
 
 def _parser_defaults() -> argparse.Namespace:
-    from conformance.cli import _parser
+    from conformance._cli import _parser
 
     return _parser().parse_args(["run"])
 
@@ -547,7 +547,7 @@ def test_decode_names_where_a_stream_is_cut_inside_an_event(
 ) -> None:
     """Issue 25 item 16: the README says decode names where a cut stream goes wrong; it
     dropped the partial event without a word."""
-    from conformance.recording.load import bundled_recordings_dir, load_recording
+    from conformance._recording.load import bundled_recordings_dir, load_recording
 
     path = sorted((bundled_recordings_dir() / "anthropic-messages").glob("*.json"))[0]
     body = load_recording(path).exchanges[0].response.body

@@ -1,4 +1,4 @@
-"""``conformance.cli`` is a table of ``Command`` objects: every subcommand module adds
+"""``conformance._cli`` is a table of ``Command`` objects: every subcommand module adds
 one row, the names are unique, and ``--help`` lists them in the table's order."""
 
 from __future__ import annotations
@@ -9,17 +9,17 @@ import pkgutil
 
 import pytest
 
-import conformance.commands
-from conformance.cli import COMMANDS, _parser
-from conformance.commands.base import CommandGroup
-from conformance.commands.report import REPORT_COMMANDS
+import conformance._commands
+from conformance._cli import COMMANDS, _parser
+from conformance._commands.command import CommandGroup
+from conformance._commands.report import REPORT_COMMANDS
 
 
 def test_every_command_module_is_a_row_of_the_table() -> None:
     rows = {type(command).__module__ for command in (*COMMANDS, *REPORT_COMMANDS)}
     modules = {
-        f"conformance.commands.{info.name}"
-        for info in pkgutil.iter_modules(conformance.commands.__path__)
+        f"conformance._commands.{info.name}"
+        for info in pkgutil.iter_modules(conformance._commands.__path__)
         if info.name != "base"
     }
     assert modules <= rows
@@ -53,5 +53,5 @@ def test_a_group_dispatches_to_its_row(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_each_module_imports_alone() -> None:
-    for info in pkgutil.iter_modules(conformance.commands.__path__):
-        importlib.import_module(f"conformance.commands.{info.name}")
+    for info in pkgutil.iter_modules(conformance._commands.__path__):
+        importlib.import_module(f"conformance._commands.{info.name}")

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from conformance.runner import RunOptions, plan, run_jobs
-from conformance.targets.resolve import resolve_target
+from conformance._runner import RunOptions, plan, run_jobs
+from conformance._targets.resolve import resolve_target
 from conformance.verdict import Result
 from tests.support import library_case
 

@@ -11,13 +11,13 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from conformance.cases.library import load_library
-from conformance.cases.schema import Case, SeedRef
-from conformance.catalogue.model import Seed, catalogue
-from conformance.catalogue.seeds import REQUIRED_KINDS, parse_seed_index, seed_index
-from conformance.cli import main
-from conformance.probe.catalogue import reference_catalogue
-from conformance.report.coverage import as_json, as_lines, coverage
+from conformance._cases.library import load_library
+from conformance._cases.schema import Case, SeedRef
+from conformance._cli import main
+from conformance._probe.catalogue import reference_catalogue
+from conformance._report.coverage import as_json, as_lines, coverage
+from conformance.catalogue._entries import Seed, catalogue
+from conformance.catalogue._seeds import REQUIRED_KINDS, parse_seed_index, seed_index
 from harness.coverage_doc import current
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,12 +12,12 @@ from itertools import pairwise
 import pytest
 from pydantic import ValidationError
 
-from conformance.cases.schema import Turn
-from conformance.model import TRUNCATING_STOPS, ToolCall, ToolResult
-from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.reference.turns import settle
-from conformance.targets.base import CallToRun, WireResponse
+from conformance._cases.schema import Turn
+from conformance._reference import ReferenceAdapter
+from conformance._reference.adapter import ReferenceSession
+from conformance._reference.turns import settle
+from conformance._targets.api import CallToRun, WireResponse
+from conformance.vocabulary import TRUNCATING_STOPS, ToolCall, ToolResult
 from tests.support import library, library_case, run_cell
 
 CUT_TOOL_CALLS = {

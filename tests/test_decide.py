@@ -8,13 +8,13 @@ from types import ModuleType
 
 import pytest
 
-from conformance import decide as decide_module
-from conformance.cases.loader import load_text
-from conformance.cases.schema import Case
-from conformance.decide import decide
+from conformance import _decide as decide_module
+from conformance._cases.loader import load_text
+from conformance._cases.schema import Case
+from conformance._decide import decide
+from conformance._provider.scripted import BEYOND_SCRIPT
+from conformance._transcript import Exchange, Transcript
 from conformance.http import HttpRequest, HttpResponse
-from conformance.provider.scripted import BEYOND_SCRIPT
-from conformance.transcript import Exchange, Transcript
 from conformance.verdict import Rule, Violation
 
 CASE = """\
@@ -176,7 +176,9 @@ def test_decide_takes_the_pin_and_knows_no_target_code() -> None:
     """Deciding sits above targets only as a consumer of plain data (the pin)."""
     imported = imported_modules(decide_module)
     assert imported, "the scan found no imports at all"
-    assert not [m for m in imported if m.startswith(("conformance.targets", "conformance.runner"))]
+    assert not [
+        m for m in imported if m.startswith(("conformance._targets", "conformance._runner"))
+    ]
 
 
 def test_a_request_beyond_the_script_does_not_hide_broken_expectations() -> None:

@@ -4,9 +4,9 @@ in any other case stays an unexplained ``error``."""
 
 from __future__ import annotations
 
-from conformance.cases.loader import load_text
-from conformance.cases.schema import Case
-from conformance.decide import decide
+from conformance._cases.loader import load_text
+from conformance._cases.schema import Case
+from conformance._decide import decide
 from tests.test_decide import CASE, exchange, transcript
 
 XML_CASE = """\

@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from conformance.cases.schema import Case, Given, Turn
-from conformance.provider.scripted import same_json
-from conformance.reference import ReferenceAdapter
+from conformance._cases.schema import Case, Given, Turn
+from conformance._provider.scripted import same_json
+from conformance._reference import ReferenceAdapter
 from tests.support import library, library_case, run_cell
 from tests.targets.dropped_stream import RetriesDroppedStream, _RetriesOnceSession
 
@@ -117,7 +117,7 @@ def test_same_json_ignores_spelling_not_content() -> None:
     assert same_json(b"not json", b"not json")
 
 
-AGENT = f"{shlex.quote(sys.executable)} -m conformance.agent"
+AGENT = f"{shlex.quote(sys.executable)} -m conformance._agent"
 
 
 @pytest.mark.slow
@@ -128,5 +128,5 @@ def test_a_command_that_retries_a_dropped_stream_passes(case_id: str, column: st
     retrying = f"{AGENT} tests.targets.dropped_stream:RetriesDroppedStream"
     result = run_command_cell(retrying, case_id, column)
     assert result.verdict == "pass", (result.reason, result.violations)
-    going_on = f"{AGENT} conformance.reference.adapter:ReferenceAdapter"
+    going_on = f"{AGENT} conformance._reference.adapter:ReferenceAdapter"
     assert run_command_cell(going_on, case_id, column).verdict == "pass"

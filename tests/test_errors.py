@@ -21,20 +21,20 @@ PACKAGE = Path(errors.__file__).parent
 #: Exception classes allowed outside ``conformance.errors``, each with why it is not a
 #: report about an input.
 SIGNALS: dict[str, str] = {
-    "conformance/interrupt.py:Interrupted": "a signal ended the run (BaseException)",
-    "conformance/targets/kind.py:Abandoned": "a cell's thread is left behind (BaseException)",
-    "conformance/targets/kind.py:ProcessExit": "a target called os._exit (BaseException)",
-    "conformance/targets/base.py:ConversationStopped": "a target's own library stopped on "
+    "conformance/_interrupt.py:Interrupted": "a signal ended the run (BaseException)",
+    "conformance/_targets/kind.py:Abandoned": "a cell's thread is left behind (BaseException)",
+    "conformance/_targets/kind.py:ProcessExit": "a target called os._exit (BaseException)",
+    "conformance/_targets/api.py:ConversationStopped": "a target's own library stopped on "
     "purpose; part of the target API, judged as a stop",
-    "conformance/agent/runner.py:AgentError": "the command runner's reason to exit with a code",
-    "conformance/agent/runner.py:ErrorAnswer": "the provider answered an HTTP error",
-    "conformance/pytest/probes.py:ProbeFailure": "a pytest failure of a probe test",
-    "conformance/generate/properties.py:ConversationFailed": "hypothesis's counterexample",
-    "conformance/generate/case_file.py:CaseFileError": "a bug: a generated case did not "
+    "conformance/_agent/runner.py:AgentError": "the command runner's reason to exit with a code",
+    "conformance/_agent/runner.py:ErrorAnswer": "the provider answered an HTTP error",
+    "conformance/pytest/_probes.py:ProbeFailure": "a pytest failure of a probe test",
+    "conformance/generate/_properties.py:ConversationFailed": "hypothesis's counterexample",
+    "conformance/generate/_case_file.py:CaseFileError": "a bug: a generated case did not "
     "load back, which must surface as itself",
-    "conformance/reference/codec.py:ProviderError": "the reference adapter's own",
-    "conformance/reference/codec.py:UnsupportedBlock": "the reference adapter's own",
-    "conformance/reference/guards.py:UnknownGuard": "the reference adapter's own",
+    "conformance/_reference/codec.py:ProviderError": "the reference adapter's own",
+    "conformance/_reference/codec.py:UnsupportedBlock": "the reference adapter's own",
+    "conformance/_reference/guards.py:UnknownGuard": "the reference adapter's own",
 }
 
 _EXCEPTION_BASES = {"Exception", "BaseException", "ValueError", "RuntimeError", "KeyError"}

@@ -73,20 +73,20 @@ from typing import ClassVar
 import pytest
 from typing_extensions import Buffer
 
-from conformance.cases.loader import CaseSet, load_dirs
-from conformance.cases.parse_cache import ParseCache
-from conformance.cases.schema import Case
-from conformance.cases.validate import Vocabulary
-from conformance.cases.yamlfile import parse
-from conformance.cli import main
+from conformance._cases.loader import CaseSet, load_dirs
+from conformance._cases.parse_cache import ParseCache
+from conformance._cases.schema import Case
+from conformance._cases.validate import Vocabulary
+from conformance._cases.yamlfile import parse
+from conformance._cli import main
+from conformance._provider.loopback import LoopbackServer
+from conformance._recording.load import load_recording
+from conformance._runner import RunOptions, plan, run_job
+from conformance._targets.api import Adapter, AdapterSession, CaseBrief
+from conformance._targets.command import TAIL_CHARS, CommandTarget
+from conformance._targets.resolve import resolve_target, target_from_object
 from conformance.errors import CassetteError, RecordingError, TargetError, UnsafePath, YamlError
 from conformance.http import HttpRequest, HttpResponse, json_response
-from conformance.provider.loopback import LoopbackServer
-from conformance.recording.load import load_recording
-from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.base import Adapter, AdapterSession, Session
-from conformance.targets.command import TAIL_CHARS, CommandTarget
-from conformance.targets.resolve import resolve_target, target_from_object
 from conformance.verdict import MAX_TIMEOUT
 from harness.hostile import looping
 from tests.targets.conversation import SESSION, provider
@@ -373,7 +373,7 @@ def streamed(request: HttpRequest) -> HttpResponse:
 def test_the_loopback_sets_tcp_nodelay_and_writes_each_event_apart(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from conformance.provider import loopback
+    from conformance._provider import loopback
 
     writes: list[bytes] = []
     options: list[int] = []
@@ -429,8 +429,8 @@ def test_the_listen_backlog_takes_300_parallel_connections() -> None:
 
 
 def test_the_documented_limits_are_the_ones_enforced() -> None:
-    from conformance.provider.limits import MAX_BODY_BYTES as cap
-    from conformance.wires.nesting import MAX_DEPTH as depth
+    from conformance._provider.limits import MAX_BODY_BYTES as cap
+    from conformance.wires._nesting import MAX_DEPTH as depth
 
     assert (cap, depth) == (MAX_BODY_BYTES, MAX_DEPTH)
 
@@ -669,7 +669,7 @@ def test_record_ended_by_sigterm_or_sighup_exits_128_plus(
 
 
 #: Runs the command line with a signal sent to itself at one chosen moment: when
-#: ``conformance.cli`` starts being imported (the start of every command), or right after
+#: ``conformance._cli`` starts being imported (the start of every command), or right after
 #: ``probe`` wrote its JSON report.
 SELF_SIGNAL = """
 import importlib.abc, os, signal, sys
@@ -677,7 +677,7 @@ sig, moment, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 
 class Signal(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name == "conformance.cli":
+        if name == "conformance._cli":
             sys.meta_path.remove(self)
             os.kill(os.getpid(), sig)
         return None
@@ -686,7 +686,7 @@ if moment == "import":
     sys.meta_path.insert(0, Signal())
 from conformance.__main__ import main
 if moment == "probe-written":
-    import conformance.probe.command as probe
+    import conformance._probe.command as probe
     written = probe._write
     def write_then_signal(*args):
         done = written(*args)
@@ -745,7 +745,7 @@ def test_a_signal_after_probe_wrote_its_json_is_one_line_and_128_plus(tmp_path: 
 
 
 PYTEST_SUITE = """
-from conformance.pytest.suite import ConformanceSuite
+from conformance.pytest._suite import ConformanceSuite
 
 class TestSlow(ConformanceSuite):
     target = "cmd:sleep 60; : TOKEN"
@@ -784,7 +784,7 @@ class Spinning(Adapter):
     name = "spinning"
     wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
 
-    def open(self, session: Session) -> AdapterSession:
+    def open(self, session: CaseBrief) -> AdapterSession:
         while True:
             pass
 
@@ -798,7 +798,7 @@ class Exiting(Adapter):
     def __init__(self) -> None:
         sys.exit(3)
 
-    def open(self, session: Session) -> AdapterSession:
+    def open(self, session: CaseBrief) -> AdapterSession:
         raise NotImplementedError
 
 
@@ -868,7 +868,7 @@ def huge_stream_case(events: int) -> Case:
 
 @pytest.mark.slow
 def test_a_300k_event_scripted_stream_neither_times_out_the_reference_nor_leaks_a_thread() -> None:
-    from conformance.reference.adapter import ReferenceAdapter
+    from conformance._reference.adapter import ReferenceAdapter
 
     before = set(threading.enumerate())
     target = target_from_object(ReferenceAdapter())
@@ -908,7 +908,7 @@ def test_timeout_rejects_values_that_are_not_a_sane_number_of_seconds(
 
 def test_the_pytest_plugin_reads_its_timeout_the_same_way() -> None:
     """``--conformance-timeout`` and ``run --timeout`` are one setting, one converter."""
-    from conformance.settings import setting
+    from conformance._settings import setting
 
     timeout = setting("timeout")
     assert timeout.pytest == "--conformance-timeout"
@@ -938,12 +938,12 @@ def test_a_missing_report_folder_is_created_before_the_run(tmp_path: Path) -> No
 def test_an_unwritable_report_or_snapshot_path_is_refused_before_the_run(
     tmp_path: Path, flag: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import conformance.runner
+    import conformance._runner
 
     def never(*args: object, **kwargs: object) -> object:
         raise AssertionError("the run started")
 
-    monkeypatch.setattr(conformance.runner, "run_jobs", never)
+    monkeypatch.setattr(conformance._runner, "run_jobs", never)
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     code = main(["run", "-q", flag, str(blocker / "sub" / "out")])
@@ -977,7 +977,7 @@ def test_a_target_name_that_would_leave_the_snapshot_root_is_refused_and_deletes
 
 
 def test_every_target_kind_and_the_manifest_check_their_name() -> None:
-    from conformance.reference.adapter import ReferenceAdapter
+    from conformance._reference.adapter import ReferenceAdapter
 
     class Escaping(ReferenceAdapter):
         name: ClassVar[str] = "../outside"
@@ -993,8 +993,8 @@ def test_every_target_kind_and_the_manifest_check_their_name() -> None:
 def test_a_delete_or_write_outside_its_root_is_refused(tmp_path: Path) -> None:
     """Even with a good name, a path that resolves outside (a link placed under the
     root) is refused before anything is deleted or written."""
-    from conformance.exchanges import exchanges_path
-    from conformance.snapshots import remove_snapshots
+    from conformance._exchanges import exchanges_path
+    from conformance._snapshots import remove_snapshots
 
     outside = tmp_path / "outside.json"
     outside.write_text("{}", encoding="utf-8")
@@ -1026,11 +1026,11 @@ def test_a_deep_recording_report_or_cassette_is_a_located_error_not_a_recursion(
 ) -> None:
     """JSON nested thousands deep crashed replay, to-case and report diff with a
     RecursionError, and the other recordings were never replayed."""
+    from conformance._recording.cassette import read_cassette
+    from conformance._recording.load import bundled_recordings_dir, load_recording
+    from conformance._recording.replay import replay_paths
+    from conformance._report.reading import cell_verdicts as verdicts
     from conformance.errors import ReportFileError
-    from conformance.recording.cassette import read_cassette
-    from conformance.recording.load import bundled_recordings_dir, load_recording
-    from conformance.recording.replay import replay_paths
-    from conformance.report.reading import cell_verdicts as verdicts
 
     deep = tmp_path / "deep.json"
     deep.write_text(DEEP)
@@ -1054,7 +1054,7 @@ def test_an_unreadable_features_file_is_a_load_error_not_a_crash(
 ) -> None:
     """Permission denied on an added folder's FEATURES.txt gave a traceback and lost every
     cell; now it is one load error, and the bundled cases and the folder's own still load."""
-    from conformance.cases.library import load_library
+    from conformance._cases.library import load_library
 
     (tmp_path / "FEATURES.txt").write_text("tool-pairing  a feature\n")
     (tmp_path / "fine.yaml").write_text(FINE)
@@ -1077,7 +1077,7 @@ def test_a_report_that_cannot_be_written_is_one_line_and_the_others_are_written(
 ) -> None:
     """--markdown /dev/full gave a traceback and lost the other reports; a full disk left
     a truncated report where a complete one had been."""
-    from conformance.paths import write_report
+    from conformance._paths import write_report
 
     report = tmp_path / "r.json"
     code = main(["run", "-q", "--case", "refusal-context-reset", "--markdown", "/dev/full",
@@ -1105,7 +1105,7 @@ def test_a_case_file_above_the_size_cap_is_refused_before_it_is_read_or_cached(
 ) -> None:
     """A 100 MB case file was read, parsed whole and its parse cached before it was
     refused; now its size is checked first and it is one located error naming the cap."""
-    from conformance.cases.yamlfile import MAX_CASE_BYTES
+    from conformance._cases.yamlfile import MAX_CASE_BYTES
 
     cases = tmp_path / "cases"
     cases.mkdir()
@@ -1143,7 +1143,7 @@ def test_an_answer_above_the_recording_cap_is_streamed_on_and_refused_in_one_lin
     refusal is one line naming the cap and how to raise it."""
     import httpx
 
-    from conformance.recording.proxy import start_proxy
+    from conformance._recording.proxy import start_proxy
 
     upstream, url = _streaming_upstream(3)
     proxy, _ = start_proxy(url, tmp_path / "out", max_answer_mib=1)
@@ -1177,8 +1177,8 @@ def test_a_recording_file_above_the_cap_is_refused_before_it_is_read(
     """Replaying a 312 MB recording took 1.65 GB; a file above the cap is now refused by
     its size, never read, with the cap and the setting that raises it; the other
     recordings still replay."""
-    from conformance.recording.load import bundled_recordings_dir
-    from conformance.recording.replay import replay_paths
+    from conformance._recording.load import bundled_recordings_dir
+    from conformance._recording.replay import replay_paths
 
     big = tmp_path / "big.json"
     with big.open("wb") as handle:
@@ -1220,7 +1220,7 @@ def test_a_probe_scratch_copy_skips_special_files_and_itself(
 ) -> None:
     """A FIFO in the target's folder is named and skipped (``copytree`` would raise
     ``shutil.Error``); a ``TMPDIR`` inside the folder does not copy the copy into itself."""
-    from conformance.probe.scratch_root import scratch_copy
+    from conformance._probe.scratch_root import scratch_copy
 
     root = tmp_path / "target"
     (root / "src").mkdir(parents=True)
@@ -1252,7 +1252,7 @@ class HardExit(Adapter):
     name = "hard-exit"
     wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
 
-    def open(self, session: Session) -> AdapterSession:
+    def open(self, session: CaseBrief) -> AdapterSession:
         os._exit(0)
 
 
@@ -1262,7 +1262,7 @@ class HardExitInAThread(Adapter):
     name = "hard-exit-thread"
     wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
 
-    def open(self, session: Session) -> AdapterSession:
+    def open(self, session: CaseBrief) -> AdapterSession:
         worker = threading.Thread(target=os._exit, args=(0,))
         worker.start()
         worker.join()
@@ -1296,7 +1296,7 @@ def test_an_in_process_target_calling_os_exit_is_an_error_not_the_end_of_the_run
 def test_os_exit_in_a_forked_child_of_an_in_process_cell_still_exits() -> None:
     """The guard is for the suite's own process: a child forked during a cell (a
     multiprocessing worker) exits as asked instead of running the suite's stack."""
-    from conformance.targets.kind import Outcome, hold_in_process
+    from conformance._targets.kind import Outcome, hold_in_process
 
     def task() -> Outcome:
         pid = os.fork()
@@ -1321,8 +1321,8 @@ def test_a_zero_byte_or_cut_snapshot_is_a_corrupt_file_not_a_drift(
 ) -> None:
     """A full disk or an interrupted write leaves such a file: the report names the file
     as corrupt instead of a diff that blames the target; updating rewrites it."""
-    from conformance.reference.adapter import ReferenceAdapter
-    from conformance.snapshots import SnapshotSlot, SnapshotStore
+    from conformance._reference.adapter import ReferenceAdapter
+    from conformance._snapshots import SnapshotSlot, SnapshotStore
 
     target = target_from_object(ReferenceAdapter())
     job = next(j for j in plan([conversation_case()], target) if j.skip is None)
@@ -1353,7 +1353,7 @@ def test_a_dangling_link_and_a_newline_in_a_recording_name_are_shown_not_hidden(
 ) -> None:
     """A dangling ``*.json`` link was skipped silently (the recording went missing from
     the replay); a name with a newline was printed raw, a line of its own."""
-    from conformance.recording.load import bundled_recordings_dir
+    from conformance._recording.load import bundled_recordings_dir
 
     source = sorted(bundled_recordings_dir().rglob("*.json"))[0]
     folder = tmp_path / "recs"

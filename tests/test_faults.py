@@ -10,20 +10,20 @@ from dataclasses import replace
 import pytest
 from pydantic import ValidationError
 
-from conformance.cases.schema import Case, Turn
-from conformance.model import Fault, ScriptedResponse, Text
-from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.reference.codec import WireCodec
-from conformance.reference.guards import Guards
-from conformance.reference.history import History
-from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.base import Session, WireResponse
-from conformance.targets.resolve import target_from_object
-from conformance.transcript import Transcript
+from conformance._cases.schema import Case, Turn
+from conformance._reference import ReferenceAdapter
+from conformance._reference.adapter import ReferenceSession
+from conformance._reference.codec import WireCodec
+from conformance._reference.guards import Guards
+from conformance._reference.history import History
+from conformance._runner import RunOptions, plan, run_job
+from conformance._targets.api import CaseBrief, WireResponse
+from conformance._targets.resolve import target_from_object
+from conformance._transcript import Transcript
 from conformance.verdict import EvidenceThreshold, Result
-from conformance.wires.base import RenderContext
-from conformance.wires.registry import get_wire
+from conformance.vocabulary import Fault, ScriptedResponse, Text
+from conformance.wires._registry import get_wire
+from conformance.wires.context import RenderContext
 from harness.clients.reference_client import ReferenceOverHttpx
 from tests.support import library
 
@@ -167,7 +167,7 @@ class _RemindingHistory(History):
 
 
 class _Reminds(ReferenceSession):
-    def __init__(self, session: Session, guards: Guards, codec: WireCodec) -> None:
+    def __init__(self, session: CaseBrief, guards: Guards, codec: WireCodec) -> None:
         super().__init__(session, guards, codec)
         self.history = _RemindingHistory(session.history)
 
@@ -221,7 +221,7 @@ def test_a_retry_that_forgets_the_tool_round_fails() -> None:
 
 @pytest.mark.parametrize("case_id", sorted(FAULT_CASES))
 def test_over_http_the_agent_loop_retries_as_the_adapter_asks(case_id: str) -> None:
-    """``conformance.agent``'s loop (commands and clients) hands the error answer to the
+    """``conformance._agent``'s loop (commands and clients) hands the error answer to the
     adapter (``ErrorAnswer``) instead of ending on it."""
     result, transcript = _run(ReferenceOverHttpx(), case_id)
     assert result.verdict == "pass", (result.reason, result.violations)

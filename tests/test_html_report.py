@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
-from conformance.report.ab import ABTable, Cell
-from conformance.report.html import json_path, marked_json, to_html
-from conformance.report.model import build_report
-from conformance.report.reading import read_report
+from conformance._cli import main
+from conformance._report.ab import ABTable, Cell
+from conformance._report.html import json_path, marked_json, to_html
+from conformance._report.reading import read_report
+from conformance._report.report_schema import build_report
 from conformance.verdict import Result, Violation
 
 #: One worker holds the module, so its module fixture is built once (``--dist loadgroup``).

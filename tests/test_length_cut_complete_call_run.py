@@ -10,10 +10,10 @@ from typing import ClassVar
 
 import pytest
 
-from conformance.model import TRUNCATING_STOPS, ToolCall, ToolResult
-from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.targets.base import CallToRun, WireResponse
+from conformance._reference import ReferenceAdapter
+from conformance._reference.adapter import ReferenceSession
+from conformance._targets.api import CallToRun, WireResponse
+from conformance.vocabulary import TRUNCATING_STOPS, ToolCall, ToolResult
 from tests.support import library_case, run_cell
 
 CASE = "deepseek-length-cut-second-parallel-call-runs-neither"

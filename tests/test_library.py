@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from conformance.cases.library import bundled_cases_dir, read_features
-from conformance.cases.lint import lint
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.wires.registry import split_column, wire_names
+from conformance._cases.library import bundled_cases_dir, read_features
+from conformance._cases.lint import lint
+from conformance._reference.adapter import ReferenceAdapter
+from conformance.wires._registry import split_column, wire_names
 from tests.support import library, run_library
 
 FAMILIES = (

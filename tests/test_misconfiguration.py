@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import EXIT_FAILED, EXIT_USAGE, main
+from conformance._cli import EXIT_FAILED, EXIT_USAGE, main
 
 CLIENT = "harness.clients.httpx_client:HttpxAnthropicClient"  # speaks anthropic-messages
 
@@ -92,7 +92,7 @@ def test_the_command_line_finds_a_target_in_the_current_directory(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "my_cwd_adapter.py").write_text(
-        "from conformance.reference.adapter import ReferenceAdapter\n"
+        "from conformance._reference.adapter import ReferenceAdapter\n"
         "class Mine(ReferenceAdapter):\n    name = 'mine'\n"
     )
     monkeypatch.chdir(tmp_path)
@@ -185,7 +185,7 @@ def test_a_target_class_with_a_mistyped_capability_or_wire_is_refused(
     """Class attributes are as strict as a manifest: `histroy` was accepted silently (every
     case needing history n/a), a wire `anthropic` read as "the selection has only …"."""
     (tmp_path / "typo_adapter.py").write_text(
-        "from conformance.reference.adapter import ReferenceAdapter\n"
+        "from conformance._reference.adapter import ReferenceAdapter\n"
         "class Mine(ReferenceAdapter):\n"
         "    name = 'mine'\n"
         "    wires = frozenset({'anthropic'})\n"

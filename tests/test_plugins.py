@@ -14,12 +14,12 @@ from types import SimpleNamespace
 import pytest
 
 import conformance.examples
-from conformance import plugins
-from conformance.cases import library
-from conformance.checks import registry as checks
-from conformance.checks import retries
-from conformance.targets import resolve
-from conformance.wires import registry
+from conformance import _plugins as plugins
+from conformance._cases import library
+from conformance._checks import registry as checks
+from conformance._checks import retries
+from conformance._targets import resolve
+from conformance.wires import _registry as registry
 
 
 def entry(group: str, name: str, value: str) -> metadata.EntryPoint:
@@ -84,7 +84,7 @@ def test_a_broken_wire_plugin_is_named_and_left_out(
 def test_a_plugin_naming_a_wire_by_another_name_is_refused(
     installed: list[metadata.EntryPoint],
 ) -> None:
-    installed.append(entry(plugins.WIRES, "renamed", "conformance.wires.gemini"))
+    installed.append(entry(plugins.WIRES, "renamed", "conformance.wires._gemini"))
     with pytest.warns(plugins.PluginWarning, match="names the wire 'gemini', not 'renamed'"):
         assert "renamed" not in registry.wire_names()
 
@@ -115,7 +115,7 @@ def test_a_check_pack_adds_its_book_after_the_suites(
 ) -> None:
     bundled = checks.registered()
     forget()
-    installed.append(entry(plugins.CHECKS, "again", "conformance.checks.retries"))
+    installed.append(entry(plugins.CHECKS, "again", "conformance._checks.retries"))
     assert checks.registered()[len(bundled) :] == retries.BOOK.registered
 
 

@@ -11,7 +11,7 @@ import pytest
 
 SUITE = """
 from conformance import ConformanceSuite
-from conformance.reference.adapter import ReferenceAdapter
+from conformance._reference.adapter import ReferenceAdapter
 
 
 class Mine(ReferenceAdapter):

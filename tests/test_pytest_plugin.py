@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases.library import bundled_snapshots_dir
-from conformance.cli import main
+from conformance._cases.library import bundled_snapshots_dir
+from conformance._cli import main
+from conformance._snapshots import CELL_PARAMETER
 from conformance.pytest import plugin
-from conformance.pytest.suite import ConformanceSuite
-from conformance.snapshots import CELL_PARAMETER
+from conformance.pytest._suite import ConformanceSuite
 
 #: Runs are in-process (no interpreter, import and assertion rewriting of a new one
 #: per run) except where the process boundary is what a test is about.
@@ -30,8 +30,8 @@ def _not_inside_an_xdist_worker(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 SUITE = """
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.pytest.suite import ConformanceSuite
+from conformance._reference.adapter import ReferenceAdapter
+from conformance.pytest._suite import ConformanceSuite
 
 
 class Plain(ReferenceAdapter):
@@ -149,7 +149,7 @@ def test_pins_are_strict_xfails(pytester: pytest.Pytester) -> None:
     }
     pytester.makepyfile(
         broken="""
-from conformance.reference.adapter import ReferenceAdapter
+from conformance._reference.adapter import ReferenceAdapter
 
 class Broken(ReferenceAdapter):
     name = "broken"
@@ -170,7 +170,7 @@ def test_option_selects_the_target_of_suites_that_name_none(pytester: pytest.Pyt
     suite(pytester, target="None", snapshots=None, patterns=("xml-unknown-*",))
     pytester.makepyfile(
         other="""
-from conformance.reference.adapter import ReferenceAdapter
+from conformance._reference.adapter import ReferenceAdapter
 
 class Named(ReferenceAdapter):
     name = "named-from-option"
@@ -209,7 +209,7 @@ def test_the_plugin_module_stays_import_light() -> None:
 
     code = (
         "import sys, conformance.pytest.plugin; "
-        "heavy = [m for m in ('pydantic', 'httpx', 'yaml', 'rich', 'conformance.runner') "
+        "heavy = [m for m in ('pydantic', 'httpx', 'yaml', 'rich', 'conformance._runner') "
         "if m in sys.modules]; print(heavy)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from conformance.cli import main
-from conformance.report.junit import to_junit
-from conformance.report.markdown import to_markdown
-from conformance.report.model import build_report, to_json
-from conformance.report.terminal import LEGEND, print_report
+from conformance._cli import main
+from conformance._report.junit import to_junit
+from conformance._report.markdown import to_markdown
+from conformance._report.report_schema import build_report, to_json
+from conformance._report.terminal import LEGEND, print_report
 from conformance.verdict import Result, Violation
 
 WIRES = ("anthropic-messages", "gemini", "openai-chat", "openai-chat:deepseek", "openai-responses")
@@ -147,7 +147,7 @@ def test_a_drifted_snapshot_prints_its_diff_and_is_counted(
 def test_every_column_name_prints_as_written(form: str, capsys: pytest.CaptureFixture[str]) -> None:
     """rich read `:gemini:` in `openai-chat:gemini: pass` as an emoji code and printed
     `openai-chat♊ pass` on every such line of the quick-start run."""
-    from conformance.wires.registry import columns
+    from conformance.wires._registry import columns
 
     assert main(["run", "--format", form, "--strict"]) == 0
     out = capsys.readouterr().out
@@ -267,7 +267,7 @@ def test_a_pytest_warning_points_at_the_case_file_with_no_source_line() -> None:
     """Item 5: pytest printed each ConformanceWarning with a line of the suite's source."""
     import warnings
 
-    from conformance.pytest.cells import ConformanceWarning, warn
+    from conformance.pytest._cells import ConformanceWarning, warn
 
     warned = Violation(check="x/y", message="m", severity="should")
     result = Result(
@@ -308,7 +308,7 @@ def test_a_junit_failure_message_is_its_first_violation(failing: dict[str, Path]
 
 
 def test_a_junit_error_message_is_the_first_line_of_its_reason() -> None:
-    from conformance.report.junit import headline
+    from conformance._report.junit import headline
 
     crash = 'the target raised RuntimeError: x\n  File "mine.py", line 3, in open'
     error = Result(case="c", wire="gemini", verdict="error", reason=crash, title="T")
@@ -342,7 +342,7 @@ def test_a_log_gets_one_line_per_cell_that_ran(capsys: pytest.CaptureFixture[str
 
 
 def test_auto_progress_is_a_bar_on_a_terminal_and_lines_for_commands_in_a_log() -> None:
-    from conformance.report.progress import chosen
+    from conformance._report.progress import chosen
 
     terminal = Console(force_terminal=True)
     log = Console(force_terminal=False, file=__import__("io").StringIO())
@@ -356,7 +356,7 @@ def test_auto_progress_is_a_bar_on_a_terminal_and_lines_for_commands_in_a_log() 
 def test_the_bar_shows_cells_done_and_failures_so_far() -> None:
     import io
 
-    from conformance.report.progress import cell_progress
+    from conformance._report.progress import cell_progress
 
     stream = io.StringIO()
     console = Console(file=stream, force_terminal=True, width=120)
@@ -373,10 +373,10 @@ def test_the_bar_shows_cells_done_and_failures_so_far() -> None:
 def test_timings_are_ignored_by_every_comparison() -> None:
     """Item 2: the wall time varies run to run; --rounds, report diff and the
     byte-identity of reports do not read it."""
-    from conformance.recording.diff import changed
-    from conformance.report.model import untimed
-    from conformance.report.progress import slowest
-    from conformance.rounds import _result_differences
+    from conformance._recording.diff import changed
+    from conformance._report.progress import slowest
+    from conformance._report.report_schema import untimed
+    from conformance._rounds import _result_differences
 
     fast = Result(case="a", wire="gemini", verdict="pass", seconds=0.1)
     slow = fast.model_copy(update={"seconds": 9.5})
@@ -396,5 +396,5 @@ def test_a_crash_shows_the_targets_frames_not_the_suites(tmp_path: Path) -> None
     assert main([*args, "--wire", "anthropic-messages", "--json", str(report)]) == 1
     (result,) = json.loads(report.read_text())["results"]
     assert 'File "tests/targets/faulty.py", line' in result["reason"]
-    assert "conformance/targets/" not in result["reason"]
+    assert "conformance/_targets/" not in result["reason"]
     assert result["reason"].endswith("RuntimeError: the adapter broke")

@@ -3,7 +3,7 @@ every case strictly, then its request bodies against snapshots/reference/<column
 
 from __future__ import annotations
 
-from conformance.pytest.suite import ConformanceSuite
+from conformance.pytest._suite import ConformanceSuite
 
 
 class TestReference(ConformanceSuite):

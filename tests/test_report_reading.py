@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
+from conformance._cli import main
+from conformance._report.reading import cell_verdicts, read_json, read_report
 from conformance.errors import ReportFileError
-from conformance.report.reading import cell_verdicts, read_json, read_report
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """Request fields and beta values the provider cannot judge are answered explicitly
-(``conformance.provider.features``): a field or beta the real API does not take gets the
+(``conformance._provider.features``): a field or beta the real API does not take gets the
 real API's own answer, one it takes but the suite does not model gets "not modelled by
 this suite", and either leaves the cell ``error``, naming the feature, never a ``fail``
 from an unrelated check.  What the lists hold is checked against the bundled cases (a
@@ -12,15 +12,15 @@ from typing import Any, get_args
 
 import pytest
 
-from conformance.catalogue.features import Treatment, features
+from conformance._provider.features import listed_for, unjudgeable
+from conformance._recording.audit import Unjudged
+from conformance._recording.audit_report import _UNJUDGED
+from conformance._reference import ReferenceAdapter
+from conformance._reference.adapter import ReferenceSession
+from conformance._targets.api import WireRequest
+from conformance.catalogue._features import Treatment, features
 from conformance.http import HttpRequest
-from conformance.provider.features import listed_for, unjudgeable
-from conformance.recording.audit import Unjudged
-from conformance.recording.audit_report import _UNJUDGED
-from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.targets.base import WireRequest
-from conformance.wires.registry import wire_names
+from conformance.wires._registry import wire_names
 from tests.support import library, library_case, run_cell
 from tests.targets.rewriting import rewriting
 
@@ -60,13 +60,13 @@ class _BetaSession(ReferenceSession):
 
 
 def sending_beta(header: str, value: str) -> ReferenceAdapter:
-    class Session(_BetaSession):
+    class CaseBrief(_BetaSession):
         pass
 
-    Session.header, Session.beta = header, value
+    CaseBrief.header, CaseBrief.beta = header, value
 
     class Beta(ReferenceAdapter):
-        session_class = Session
+        session_class = CaseBrief
 
     Beta.name = "sends-a-beta"
     return Beta()

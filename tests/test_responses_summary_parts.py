@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conformance.model import Reasoning
-from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.reference.codec import Decoded
-from conformance.reference.consolidate import TurnBlock
+from conformance._reference import ReferenceAdapter
+from conformance._reference.adapter import ReferenceSession
+from conformance._reference.codec import Decoded
+from conformance._reference.consolidate import TurnBlock
+from conformance.vocabulary import Reasoning
 from tests.support import library_case, run_cell
 
 CASE = "responses-reasoning-summary-parts-replayed-whole"

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from conformance import runner
-from conformance.runner import CELLS_AHEAD_PER_WORKER, RunOptions, run_jobs_parallel
+from conformance import _runner as runner
+from conformance._runner import CELLS_AHEAD_PER_WORKER, RunOptions, run_jobs_parallel
 
 
 class Exchanges:

@@ -1,4 +1,4 @@
-"""The run settings are declared once (``conformance.settings``) and every face agrees
+"""The run settings are declared once (``conformance._settings``) and every face agrees
 with that declaration: the ``run`` flags, the pytest options and the suite attributes
 name the same settings, with the same defaults and choices."""
 
@@ -9,12 +9,12 @@ from typing import Any, ClassVar
 
 import pytest
 
-from conformance import settings
-from conformance.cli import _parser
-from conformance.pytest.cells import suite_setting
-from conformance.pytest.generated import GeneratedSuite
-from conformance.pytest.suite import ConformanceSuite
-from conformance.settings import GENERATED_SUITE, SETTINGS, SUITE, Setting, suite_problems
+from conformance import _settings as settings
+from conformance._cli import _parser
+from conformance._settings import GENERATED_SUITE, SETTINGS, SUITE, Setting, suite_problems
+from conformance.pytest._cells import suite_setting
+from conformance.pytest._generated import GeneratedSuite
+from conformance.pytest._suite import ConformanceSuite
 
 SUITES: dict[str, type[ConformanceSuite]] = {
     SUITE: ConformanceSuite,
@@ -127,7 +127,7 @@ def test_every_suite_attribute_is_a_setting() -> None:
 
 def test_the_settings_values_are_the_verdicts() -> None:
     """Written out in ``settings`` to keep it import-light; the same as the verdict's."""
-    from conformance.generate.command import PROFILE_NAMES
+    from conformance.generate._command import PROFILE_NAMES
     from conformance.verdict import (
         DEFAULT_EVIDENCE_THRESHOLD,
         DEFAULT_TIMEOUT,
@@ -145,7 +145,7 @@ def test_the_settings_module_stays_import_light() -> None:
     import sys
 
     code = (
-        "import sys, conformance.settings; "
+        "import sys, conformance._settings; "
         "print([m for m in ('pydantic', 'rich', 'yaml') if m in sys.modules])"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -218,7 +218,7 @@ def test_a_suite_of_its_own_attributes_and_helpers_passes() -> None:
 
 
 def test_a_suite_with_a_mistyped_attribute_fails_collection_with_one_line() -> None:
-    from conformance.pytest.cells import _target
+    from conformance.pytest._cells import _target
 
     class TestTypo(ConformanceSuite):
         wire = ("gemini",)
@@ -238,10 +238,10 @@ def test_generate_probe_and_replay_take_their_run_flags_from_the_settings() -> N
     import argparse
     import inspect
 
-    import conformance.generate.command as generate
-    import conformance.probe.command as probe
-    import conformance.recording.command as recording
-    from conformance.settings import REPLAY_TIMEOUT, setting
+    import conformance._probe.command as probe
+    import conformance._recording.command as recording
+    import conformance.generate._command as generate
+    from conformance._settings import REPLAY_TIMEOUT, setting
 
     adders = {
         "generate": generate.add_generate_arguments,

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases.library import bundled_snapshots_dir, load_library
-from conformance.cases.load_problem import LoadProblem
-from conformance.cli import main
+from conformance._cases.library import bundled_snapshots_dir, load_library
+from conformance._cases.load_problem import LoadProblem
+from conformance._cli import main
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._report.merge import merge
+from conformance._report.report_schema import Report, Shard, summarize, to_json, untimed
+from conformance._runner import Job, plan, shard
+from conformance._settings import ShardSpec
+from conformance._targets.resolve import target_from_object
 from conformance.errors import MergeError
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.report.merge import merge
-from conformance.report.model import Report, Shard, summarize, to_json, untimed
-from conformance.runner import Job, plan, shard
-from conformance.settings import ShardSpec
-from conformance.targets.resolve import target_from_object
 from conformance.verdict import Result
 
 

@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases.library import bundled_snapshots_dir
-from conformance.cli import main
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.runner import RunOptions, plan, run_job, run_jobs
-from conformance.snapshots import (
+from conformance._cases.library import bundled_snapshots_dir
+from conformance._cli import main
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._runner import RunOptions, plan, run_job, run_jobs
+from conformance._snapshots import (
     RequestBodies,
     SnapshotSlot,
     SnapshotStore,
     stale_snapshots,
 )
-from conformance.targets.resolve import target_from_object
-from conformance.transcript import Transcript
+from conformance._targets.resolve import target_from_object
+from conformance._transcript import Transcript
 from tests.support import library
 
 ROOT = bundled_snapshots_dir()
@@ -88,7 +88,7 @@ def test_an_unreadable_or_unwritable_snapshot_is_a_drift_that_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Permission denied on a snapshot file gave a traceback and lost the judged cells."""
-    from conformance.snapshots import RequestBodies
+    from conformance._snapshots import RequestBodies
 
     column, case, transcript = one_cell()
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from conformance.cases.schema import Turn
-from conformance.model import Text, ToolCall
-from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.runner import plan
-from conformance.targets.resolve import target_from_object
+from conformance._cases.schema import Turn
+from conformance._reference import ReferenceAdapter
+from conformance._reference.adapter import ReferenceSession
+from conformance._runner import plan
+from conformance._targets.resolve import target_from_object
+from conformance.vocabulary import Text, ToolCall
 from tests.support import failing, library, library_case, run_cell, run_library
 
 NUDGE = "<system>Please return text or call a tool.</system>"

@@ -9,9 +9,9 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.reference.codec import WireCodec
-from conformance.reference.gemini import GeminiCodec
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._reference.codec import WireCodec
+from conformance._reference.gemini import GeminiCodec
 from harness.accepted._rewrite import Rewriting
 from harness.broken import HoistThinkingAdapter, MergeEpisodesAdapter
 from tests.support import library_case, run_cell

@@ -5,6 +5,6 @@ report), ``rule: F1`` (a drift note) and ``seed: N`` (a design behaviour); this 
 holds those entries (``rules.yaml``) and resolves a citation to one of them.
 """
 
-from conformance.catalogue.model import Catalogue, Entry, catalogue, resolve
+from conformance.catalogue._entries import Catalogue, Entry, catalogue, resolve
 
 __all__ = ["Catalogue", "Entry", "catalogue", "resolve"]

@@ -13,9 +13,9 @@ did not register is an error.  A check two predicates judge (OpenRouter's Anthro
 signature, judged on every message and again on the latest one) is listed once, at its
 first registration.
 
-Wires register predicates over their own request view; ``conformance.checks`` registers
+Wires register predicates over their own request view; ``conformance._checks`` registers
 judges over a transcript.  Whether every entry has a predicate is asked of the whole
-listing (``conformance.checks.registry.all_checks``): the wires load lazily.
+listing (``conformance._checks.registry.all_checks``): the wires load lazily.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, ParamSpec, TypeVar
 
-from conformance.catalogue.checks import check_entries, check_rules
+from conformance.catalogue._checks import check_entries, check_rules
 from conformance.errors import RuleBookError, UnknownCheckId, close_to
 from conformance.verdict import Rule, Violation
 

@@ -23,13 +23,13 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from conformance.generate._properties import judge
     from conformance.generate.conversations import cases
-    from conformance.generate.properties import judge
 
 #: Public name -> the module that defines it (loaded on first use: hypothesis is heavy).
 _EXPORTS = {
     "cases": "conformance.generate.conversations",
-    "judge": "conformance.generate.properties",
+    "judge": "conformance.generate._properties",
 }
 
 __all__ = ["cases", "judge"]

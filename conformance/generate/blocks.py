@@ -3,8 +3,8 @@
 Each strategy draws every form the neutral vocabulary has (signed, text-less, unsigned,
 redacted and summarised reasoning; plain and signed text; complete tool calls with
 their stream chunkings).  Which of them a wire really sends is not decided here: the
-wire's realism predicates decide, through ``conformance.generate.realistic``.  Opaque
-payloads and call ids are placeholders until ``conformance.generate.mint`` makes them
+wire's realism predicates decide, through ``conformance.generate._realistic``.  Opaque
+payloads and call ids are placeholders until ``conformance.generate._mint`` makes them
 unique.
 """
 
@@ -22,7 +22,7 @@ from conformance.generate.payloads import (
     sentences,
     visible_texts,
 )
-from conformance.model import ContentBlock, Reasoning, Text, ToolCall
+from conformance.vocabulary import ContentBlock, Reasoning, Text, ToolCall
 
 #: The id every drawn call carries until minting gives it a unique, wire-shaped one.
 PENDING_ID = "pending"

@@ -2,7 +2,7 @@
 responses (faults between them) and one response that ends it, realistic on one wire
 column and clean under the case lint.
 
-The lint (``conformance.cases.lint.lint_case``) is the last word: a drawn case it finds
+The lint (``conformance._cases.lint.lint_case``) is the last word: a drawn case it finds
 a problem in is rejected, so every generated case could be committed to the library.
 """
 
@@ -14,14 +14,14 @@ from collections.abc import Sequence
 from hypothesis import reject
 from hypothesis import strategies as st
 
-from conformance.cases.lint import lint_case
-from conformance.cases.schema import Case, ExpectNoMessage, Given, RuleRef, Turn, may_continue
-from conformance.generate.features import features_of
-from conformance.generate.mint import Mint, call_id_prefix
+from conformance._cases.lint import lint_case
+from conformance._cases.schema import Case, ExpectNoMessage, Given, RuleRef, Turn, may_continue
+from conformance.generate._features import features_of
+from conformance.generate._mint import Mint, call_id_prefix
 from conformance.generate.payloads import sentences
 from conformance.generate.responses import Shaping, ending_responses, faults, loop_responses
-from conformance.model import Options, ScriptedResponse, Text, ThinkingConfig, ToolSpec
-from conformance.wires.registry import get_wire, split_column
+from conformance.vocabulary import Options, ScriptedResponse, Text, ThinkingConfig, ToolSpec
+from conformance.wires._registry import get_wire, split_column
 
 #: The tools every generated conversation offers, with the results the suite hands out.
 TOOLS = (

@@ -2,7 +2,7 @@
 chunkings, each drawn so it shrinks toward the shortest realistic value.
 
 Opaque payloads are drawn as bytes and minted as standard base64 later
-(``conformance.generate.mint``), so every token of a conversation is distinct, as the
+(``conformance.generate._mint``), so every token of a conversation is distinct, as the
 case lint demands, however hypothesis shrinks the bytes.
 """
 

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
+from conformance.generate._mint import Mint
+from conformance.generate._realistic import realistic_blocks, realistic_noise, realistic_stops
 from conformance.generate.blocks import answer_blocks, content_blocks, tool_calls
-from conformance.generate.mint import Mint
 from conformance.generate.payloads import cut_arguments
-from conformance.generate.realistic import realistic_blocks, realistic_noise, realistic_stops
-from conformance.model import (
+from conformance.vocabulary import (
     TRUNCATING_STOPS,
     ContentBlock,
     Fault,

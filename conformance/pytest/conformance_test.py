@@ -3,7 +3,7 @@
 pytest --pyargs conformance.pytest.conformance_test --conformance-target my_pkg.adapter:MyAdapter
 """
 
-from conformance.pytest.suite import ConformanceSuite
+from conformance.pytest._suite import ConformanceSuite
 
 
 class TestConformance(ConformanceSuite):

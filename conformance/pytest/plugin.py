@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from conformance.pytest.sweep import Sweep
+    from conformance.pytest._sweep import Sweep
 
 FIXTURE = "wire_conformance_case"
 #: The fixture of ``GeneratedSuite.test_generated_shapes`` (its column).
@@ -35,8 +35,8 @@ UNSNAPSHOTTED: pytest.StashKey[dict[str, None]] = pytest.StashKey()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    """The ``--conformance-*`` options: the pytest face of ``conformance.settings``."""
-    from conformance.settings import add_pytest_options
+    """The ``--conformance-*`` options: the pytest face of ``conformance._settings``."""
+    from conformance._settings import add_pytest_options
 
     add_pytest_options(parser.getgroup("wire-conformance"))
 
@@ -50,9 +50,9 @@ def pytest_configure(config: pytest.Config) -> None:
         return  # import nothing: the plugin costs sessions without the suite nothing
     from pathlib import Path
 
-    from conformance.cases.selection import case_dir_problems
+    from conformance._cases.selection import case_dir_problems
     from conformance.errors import unknown_names
-    from conformance.wires.registry import columns
+    from conformance.wires._registry import columns
 
     unknown = unknown_names("wire", wires, columns())
     if unknown is not None:
@@ -64,12 +64,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if GENERATED_FIXTURE in metafunc.fixturenames:
-        from conformance.pytest.generated_cells import parametrize_columns
+        from conformance.pytest._generated_cells import parametrize_columns
 
         parametrize_columns(metafunc)
     if FIXTURE not in metafunc.fixturenames:
         return
-    from conformance.pytest.cells import parametrize
+    from conformance.pytest._cells import parametrize
 
     parametrize(metafunc)
 
@@ -78,7 +78,7 @@ def pytest_collection_modifyitems(session: pytest.Session, items: list[pytest.It
     """``--conformance-probes``: the catalogues' probes join the collected items."""
     if not session.config.getoption("--conformance-probes", default=[]):
         return
-    from conformance.pytest.probes import probe_items
+    from conformance.pytest._probes import probe_items
 
     items.extend(probe_items(session))
 
@@ -109,10 +109,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 def _signal_status(session: pytest.Session) -> None:
     """A session a SIGTERM or SIGHUP ended during a cell exits ``128 + N`` as the
-    commands do, not pytest's 2 for Ctrl-C (``conformance.interrupt``)."""
+    commands do, not pytest's 2 for Ctrl-C (``conformance._interrupt``)."""
     import sys
 
-    interrupt = sys.modules.get("conformance.interrupt")  # imported once a cell ran
+    interrupt = sys.modules.get("conformance._interrupt")  # imported once a cell ran
     taken: list[int] = getattr(interrupt, "taken", [])
     if taken:
         session.exitstatus = 128 + taken[0]
@@ -130,7 +130,7 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     found = output.get(WORKER_OUTPUT)
     if found is None:
         return
-    from conformance.pytest.sweep import Sweep
+    from conformance.pytest._sweep import Sweep
 
     config.stash.setdefault(SWEEP, Sweep()).take(found)
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Literal
 
-from conformance.model import Block
 from conformance.verdict import Severity
+from conformance.vocabulary import Block
 
 #: What a block's payload stays paired with when it comes back: ``content`` is the text
 #: it was minted on (``"redacted"`` for redacted reasoning), ``id`` the block's id,

@@ -11,8 +11,8 @@ Callers take the role they use, so a test double supplies that role and nothing 
 - ``ClientEnvironment``: how the provider's own clients find it (base URL and key
   variables, key headers), what a command target's environment sets.
 
-``conformance.wires.contract.assemble`` builds one ``Wire`` from a wire package's job
-modules, by the contract; the registry (``conformance.wires.registry.get_wire``) hands it
+``conformance.wires._assembly.assemble`` builds one ``Wire`` from a wire package's job
+modules, by the contract; the registry (``conformance.wires._registry.get_wire``) hands it
 out.
 """
 
@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import Block, Message, Noise, Options, ScriptedResponse, Stop, ToolSpec
 from conformance.verdict import Rule, Violation
-from conformance.wires.base import RenderContext, RequestView, ValidationContext
+from conformance.vocabulary import Block, Message, Noise, Options, ScriptedResponse, Stop, ToolSpec
+from conformance.wires.context import RenderContext, RequestView, ValidationContext
 from conformance.wires.hints import LedgerHints
 
 if TYPE_CHECKING:
-    from conformance.wires.sse import StreamEvent
+    from conformance.wires._sse import StreamEvent
 
 
 class Server(Protocol):

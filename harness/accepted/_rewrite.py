@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.model import Message
-from conformance.reference.codec import WireCodec
-from conformance.targets.base import WireRequest
+from conformance._reference.codec import WireCodec
+from conformance._targets.api import WireRequest
+from conformance.vocabulary import Message
 
 
 class Rewriting(WireCodec):

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from conformance.model import Block, Message, Text
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.reference.anthropic import AnthropicCodec
-from conformance.reference.codec import WireCodec
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._reference.anthropic import AnthropicCodec
+from conformance._reference.codec import WireCodec
+from conformance.vocabulary import Block, Message, Text
 from harness.accepted._rewrite import Rewriting
 
 

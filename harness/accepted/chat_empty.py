@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.reference.codec import WireCodec
-from conformance.reference.guards import Guards
-from conformance.reference.openai_chat import OpenAIChatCodec
-from conformance.targets.base import Session
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._reference.codec import WireCodec
+from conformance._reference.guards import Guards
+from conformance._reference.openai_chat import OpenAIChatCodec
+from conformance._targets.api import CaseBrief
 from harness.accepted._rewrite import Rewriting
 
 
@@ -36,7 +36,7 @@ class EmptyAssistantKeptAdapter(ReferenceAdapter):
     wires: ClassVar[frozenset[str]] = frozenset({"openai-chat"})
     codecs: ClassVar[Mapping[str, type[WireCodec]]] = {"openai-chat": EmptyStringContentCodec}
 
-    def open(self, session: Session) -> ReferenceSession:
+    def open(self, session: CaseBrief) -> ReferenceSession:
         if session.dialect is not None:
             return super().open(session)
         guards = Guards({*self.guards.disabled, "skip-empty-assistant"})

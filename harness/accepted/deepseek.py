@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.reference.codec import WireCodec
-from conformance.reference.openai_chat import DEEPSEEK, OpenAIChatCodec
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._reference.codec import WireCodec
+from conformance._reference.openai_chat import DEEPSEEK, OpenAIChatCodec
 from harness.accepted._rewrite import Rewriting
 
 

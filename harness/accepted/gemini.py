@@ -14,9 +14,9 @@ import base64
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.reference.codec import WireCodec
-from conformance.reference.gemini import GeminiCodec
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._reference.codec import WireCodec
+from conformance._reference.gemini import GeminiCodec
 from harness.accepted._rewrite import Rewriting
 
 

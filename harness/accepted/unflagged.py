@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.reference.codec import WireCodec
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._reference.codec import WireCodec
 from harness.accepted.anthropic import NoErrorFlagCodec
 from harness.accepted.gemini import ErrorAsOutputCodec
 

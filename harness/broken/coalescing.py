@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from conformance.model import Block, Reasoning
-from conformance.reference.adapter import ReferenceSession
+from conformance._reference.adapter import ReferenceSession
+from conformance.vocabulary import Block, Reasoning
 from harness.coalescing import CoalescingAdapter, CoalescingSession
 
 

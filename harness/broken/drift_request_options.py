@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from conformance.model import Message
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.reference.anthropic import AnthropicCodec
-from conformance.reference.codec import WireCodec
-from conformance.reference.openai_chat import OpenAIChatCodec
-from conformance.reference.openai_responses import OpenAIResponsesCodec
-from conformance.targets.base import WireRequest
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._reference.anthropic import AnthropicCodec
+from conformance._reference.codec import WireCodec
+from conformance._reference.openai_chat import OpenAIChatCodec
+from conformance._reference.openai_responses import OpenAIResponsesCodec
+from conformance._targets.api import WireRequest
+from conformance.vocabulary import Message
 
 
 class _Drifting(WireCodec):

@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from conformance.model import Block, Reasoning
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.reference.anthropic import AnthropicCodec, all_to_front
-from conformance.reference.codec import WireCodec
-from conformance.reference.gemini import GeminiCodec
-from conformance.reference.openai_chat import OpenAIChatCodec
-from conformance.reference.openai_responses import OpenAIResponsesCodec
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._reference.anthropic import AnthropicCodec, all_to_front
+from conformance._reference.codec import WireCodec
+from conformance._reference.gemini import GeminiCodec
+from conformance._reference.openai_chat import OpenAIChatCodec
+from conformance._reference.openai_responses import OpenAIResponsesCodec
+from conformance.vocabulary import Block, Reasoning
 
 
 def _reasoning(block: Block) -> bool:

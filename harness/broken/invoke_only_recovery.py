@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.reference.xml_recovery import INVOKE, Dialect
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._reference.xml_recovery import INVOKE, Dialect
 
 
 class InvokeOnlyRecoverySession(ReferenceSession):

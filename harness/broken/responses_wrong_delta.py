@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from conformance.reference.adapter import ReferenceSession
+from conformance._reference.adapter import ReferenceSession
 from harness.chained import ChainedReference, ChainedSession
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from conformance.model import Text
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.targets.base import WireResponse
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._targets.api import WireResponse
+from conformance.vocabulary import Text
 
 
 class StoreErrorOnRetrySession(ReferenceSession):

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from conformance.model import Text, ToolCall
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.reference.codec import Decoded
-from conformance.reference.consolidate import TurnBlock
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._reference.codec import Decoded
+from conformance._reference.consolidate import TurnBlock
+from conformance.vocabulary import Text, ToolCall
 
 
 class TextBeforeCallsSession(ReferenceSession):

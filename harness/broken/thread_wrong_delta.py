@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from conformance.reference.adapter import ReferenceSession
+from conformance._reference.adapter import ReferenceSession
 from harness.threaded import ThreadedReference, ThreadedSession
 
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.targets.base import ToolResultIn
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._targets.api import ToolResultIn
 
 
 class DropErrorFlagSession(ReferenceSession):

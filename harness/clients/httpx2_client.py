@@ -9,7 +9,7 @@ from typing import ClassVar
 
 import httpx2
 
-from conformance.targets.base import Client, Conversation
+from conformance._targets.api import Client, Conversation
 from harness.clients.httpx_client import hold_anthropic
 
 

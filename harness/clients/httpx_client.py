@@ -10,13 +10,13 @@ from typing import Any, ClassVar
 
 import httpx
 
-from conformance.targets.base import Client, Conversation, Session, ToolResultIn
+from conformance._targets.api import CaseBrief, Client, Conversation, ToolResultIn
 
 #: Sends one request: (url, body, headers) -> (status, body).
 Post = Callable[[str, bytes, Mapping[str, str]], tuple[int, bytes]]
 
 
-def request_body(session: Session, messages: list[dict[str, Any]]) -> dict[str, Any]:
+def request_body(session: CaseBrief, messages: list[dict[str, Any]]) -> dict[str, Any]:
     """A non-streaming Messages request for ``session`` with this history."""
     body: dict[str, Any] = {"model": session.model, "max_tokens": session.max_tokens}
     if session.system is not None:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from conformance.cases.library import load_library
-from conformance.report.html import template_environment
+from conformance._cases.library import load_library
+from conformance._report.html import template_environment
 from harness.targets.report import (
     RESULTS,
     SEVERITIES,

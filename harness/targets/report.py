@@ -27,7 +27,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from conformance.cases.library import load_library
+from conformance._cases.library import load_library
 from harness.targets.libraries import LIBRARIES
 
 HERE = Path(__file__).resolve().parent

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import yaml
 
-from conformance.cases.library import bundled_cases_dir
-from conformance.cases.lint import lint_case
-from conformance.cases.schema import Case
+from conformance._cases.library import bundled_cases_dir
+from conformance._cases.lint import lint_case
+from conformance._cases.schema import Case
 
 FILE = bundled_cases_dir() / "leading-thinking" / "leading-thinking-manual-first-run-only.yaml"
 SIGNATURE = "EmRgGJwd3cZVpLMcxaMMKI5f8+fzKTPVni5tLo5Y4I+vT9cfHAofAZlljrsDpcbrpISnDGd0Y3Yv6G0o/Qak74+u6ipjEm4idp13UsjdiAsxfTQFDHJV5EYYGvW2s+qQG4wYDYnG"  # noqa: E501
@@ -42,7 +42,7 @@ def test_a_thinking_budget_not_below_max_tokens() -> None:
 
 def test_the_budget_finding_is_a_listed_realism_check() -> None:
     """Cited by id like every other realism finding, so ``checks --kind realism`` lists it."""
-    from conformance.checks.registry import realism_checks
+    from conformance._checks.registry import realism_checks
 
     ids = [rule.id for rule in realism_checks()]
     assert "anthropic-messages/realism/budget-not-below-max-tokens" in ids

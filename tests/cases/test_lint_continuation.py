@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conformance.cases.library import bundled_cases_dir
-from conformance.cases.lint import lint_case
-from conformance.cases.schema import Case
+from conformance._cases.library import bundled_cases_dir
+from conformance._cases.lint import lint_case
+from conformance._cases.schema import Case
 
 CONTINUATION = """        - if_continued: true
           stop: end

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from conformance.cases.load_problem import LoadProblem
-from conformance.cases.loader import CaseSet, load_dirs, load_text
-from conformance.cases.parse_cache import ParseCache
-from conformance.cases.validate import Vocabulary
-from conformance.cases.yamlfile import parse
+from conformance._cases.load_problem import LoadProblem
+from conformance._cases.loader import CaseSet, load_dirs, load_text
+from conformance._cases.parse_cache import ParseCache
+from conformance._cases.validate import Vocabulary
+from conformance._cases.yamlfile import parse
 
 VOCABULARY = Vocabulary(frozenset({"truncation", "tool-pairing"}), {"anthropic-messages": ()})
 
@@ -182,7 +182,7 @@ def test_a_second_load_takes_every_document_from_the_parse_cache(
     write(source, "paired", GOOD.format(id="paired"))
     write(source, "other", GOOD.format(id="other"))
     counting = CountingParse()
-    monkeypatch.setattr("conformance.cases.loader.parse", counting)
+    monkeypatch.setattr("conformance._cases.loader.parse", counting)
     cold = load_dirs([source], VOCABULARY, cache)
     assert counting.calls == 2  # a cold cache parses every file
     (stored,) = (tmp_path / "cache").iterdir()
@@ -201,7 +201,7 @@ def test_a_cached_document_that_fails_validation_is_parsed_again_for_its_line(
     write(source, "paired", GOOD.format(id="paired"))
     assert load_dirs([source], VOCABULARY, cache).errors == ()
     counting = CountingParse()
-    monkeypatch.setattr("conformance.cases.loader.parse", counting)
+    monkeypatch.setattr("conformance._cases.loader.parse", counting)
     narrower = Vocabulary(frozenset({"truncation"}), {"anthropic-messages": ()})
     (error,) = load_dirs([source], narrower, cache).errors
     assert (error.line, error.field) == (4, "features")  # located, not line 1
@@ -264,7 +264,7 @@ def test_load_text_validates_names_against_a_vocabulary() -> None:
 def test_a_cache_hit_loads_the_very_cases_a_miss_loads(tmp_path: Path) -> None:
     """The whole bundled library, loaded cold and then from the proven cases: every
     case, file and shown name alike, field for field."""
-    from conformance.cases.library import load_library
+    from conformance._cases.library import load_library
 
     cache = ParseCache(tmp_path / "cache")
     cold = load_library((), ParseCache(None))
@@ -304,7 +304,7 @@ def test_a_misnamed_file_is_located_alike_from_the_cache(
     write(source, "elsewhere", "\n" + GOOD.format(id="paired"))
     (cold,) = load_dirs([source], VOCABULARY, cache).errors
     counting = CountingParse()
-    monkeypatch.setattr("conformance.cases.loader.parse", counting)
+    monkeypatch.setattr("conformance._cases.loader.parse", counting)
     (warm,) = load_dirs([source], VOCABULARY, cache).errors
     assert warm == cold
     assert (warm.line, warm.field) == (2, "id")
@@ -314,14 +314,14 @@ def test_a_misnamed_file_is_located_alike_from_the_cache(
 def test_a_changed_schema_source_or_an_unsafe_store_is_a_miss(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from conformance.cases import parse_cache
+    from conformance._cases import parse_cache
 
     cache = ParseCache(tmp_path / "cache")
     source = tmp_path / "lib"
     write(source, "paired", GOOD.format(id="paired"))
     load_dirs([source], VOCABULARY, cache)
     counting = CountingParse()
-    monkeypatch.setattr("conformance.cases.loader.parse", counting)
+    monkeypatch.setattr("conformance._cases.loader.parse", counting)
     load_dirs([source], VOCABULARY, cache)
     assert counting.calls == 0  # proven
     (stored,) = (tmp_path / "cache").iterdir()
@@ -337,7 +337,7 @@ def test_a_changed_schema_source_or_an_unsafe_store_is_a_miss(
 def test_the_quick_parse_gives_the_located_parse_data_and_errors() -> None:
     """A loader parses without positions first: the data of every bundled case, and the
     error of every refused document, are the located parse's."""
-    from conformance.cases.library import bundled_cases_dir
+    from conformance._cases.library import bundled_cases_dir
     from conformance.errors import YamlError
 
     for path in sorted(bundled_cases_dir().rglob("*.yaml")):
@@ -372,7 +372,7 @@ def test_without_libyaml_the_pure_python_loader_gives_the_same_document(
 ) -> None:
     import yaml
 
-    from conformance.cases import yamlfile
+    from conformance._cases import yamlfile
 
     text = GOOD.format(id="paired")
     fast = parse(text)
@@ -399,7 +399,7 @@ class CountingRead:
     """Stands in for the loader's file read and counts the files it read."""
 
     def __init__(self) -> None:
-        from conformance.cases import loader
+        from conformance._cases import loader
 
         self.real = loader._read
         self.calls = 0
@@ -412,7 +412,7 @@ class CountingRead:
 def test_an_old_unchanged_file_is_taken_without_reading_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from conformance.cases import parse_cache
+    from conformance._cases import parse_cache
 
     monkeypatch.setattr(parse_cache, "time", ClockMovedOn(60))
     cache = ParseCache(tmp_path / "cache")
@@ -420,7 +420,7 @@ def test_an_old_unchanged_file_is_taken_without_reading_it(
     path = write(source, "paired", GOOD.format(id="paired"))
     cold = load_dirs([source], VOCABULARY, cache)
     reads = CountingRead()
-    monkeypatch.setattr("conformance.cases.loader._read", reads)
+    monkeypatch.setattr("conformance._cases.loader._read", reads)
     assert load_dirs([source], VOCABULARY, cache) == cold
     assert reads.calls == 0  # its stat proved it unchanged
     # A longer text is another size: read, parsed, and its error located, at once.
@@ -451,7 +451,7 @@ def test_an_edit_keeping_size_and_times_is_seen_while_the_file_is_recent(
 def test_a_signature_vouches_only_for_an_old_regular_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from conformance.cases import parse_cache
+    from conformance._cases import parse_cache
 
     path = tmp_path / "a.yaml"
     path.write_text("id: a\n")

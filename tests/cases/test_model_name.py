@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.cases.library import load_library
-from conformance.cases.schema import Case
-from conformance.runner import session_for
-from conformance.wires.openai_chat._dialects import upstream
-from conformance.wires.registry import get_wire
+from conformance._cases.library import load_library
+from conformance._cases.schema import Case
+from conformance._runner import session_for
+from conformance.wires._openai_chat._dialects import upstream
+from conformance.wires._registry import get_wire
 
 
 def case(case_id: str) -> Case:

@@ -10,12 +10,12 @@ from typing import Any, ClassVar
 import pytest
 from pydantic import ValidationError
 
-from conformance.agent.runner import session_from_contract
-from conformance.cases.schema import Given
-from conformance.model import ToolChoice
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.runner import plan, session_for
-from conformance.targets.resolve import target_from_object
+from conformance._agent.runner import session_from_contract
+from conformance._cases.schema import Given
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._runner import plan, session_for
+from conformance._targets.resolve import target_from_object
+from conformance.vocabulary import ToolChoice
 from harness.broken.drift_request_options import DriftRequestOptionsAdapter
 from tests.support import library_case, run_cell
 

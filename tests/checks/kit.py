@@ -12,10 +12,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.cases.schema import Case
+from conformance._cases.schema import Case
+from conformance._transcript import Exchange, Transcript
 from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import (
+from conformance.verdict import Violation
+from conformance.vocabulary import (
     TRUNCATING_STOPS,
     Block,
     ContentBlock,
@@ -28,12 +30,10 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
-from conformance.transcript import Exchange, Transcript
-from conformance.verdict import Violation
-from conformance.wires.base import RequestView, ValidationContext
+from conformance.wires._saved_history import STREAM_DIRECTIVES
+from conformance.wires.context import RequestView, ValidationContext
 from conformance.wires.hints import LedgerHints
 from conformance.wires.roles import Realism, Wire
-from conformance.wires.saved_history import STREAM_DIRECTIVES
 
 RESULT = "file contents"
 TRUNCATED_RESULT = "not run: the call was truncated"

@@ -4,8 +4,8 @@ Anthropic and OpenRouter cell; now that case fails it on both, and only that cas
 
 from __future__ import annotations
 
-from conformance.runner import RunOptions, plan, run_jobs
-from conformance.targets.resolve import resolve_target
+from conformance._runner import RunOptions, plan, run_jobs
+from conformance._targets.resolve import resolve_target
 from tests.support import library
 
 CASE = "back-to-back-signed-thinking-blocks-kept-apart"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.resolve import resolve_target
+from conformance._runner import RunOptions, plan, run_job
+from conformance._targets.resolve import resolve_target
 from tests.support import library
 
 CASE = "earlier-call-arguments-key-order-stable-across-requests"

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from conformance.cases.schema import BlockPattern
-from conformance.checks.expectations import expectation_violations, matches
-from conformance.model import FinalOutput, Reasoning, Text
-from conformance.transcript import Transcript
+from conformance._cases.schema import BlockPattern
+from conformance._checks.expectations import expectation_violations, matches
+from conformance._transcript import Transcript
 from conformance.verdict import Violation
-from conformance.wires.base import RequestView
+from conformance.vocabulary import FinalOutput, Reasoning, Text
+from conformance.wires.context import RequestView
 from tests.checks.kit import (
     call,
     ideal_views,
@@ -260,7 +260,7 @@ def test_a_summary_pattern_written_empty_matches_the_view_of_an_empty_summary() 
     import json
 
     from conformance.http import HttpRequest
-    from conformance.wires.openai_responses import WIRE
+    from conformance.wires._openai_responses import WIRE
 
     item = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAAB1"}
     body = {"model": "m", "input": [{"role": "user", "content": "go"}, item], "store": False}

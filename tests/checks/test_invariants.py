@@ -7,18 +7,18 @@ from typing import Any
 
 import pytest
 
-from conformance.cases.schema import Case
-from conformance.checks.check import Judge
-from conformance.checks.invariants import (
+from conformance._cases.schema import Case
+from conformance._checks.check import Judge
+from conformance._checks.invariants import (
     append_only,
     no_empty_message,
     no_reasoning_in_user_input,
     tool_pairing,
     truncated_call_not_run,
 )
-from conformance.model import Reasoning, Text
 from conformance.verdict import Violation
-from conformance.wires.base import RequestView
+from conformance.vocabulary import Reasoning, Text
+from conformance.wires.context import RequestView
 from conformance.wires.hints import LedgerHints
 from tests.checks.kit import (
     RESULT,

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from conformance.cases.schema import Case
-from conformance.checks.ledger import diagnose, ledger_violations
-from conformance.checks.quote import digest
-from conformance.model import Block, Reasoning, Stop, ToolCall
+from conformance._cases.schema import Case
+from conformance._checks.ledger import diagnose, ledger_violations
+from conformance._checks.quote import digest
 from conformance.verdict import Violation
-from conformance.wires.base import RequestView
+from conformance.vocabulary import Block, Reasoning, Stop, ToolCall
+from conformance.wires._openai_responses._minted import interim_content
+from conformance.wires._registry import get_wire
+from conformance.wires.context import RequestView
 from conformance.wires.hints import LedgerHints
-from conformance.wires.openai_responses._minted import interim_content
-from conformance.wires.registry import get_wire
 from conformance.wires.roles import Hinted
 from tests.checks.kit import (
     SOFT_TEXT,

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from conformance.cases.schema import Case
-from conformance.cases.show import _expectations
-from conformance.checks.expectations import expectation_violations
+from conformance._cases.schema import Case
+from conformance._cases.show import _expectations
+from conformance._checks.expectations import expectation_violations
 from tests.checks.kit import ideal_views, transcript
 
 SCRIPT = {"stop": "end", "blocks": [{"kind": "text", "text": "done"}]}

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from conformance.reference import ReferenceAdapter
-from conformance.wires.anthropic_messages._models import binds_thinking_prefix
+from conformance._reference import ReferenceAdapter
+from conformance.wires._anthropic_messages._models import binds_thinking_prefix
 from tests.support import library_case, run_cell
 from tests.targets.rewriting import rewriting
 from tests.targets.thinking_ahead import ThinkingAheadAsUserText

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 
-from conformance.checks.quote import LIMIT, block, blocks, call, digest, payload, short, value
+from conformance._checks.quote import LIMIT, block, blocks, call, digest, payload, short, value
 from tests.checks.kit import call as tool_call
 from tests.checks.kit import text, think
 

@@ -9,32 +9,32 @@ import re
 
 import pytest
 
-import conformance.checks
-from conformance.cases.schema import Case
-from conformance.catalogue.book import RuleBook
-from conformance.checks.check import JudgeBook
-from conformance.checks.expectations import expectations
-from conformance.checks.invariants import (
+import conformance._checks
+from conformance._cases.schema import Case
+from conformance._checks.check import JudgeBook
+from conformance._checks.expectations import expectations
+from conformance._checks.invariants import (
     append_only,
     no_empty_message,
     no_reasoning_in_user_input,
     tool_pairing,
     truncated_call_not_run,
 )
-from conformance.checks.ledger import ledger_violations
-from conformance.checks.recorded import recorded_violations
-from conformance.checks.registry import (
+from conformance._checks.ledger import ledger_violations
+from conformance._checks.recorded import recorded_violations
+from conformance._checks.registry import (
     BOOKS,
     MORE_VIOLATIONS,
     all_checks,
     registered,
     run_checks,
 )
-from conformance.checks.retries import retry_identical
-from conformance.provider.scripted import BEYOND_SCRIPT, PROVIDER_RULES
-from conformance.transcript import Transcript
+from conformance._checks.retries import retry_identical
+from conformance._provider.scripted import BEYOND_SCRIPT, PROVIDER_RULES
+from conformance._transcript import Transcript
+from conformance.catalogue.book import RuleBook
 from conformance.verdict import Rule, Violation
-from conformance.wires.registry import get_wire, wire_names
+from conformance.wires._registry import get_wire, wire_names
 from conformance.wires.roles import Wire
 from tests.checks.kit import (
     call,
@@ -123,8 +123,8 @@ def test_each_registered_judge_reports_only_its_own_checks() -> None:
 
 def test_every_module_that_declares_a_book_is_registered() -> None:
     found = []
-    for module in pkgutil.iter_modules(conformance.checks.__path__):
-        imported = importlib.import_module(f"conformance.checks.{module.name}")
+    for module in pkgutil.iter_modules(conformance._checks.__path__):
+        imported = importlib.import_module(f"conformance._checks.{module.name}")
         book = getattr(imported, "BOOK", None)
         if isinstance(book, RuleBook):
             found.append(book)

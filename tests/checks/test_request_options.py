@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from conformance.cases.schema import Case
-from conformance.checks.expectations import expectation_violations
+from conformance._cases.schema import Case
+from conformance._checks.expectations import expectation_violations
+from conformance._transcript import Exchange, Transcript
 from conformance.http import HttpRequest, HttpResponse
-from conformance.transcript import Exchange, Transcript
-from conformance.wires.base import RequestView
+from conformance.wires.context import RequestView
 
 BETA = "interleaved-thinking-2025-05-14"
 

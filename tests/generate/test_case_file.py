@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from conformance.cases.lint import lint_case
-from conformance.cases.schema import Case, RuleRef
-from conformance.catalogue.render import unresolved
-from conformance.generate.case_file import (
+from conformance._cases.lint import lint_case
+from conformance._cases.schema import Case, RuleRef
+from conformance.catalogue._render import unresolved
+from conformance.generate._case_file import (
     CaseFileError,
     case_yaml,
     citations,
@@ -49,9 +49,9 @@ def test_citations_come_from_the_failing_check() -> None:
 
 def test_a_case_that_does_not_load_back_is_refused(tmp_path: Path) -> None:
     """The printed file is checked: a case the lint refuses is never printed."""
-    from conformance.cases.schema import Given, Turn
+    from conformance._cases.schema import Given, Turn
     from conformance.generate.conversations import TOOLS, build_case
-    from conformance.model import Reasoning, ScriptedResponse
+    from conformance.vocabulary import Reasoning, ScriptedResponse
 
     unsigned = ScriptedResponse(stop="end", blocks=(Reasoning(text="hm"),))
     given = Given(tools=TOOLS, turns=(Turn(user="go on", responses=(unsigned,)),))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conformance.cli import main
+from conformance._cli import main
 from conformance.verdict import Result
 
 
@@ -87,7 +87,7 @@ def test_a_reproducible_profile_replays_no_database_unless_one_is_named(
     """``ci`` finds the same thing on every machine: a failure a dev run kept under the
     project is not replayed (it would change what the fixed seed draws), and nothing is
     written there; ``dev`` keeps it; a named ``--database`` is used by any profile."""
-    from conformance.generate.profiles import DEFAULT_DATABASE, default_database
+    from conformance.generate._profiles import DEFAULT_DATABASE, default_database
 
     monkeypatch.chdir(tmp_path)
     assert default_database("ci") is None
@@ -110,8 +110,8 @@ _DRAWN = """
 import importlib, sys
 for name in sys.argv[1:]:
     importlib.import_module(name)
-from conformance.generate import properties
-from conformance.targets.resolve import resolve_target
+from conformance.generate import _properties as properties
+from conformance._targets.resolve import resolve_target
 seen = []
 judge = properties.judge
 def recording_judge(*args):
@@ -151,8 +151,8 @@ def test_no_shrink_keeps_the_failure_as_found() -> None:
     """``--no-shrink`` stops at the first failure: hypothesis replays it once to report
     it and tries no smaller conversation, so at most one conversation is judged after
     the one that failed."""
-    from conformance.generate import properties
-    from conformance.targets.resolve import resolve_target
+    from conformance._targets.resolve import resolve_target
+    from conformance.generate import _properties as properties
 
     judged: list[str] = []
     original = properties.judge

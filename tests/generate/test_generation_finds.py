@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases.library import vocabulary
-from conformance.cases.loader import load_dirs
-from conformance.cases.parse_cache import ParseCache
-from conformance.generate.case_file import case_yaml, counterexample_case, save_case
-from conformance.generate.properties import Search, failing_check, search
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.base import Adapter
-from conformance.targets.resolve import target_from_object
+from conformance._cases.library import vocabulary
+from conformance._cases.loader import load_dirs
+from conformance._cases.parse_cache import ParseCache
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._runner import RunOptions, plan, run_job
+from conformance._targets.api import Adapter
+from conformance._targets.resolve import target_from_object
+from conformance.generate._case_file import case_yaml, counterexample_case, save_case
+from conformance.generate._properties import Search, failing_check, search
 from harness.broken import (
     DropRedactedAfterCallAdapter,
     DropSignatureOnlyAdapter,

@@ -9,8 +9,8 @@ import sys
 
 from hypothesis import HealthCheck, given, settings
 
+from conformance._reference.adapter import ReferenceAdapter
 from conformance.generate import cases, judge
-from conformance.reference.adapter import ReferenceAdapter
 from harness.broken import MergeEpisodesAdapter
 
 ANTHROPIC = "anthropic-messages"
@@ -24,7 +24,7 @@ def test_the_reference_passes_generated_cases_through_the_public_judge(case: obj
 
 
 def test_the_public_judge_condemns_a_broken_adapter() -> None:
-    from conformance.cases.library import load_library
+    from conformance._cases.library import load_library
 
     library = load_library()
     case = next(

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.generate.properties import Search, search
-from conformance.targets.resolve import resolve_target
-from conformance.wires.registry import columns
+from conformance._targets.resolve import resolve_target
+from conformance.generate._properties import Search, search
+from conformance.wires._registry import columns
 
 
 @pytest.mark.slow

@@ -6,13 +6,13 @@ from __future__ import annotations
 import itertools
 from typing import ClassVar
 
-from conformance.model import Text
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.reference.codec import Decoded
-from conformance.reference.consolidate import TurnBlock
-from conformance.rounds import run_rounds
-from conformance.runner import RunOptions, plan
-from conformance.targets.resolve import target_from_object
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._reference.codec import Decoded
+from conformance._reference.consolidate import TurnBlock
+from conformance._rounds import run_rounds
+from conformance._runner import RunOptions, plan
+from conformance._targets.resolve import target_from_object
+from conformance.vocabulary import Text
 from tests.support import library
 
 _SESSIONS = itertools.count()

@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 
-from conformance.cases.lint import lint_case
+from conformance._cases.lint import lint_case
+from conformance.generate._features import _response_features
+from conformance.generate._realistic import realistic_blocks, realistic_stops
 from conformance.generate.blocks import reasoning_blocks
 from conformance.generate.conversations import cases
-from conformance.generate.features import _response_features
 from conformance.generate.payloads import chunkings
-from conformance.generate.realistic import realistic_blocks, realistic_stops
-from conformance.model import Reasoning, ScriptedResponse, Text, ToolCall
-from conformance.wires.registry import columns, get_wire
+from conformance.vocabulary import Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.wires._registry import columns, get_wire
 
 FEW = settings(
     max_examples=6,
@@ -35,7 +35,7 @@ def test_every_generated_case_is_lint_clean_on_its_column(column: str) -> None:
     @FEW
     @given(cases(column))
     def clean(case: object) -> None:
-        from conformance.cases.schema import Case
+        from conformance._cases.schema import Case
 
         assert isinstance(case, Case)
         assert list(case.wires) == [column]
@@ -79,7 +79,7 @@ def test_chunkings_shrink_to_the_fewest_smallest_sizes() -> None:
 
 
 def _shows_call_ids(case: object) -> bool:
-    from conformance.cases.schema import Case
+    from conformance._cases.schema import Case
 
     assert isinstance(case, Case)
     return any(r.gemini_call_ids for r in case.given.responses)

@@ -11,11 +11,11 @@ import json
 
 import pytest
 
-from conformance.cases.library import load_library
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.runner import RunOptions, plan, run_jobs
-from conformance.targets.base import Adapter
-from conformance.targets.resolve import target_from_object
+from conformance._cases.library import load_library
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._runner import RunOptions, plan, run_jobs
+from conformance._targets.api import Adapter
+from conformance._targets.resolve import target_from_object
 from harness.accepted import (
     ACCEPTED_ADAPTERS,
     AnswerCutCallsAdapter,

@@ -18,22 +18,22 @@ from typing import Any
 import httpx
 import pytest
 
-from conformance.agent.runner import http_sender, session_from_contract
-from conformance.http import HttpRequest, HttpResponse, json_response
-from conformance.provider.scripted import ScriptedProvider
-from conformance.targets.adapter import drive_adapter
-from conformance.targets.base import (
+from conformance._agent.runner import http_sender, session_from_contract
+from conformance._provider.scripted import ScriptedProvider
+from conformance._targets.adapter import drive_adapter
+from conformance._targets.api import (
     Adapter,
     AdapterSession,
     CallToRun,
-    Session,
+    CaseBrief,
     ToolResultIn,
     WireRequest,
     WireResponse,
 )
-from conformance.targets.client import run_client
-from conformance.targets.command import CommandResult, CommandTarget
-from conformance.wires.registry import client_environments
+from conformance._targets.client import run_client
+from conformance._targets.command import CommandResult, CommandTarget
+from conformance.http import HttpRequest, HttpResponse, json_response
+from conformance.wires._registry import client_environments
 from harness.clients.httpx2_client import Httpx2AnthropicClient
 from harness.clients.httpx_client import HttpxAnthropicClient, request_body
 from tests.targets.conversation import SESSION, assert_conversation_held, bodies, provider
@@ -45,7 +45,7 @@ NODE_AGENT = ROOT / "conformance" / "examples" / "anthropic_min.mjs"
 class ReplaySession(AdapterSession):
     """A plain Anthropic adapter: replays each assistant turn as received."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: CaseBrief) -> None:
         self.session = session
         self.messages: list[dict[str, Any]] = []
 
@@ -78,14 +78,14 @@ class ReplayAdapter(Adapter):
     name = "replay"
     wires = frozenset({"anthropic-messages"})
 
-    def open(self, session: Session) -> AdapterSession:
+    def open(self, session: CaseBrief) -> AdapterSession:
         return ReplaySession(session)
 
 
 def agent(spec: str) -> str:
     """The shell command running the adapter agent from the repository root."""
     python = shlex.quote(sys.executable)
-    return f"cd {shlex.quote(str(ROOT))} && {python} -m conformance.agent {spec}"
+    return f"cd {shlex.quote(str(ROOT))} && {python} -m conformance._agent {spec}"
 
 
 REPLAY_SPEC = "tests.harness.test_agents:ReplayAdapter"
@@ -163,7 +163,7 @@ def test_a_bad_adapter_spec_exits_2(spec: str, message: str) -> None:
 
 def test_the_contract_document_rebuilds_the_session() -> None:
     assert session_from_contract(SESSION.contract()) == SESSION
-    responses = Session(
+    responses = CaseBrief(
         case="c",
         wire="openai-responses",
         dialect=None,
@@ -208,7 +208,7 @@ class Recorder:
 def test_each_wire_is_sent_to_its_real_path_with_its_key(
     wire: str, body: dict[str, Any], url: str, key_header: tuple[str, str]
 ) -> None:
-    from conformance.provider.intercept import intercept
+    from conformance._provider.intercept import intercept
 
     base = "http://provider.invalid"
     environ = {
@@ -220,7 +220,7 @@ def test_each_wire_is_sent_to_its_real_path_with_its_key(
         "OPENAI_API_KEY": "ok",
         "GEMINI_API_KEY": "gk",
     }
-    session = Session("c", wire, None, "m-1", None, ("p",), (), SESSION.thinking, 8)
+    session = CaseBrief("c", wire, None, "m-1", None, ("p",), (), SESSION.thinking, 8)
     recorder = Recorder()
     with intercept(recorder, base), httpx.Client() as client:
         send = http_sender(client, session, environ)
@@ -257,7 +257,7 @@ def test_the_node_agent_holds_the_conversation() -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
 def test_the_node_agent_refuses_another_wire() -> None:
-    other = Session("c", "gemini", None, "m", None, ("p",), (), SESSION.thinking, 8)
+    other = CaseBrief("c", "gemini", None, "m", None, ("p",), (), SESSION.thinking, 8)
     command = f"node {shlex.quote(str(NODE_AGENT))}"
     result = CommandTarget(command, timeout=60).run(other, provider().handle)
     assert result.exit_code == 2
@@ -294,7 +294,7 @@ NODE_AGENT_CELLS = (
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
 def test_the_node_example_passes_what_it_runs(capsys: pytest.CaptureFixture[str]) -> None:
-    from conformance.cli import main
+    from conformance._cli import main
 
     selection = [arg for case in NODE_AGENT_CELLS for arg in ("--case", case)]
     command = f"cmd:node {shlex.quote(str(NODE_AGENT))}"
@@ -308,9 +308,9 @@ def test_the_node_example_passes_what_it_runs(capsys: pytest.CaptureFixture[str]
 def test_the_node_example_passes_as_a_session_through_the_node_helper(tmp_path: Path) -> None:
     """The same script, held as a session by ``command_session.mjs``: one process takes
     every cell, and every cell passes as it does once per cell."""
-    from conformance.runner import RunOptions, plan, run_job
-    from conformance.targets.resolve import resolve_target
-    from conformance.targets.session import end_every_session
+    from conformance._runner import RunOptions, plan, run_job
+    from conformance._targets.resolve import resolve_target
+    from conformance._targets.session import end_every_session
     from tests.support import library
 
     manifest = tmp_path / "node-session.toml"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.targets.base import Adapter
+from conformance._targets.api import Adapter
 from harness.broken import (
     DropRedactedAfterCallAdapter,
     DropServerToolUseAdapter,

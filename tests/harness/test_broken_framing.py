@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.runner import RunOptions, plan, run_jobs
-from conformance.targets.resolve import target_from_object
+from conformance._runner import RunOptions, plan, run_jobs
+from conformance._targets.resolve import target_from_object
 from harness.broken.naive_sse import LossyReadsClient, UnicodeLinesClient
 from tests.support import library
 

@@ -11,10 +11,10 @@ from typing import ClassVar
 
 import pytest
 
-from conformance.cases.schema import Given
-from conformance.model import ThinkingConfig
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.targets.base import Session, ToolDef, ToolResultIn
+from conformance._cases.schema import Given
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._targets.api import CaseBrief, ToolDef, ToolResultIn
+from conformance.vocabulary import ThinkingConfig
 from harness.broken.tool_results import DropErrorFlagAdapter, ResultPerToolAdapter
 from tests.support import failing, library_case, run_cell, run_library
 
@@ -41,8 +41,8 @@ def test_a_dropped_error_flag_fails_where_the_wire_has_one_and_only_when_strict(
     assert failing(run_library(DropErrorFlagAdapter(), strict=False)) == set()
 
 
-def session(**results: tuple[str, bool]) -> Session:
-    return Session(
+def session(**results: tuple[str, bool]) -> CaseBrief:
+    return CaseBrief(
         case="c",
         wire=A,
         dialect=None,

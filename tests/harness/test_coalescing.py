@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.cases.continuation import continuation_loops
-from conformance.reference import ReferenceAdapter
-from conformance.targets.base import Adapter
+from conformance._cases.continuation import continuation_loops
+from conformance._reference import ReferenceAdapter
+from conformance._targets.api import Adapter
 from harness.broken.coalescing import (
     CoalesceAlwaysDropAdapter,
     CoalesceKeepDanglingAdapter,

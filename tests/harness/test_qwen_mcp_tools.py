@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from conformance.runner import session_for
+from conformance._runner import session_for
 from tests.support import library_case
 
 SERVER = Path(__file__).resolve().parents[2] / "harness" / "targets" / "qwen-code" / "mcp_tools.mjs"

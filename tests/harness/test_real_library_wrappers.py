@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from conformance.targets import contract
+from conformance._targets import command_contract
 from harness.targets import command_io
 from harness.targets.command_io import (
     EXIT_CONVERSATION_STOPPED,
@@ -162,7 +162,11 @@ def test_a_deliberate_stop_of_the_library_is_93_with_its_message(
 
     with pytest.raises(SystemExit) as stopped:
         run_guarded(main, lambda _error: True, lambda e: isinstance(e, ModelBehaviorError))
-    assert stopped.value.code == EXIT_CONVERSATION_STOPPED == contract.EXIT_CONVERSATION_STOPPED
+    assert (
+        stopped.value.code
+        == EXIT_CONVERSATION_STOPPED
+        == command_contract.EXIT_CONVERSATION_STOPPED
+    )
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last == "ModelBehaviorError: Responses stream ended with terminal event incomplete"
 

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance.errors import ProbeCatalogueError, ProbeInvalid
-from conformance.probe.catalogue import (
+from conformance._probe.catalogue import (
     catalogue_schema,
     load_catalogue,
     parse_catalogue,
     reference_catalogue,
 )
-from conformance.probe.mutate import mutated_source, parse_hunks
+from conformance._probe.mutate import mutated_source, parse_hunks
+from conformance.errors import ProbeCatalogueError, ProbeInvalid
 
 PROBE = "  - id: p1\n    module: m\n    find: a\n    replace: b\n    note: n\n"
 
@@ -146,9 +146,11 @@ def test_find_must_match_exactly_once(find: str, message: str) -> None:
 
 
 def test_the_reference_catalogue_covers_every_named_guard() -> None:
-    from conformance.reference.guards import GUARDS
+    from conformance._reference.guards import GUARDS
 
     catalogue = reference_catalogue()
     probed = {p.id.removeprefix("guard-") for p in catalogue.probes if p.id.startswith("guard-")}
     assert probed == set(GUARDS)
-    assert all(p.module and p.module.startswith("conformance.reference.") for p in catalogue.probes)
+    assert all(
+        p.module and p.module.startswith("conformance._reference.") for p in catalogue.probes
+    )

@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from conformance.cli import main
+from conformance._cli import main
 from tests.probe.toy import CATALOGUE, SPEC, importable, tree, write_toy
 
 REPO = Path(__file__).resolve().parents[2]
@@ -95,7 +95,7 @@ def test_a_target_red_before_any_mutant_stops_and_names_the_cells(
             "--target",
             "harness.broken.merge_episodes:MergeEpisodesAdapter",
             "--probes",
-            str(REPO / "conformance/probe/reference.yaml"),
+            str(REPO / "conformance/_probe/reference.yaml"),
             "--case",
             "gemini-back-to-back-*",
         ]
@@ -171,7 +171,7 @@ def test_an_interrupted_run_leaves_the_tree_byte_identical(
 MANIFEST = """\
 name = "toy-command"
 kind = "command"
-command = '"$CONFORMANCE_PYTHON" -m conformance.agent toyadapter.adapter:ToyAdapter'
+command = '"$CONFORMANCE_PYTHON" -m conformance._agent toyadapter.adapter:ToyAdapter'
 env = { PYTHONPATH = "." }
 wires = ["anthropic-messages", "openai-chat"]
 capabilities = ["history", "output-selection", "xml-recovery", "pause-resume"]
@@ -237,8 +237,8 @@ def test_a_failing_build_makes_the_probe_invalid(
 def test_the_progress_line_counts_and_estimates() -> None:
     import time as clock
 
-    from conformance.probe.command import progress_line
-    from conformance.probe.verdicts import MutantResult
+    from conformance._probe.command import progress_line
+    from conformance._probe.verdicts import MutantResult
 
     done = [
         MutantResult(id="a", where="m", note="n", verdict="killed"),

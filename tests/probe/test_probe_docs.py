@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.probe.report import ProbeReport
+from conformance._probe.report import ProbeReport
 from harness.probe_table import DOC, matrix, reference_report, splice
 
 #: Both tests share the run; under ``--dist loadgroup`` they run on one worker.

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases.library import load_library
-from conformance.probe.catalogue import Probe, reference_catalogue
-from conformance.probe.modules import dependants, mutated_modules, source_code
-from conformance.probe.mutate import compiled
-from conformance.probe.reach import MARKER, Reach, ReachRecorder, instrumented, touched
-from conformance.probe.run import ProbeOptions, control, probe_in_process, reaching
-from conformance.probe.swap import swap_for, swapped
-from conformance.runner import RunOptions, plan
-from conformance.targets.resolve import REFERENCE_SPEC, resolve_target
+from conformance._cases.library import load_library
+from conformance._probe.catalogue import Probe, reference_catalogue
+from conformance._probe.modules import dependants, mutated_modules, source_code
+from conformance._probe.mutate import compiled
+from conformance._probe.reach import MARKER, Reach, ReachRecorder, instrumented, touched
+from conformance._probe.run import ProbeOptions, control, probe_in_process, reaching
+from conformance._probe.swap import swap_for, swapped
+from conformance._runner import RunOptions, plan
+from conformance._targets.resolve import REFERENCE_SPEC, resolve_target
 
 SOURCE = textwrap.dedent(
     '''\
@@ -139,20 +139,20 @@ def test_swap_needs_an_undecorated_top_level_function_or_method(tmp_path: Path) 
 
 def test_a_rebuild_reimports_only_the_mutated_module_and_its_dependants() -> None:
     resolve_target(REFERENCE_SPEC)
-    rebuilt = dependants("conformance.reference.output", "conformance.reference")
+    rebuilt = dependants("conformance._reference.output", "conformance._reference")
     assert rebuilt == {
-        "conformance.reference.output",
-        "conformance.reference.adapter",
-        "conformance.reference",
+        "conformance._reference.output",
+        "conformance._reference.adapter",
+        "conformance._reference",
     }
-    kept = sys.modules["conformance.reference.consolidate"]
-    output = sys.modules["conformance.reference.output"]
+    kept = sys.modules["conformance._reference.consolidate"]
+    output = sys.modules["conformance._reference.output"]
     path = Path(output.__file__ or "")
     code = compiled(path.read_text(encoding="utf-8"), str(path))
-    with mutated_modules("conformance.reference", "conformance.reference.output", code):
-        fresh = importlib.import_module("conformance.reference.adapter")
-        assert sys.modules["conformance.reference.consolidate"] is kept
-        assert sys.modules["conformance.reference.output"] is not output
+    with mutated_modules("conformance._reference", "conformance._reference.output", code):
+        fresh = importlib.import_module("conformance._reference.adapter")
+        assert sys.modules["conformance._reference.consolidate"] is kept
+        assert sys.modules["conformance._reference.output"] is not output
         assert fresh.consolidate is kept.consolidate
-    assert sys.modules["conformance.reference.output"] is output
+    assert sys.modules["conformance._reference.output"] is output
     assert source_code(str(path)) is source_code(str(path))  # compiled once

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from conformance.probe.catalogue import Catalogue, reference_catalogue
+from conformance._probe.catalogue import Catalogue, reference_catalogue
 
 #: pre-fix behaviour -> the reference probe that re-creates it.
 PRE_FIX_PROBES: Mapping[str, str] = {

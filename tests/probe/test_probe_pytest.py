@@ -21,29 +21,29 @@ strict: true
 cases: ["empty-terminal-output-*", "chat-empty-final-message-*"]
 probes:
   - id: last-even-if-empty
-    module: conformance.reference.output
+    module: conformance._reference.output
     find: "text = next((t for t in reversed(texts) if t.strip()), None)"
     replace: "text = texts[-1] if texts else None"
     expect_killed_by: [empty-terminal-output-last-nonempty-text]
     note: the last assistant message is selected even when empty
   - id: no-op-survivor
-    module: conformance.reference.output
+    module: conformance._reference.output
     find: "text = next((t for t in reversed(texts) if t.strip()), None)"
     replace: "text = next((t for t in reversed(texts) if t.strip()), None)  # same"
     note: a mutant no case can see
   - id: accepted-survivor
-    module: conformance.reference.output
+    module: conformance._reference.output
     find: "text = next((t for t in reversed(texts) if t.strip()), None)"
     replace: "text = next((t for t in reversed(texts) if t.strip() != ''), None)"
     accepted: whitespace-only texts never reach the selection
     note: an accepted survivor
   - id: find-twice
-    module: conformance.reference.output
+    module: conformance._reference.output
     find: "text"
     replace: "txt"
     note: a find that matches many times
   - id: wrong-killer
-    module: conformance.reference.output
+    module: conformance._reference.output
     find: "text = next((t for t in reversed(texts) if t.strip()), None)"
     replace: "text = texts[-1] if texts else None"
     expect_killed_by: [xml-*]
@@ -58,10 +58,10 @@ def test_one_item_per_probe_failing_as_the_command_does(pytester: pytest.Pyteste
     text = result.stdout.str()
     assert "PASSED probes.yaml::last-even-if-empty" in text
     assert "PASSED probes.yaml::accepted-survivor" in text
-    assert "probe no-op-survivor (conformance.reference.output): survived" in text
-    assert "probe find-twice (conformance.reference.output): invalid: `find` matches" in text
+    assert "probe no-op-survivor (conformance._reference.output): survived" in text
+    assert "probe find-twice (conformance._reference.output): invalid: `find` matches" in text
     assert (
-        "probe wrong-killer (conformance.reference.output): not killed by the expected xml-*"
+        "probe wrong-killer (conformance._reference.output): not killed by the expected xml-*"
         in (text)
     )
 
@@ -70,8 +70,8 @@ def test_a_red_target_fails_every_probe_item(pytester: pytest.Pytester) -> None:
     pytester.makefile(".yaml", probes=CATALOGUE)
     pytester.makepyfile(
         red="""
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.reference.guards import GUARDS
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._reference.guards import GUARDS
 
 class Red(ReferenceAdapter):
     name = "red"

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import conformance
-import conformance.reference
-import conformance.reference.consolidate
-from conformance.probe.catalogue import Catalogue, load_catalogue, parse_catalogue
-from conformance.probe.run import (
+import conformance._reference
+import conformance._reference.consolidate
+from conformance._probe.catalogue import Catalogue, load_catalogue, parse_catalogue
+from conformance._probe.run import (
     Isolation,
     ProbeOptions,
     control,
@@ -22,9 +22,9 @@ from conformance.probe.run import (
     probe_in_process,
     run_probes,
 )
-from conformance.probe.verdicts import MutantResult
-from conformance.runner import Job, RunOptions, plan
-from conformance.targets.resolve import REFERENCE_SPEC, resolve_target
+from conformance._probe.verdicts import MutantResult
+from conformance._runner import Job, RunOptions, plan
+from conformance._targets.resolve import REFERENCE_SPEC, resolve_target
 from tests.probe.toy import SPEC, importable, tree, write_toy
 from tests.support import library
 
@@ -53,7 +53,7 @@ def probe(body: str, isolate: Isolation = "none", all_killers: bool = False) -> 
 
 OUTPUT = """\
   - id: last-even-if-empty
-    module: conformance.reference.output
+    module: conformance._reference.output
     find: "text = next((t for t in reversed(texts) if t.strip()), None)"
     replace: "text = texts[-1] if texts else None"
     expect_killed_by: [empty-terminal-output-last-nonempty-text]
@@ -62,7 +62,7 @@ OUTPUT = """\
 
 
 def reference_sources() -> dict[str, str]:
-    folder = Path(conformance.reference.__file__).parent
+    folder = Path(conformance._reference.__file__).parent
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.glob("*.py")}
 
 
@@ -104,13 +104,13 @@ def test_a_mutant_nothing_notices_survives_and_fails_unless_accepted() -> None:
 @pytest.mark.parametrize(
     ("find", "replace", "module", "reason"),
     [
-        ("texts", "x", "conformance.reference.output", "`find` matches 4 times"),
-        ("no such text", "x", "conformance.reference.output", "`find` matches never"),
-        ("if guards.on(", "if guards.on((", "conformance.reference.output", "does not compile"),
+        ("texts", "x", "conformance._reference.output", "`find` matches 4 times"),
+        ("no such text", "x", "conformance._reference.output", "`find` matches never"),
+        ("if guards.on(", "if guards.on((", "conformance._reference.output", "does not compile"),
         (
             "from __future__ import annotations\n",
             "from __future__ import annotations\nraise RuntimeError('boom')\n",
-            "conformance.reference.output",
+            "conformance._reference.output",
             "the mutant does not import",
         ),
         (
@@ -119,7 +119,7 @@ def test_a_mutant_nothing_notices_survives_and_fails_unless_accepted() -> None:
             "conformance.verdict",
             "outside the target's package",
         ),
-        ("x", "y", "conformance.reference.nothing", "has no Python source file"),
+        ("x", "y", "conformance._reference.nothing", "has no Python source file"),
     ],
 )
 def test_a_probe_that_cannot_be_applied_or_built_is_invalid(
@@ -156,16 +156,16 @@ def test_a_mutant_that_hangs_is_timeout() -> None:
 
 def test_the_running_process_is_restored_and_no_file_is_written() -> None:
     before_sources = reference_sources()
-    before_module = sys.modules["conformance.reference.consolidate"]
-    before_package = conformance.reference
+    before_module = sys.modules["conformance._reference.consolidate"]
+    before_package = conformance._reference
     probe(OUTPUT)
     probe(
-        "  - {id: p, module: conformance.reference.output, find: 'if guards.on(', "
+        "  - {id: p, module: conformance._reference.output, find: 'if guards.on(', "
         "replace: 'if guards.on((', note: n}\n"
     )
-    assert sys.modules["conformance.reference.consolidate"] is before_module
-    assert sys.modules["conformance.reference"] is before_package
-    assert conformance.reference is before_package  # the parent's attribute too
+    assert sys.modules["conformance._reference.consolidate"] is before_module
+    assert sys.modules["conformance._reference"] is before_package
+    assert conformance._reference is before_package  # the parent's attribute too
     assert reference_sources() == before_sources
     # the unmutated reference still passes what the mutant failed
     assert jobs()

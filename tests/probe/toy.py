@@ -20,9 +20,9 @@ def pick(texts: list[str]) -> str | None:
 ADAPTER = '''\
 """The toy adapter: the reference, with its own output selection."""
 
-from conformance.model import FinalOutput
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.reference.output import visible_text
+from conformance.vocabulary import FinalOutput
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._reference.output import visible_text
 from toyadapter.pick import pick
 
 

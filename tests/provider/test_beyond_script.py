@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from conformance.cases.library import load_library
+from conformance._cases.library import load_library
+from conformance._provider.scripted import RETRY_ALLOWANCE, ScriptedProvider
 from conformance.http import HttpRequest
-from conformance.provider.scripted import RETRY_ALLOWANCE, ScriptedProvider
-from conformance.wires.registry import get_wire
+from conformance.wires._registry import get_wire
 
 #: Two turns of one plain response each (no ``if_continued``/``if_retried`` answer, which
 #: a request that starts a turn passes over).

@@ -11,14 +11,14 @@ import httpx
 import httpx2
 import pytest
 
-from conformance.cases.library import load_library
+from conformance._cases.library import load_library
+from conformance._provider.intercept import intercept
+from conformance._provider.loopback import LoopbackServer
+from conformance._provider.scripted import ScriptedProvider
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import Framing
-from conformance.provider.intercept import intercept
-from conformance.provider.loopback import LoopbackServer
-from conformance.provider.scripted import ScriptedProvider
-from conformance.wires.framing import cuts, reframe, split
-from conformance.wires.registry import get_wire
+from conformance.vocabulary import Framing
+from conformance.wires._reframe import cuts, reframe, split
+from conformance.wires._registry import get_wire
 
 SSE = (("content-type", "text/event-stream"),)
 EVENTS = ('event: a\ndata: {"t":"Grüße"}\n\n'.encode(), b'event: b\ndata: {"t":"x"}\n\n')

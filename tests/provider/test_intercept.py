@@ -12,8 +12,8 @@ import httpx2
 import pytest
 from respx.models import AllMockedAssertionError
 
+from conformance._provider.intercept import intercept
 from conformance.http import HttpRequest, HttpResponse, json_response
-from conformance.provider.intercept import intercept
 
 BASE = "http://conformance.invalid"
 PATCHED = (
@@ -121,7 +121,7 @@ def test_after_exit_requests_are_not_intercepted(module: Any) -> None:
 
 
 def test_without_httpx2_only_httpx_is_intercepted(monkeypatch: pytest.MonkeyPatch) -> None:
-    from conformance.provider import intercept as module
+    from conformance._provider import intercept as module
 
     monkeypatch.setattr(module, "httpx2", None)
     recorder = Recorder()

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from conformance._provider.loopback import LoopbackServer
 from conformance.http import HttpRequest, HttpResponse, json_response
-from conformance.provider.loopback import LoopbackServer
 
 EVENTS = (b"event: a\ndata: {}\n\n", b"event: b\ndata: {}\n\n", b"event: c\ndata: {}\n\n")
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
-from conformance.cases.library import load_library
+from conformance._cases.library import load_library
+from conformance._provider.scripted import ScriptedProvider
 from conformance.http import HttpRequest
-from conformance.provider.scripted import ScriptedProvider
-from conformance.wires.registry import get_wire
+from conformance.wires._registry import get_wire
 
 
 def _request(path: str) -> HttpRequest:

@@ -6,15 +6,15 @@ from __future__ import annotations
 import ast
 import inspect
 
-from conformance import transcript
+from conformance import _transcript as transcript
 
 #: The layers under the transcript (docs/architecture.md).
 BELOW = (
-    "conformance.model",
+    "conformance.vocabulary",
     "conformance.http",
     "conformance.verdict",
     "conformance.wires",
-    "conformance.cases",
+    "conformance._cases",
 )
 
 

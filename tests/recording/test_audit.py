@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from conformance.cli import main
+from conformance._cli import main
+from conformance._recording.audit import audit_paths, audit_recording, exclusions
+from conformance._recording.file_format import Metadata, Recording, build_recording, record_exchange
 from conformance.errors import ExclusionError
 from conformance.http import HttpRequest, HttpResponse
-from conformance.recording.audit import audit_paths, audit_recording, exclusions
-from conformance.recording.model import Metadata, Recording, build_recording, record_exchange
 
 _ANSWER = {
     "id": "msg_01",

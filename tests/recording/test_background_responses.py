@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from conformance._recording.load import load_recording
+from conformance._recording.replay import ReplayProvider, recorded_answers
+from conformance._recording.to_case import played, recording_case, settled
 from conformance.errors import Unscriptable
 from conformance.http import HttpRequest
-from conformance.recording.load import load_recording
-from conformance.recording.replay import ReplayProvider, recorded_answers
-from conformance.recording.to_case import played, recording_case, settled
-from conformance.wires.openai_responses import _background
-from conformance.wires.registry import get_wire
+from conformance.wires._openai_responses import _background
+from conformance.wires._registry import get_wire
 
 CORPUS = Path(__file__).resolve().parents[1] / "real_traffic" / "resp"
 POLLED_TWICE = CORPUS / "test_background_mode_vcr.json"

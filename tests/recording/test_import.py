@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.cli import main
+from conformance._cli import main
+from conformance._recording.cassette import read_cassette
+from conformance._recording.importing import PLACEHOLDER_DATE, import_cassettes
+from conformance._recording.load import load_recording, recording_files
+from conformance._recording.replay import replay_paths
+from conformance._runner import RunOptions
+from conformance._targets.resolve import resolve_target
 from conformance.errors import CassetteError
-from conformance.recording.cassette import read_cassette
-from conformance.recording.importing import PLACEHOLDER_DATE, import_cassettes
-from conformance.recording.load import load_recording, recording_files
-from conformance.recording.replay import replay_paths
-from conformance.runner import RunOptions
-from conformance.targets.resolve import resolve_target
-from conformance.wires.sse import format_event
+from conformance.wires._sse import format_event
 
 KEY = "sk-ant-api03-" + "Q" * 60
 ASK = {
@@ -468,8 +468,8 @@ def test_an_imported_recording_replays_on_the_reference(tmp_path: Path) -> None:
 def test_placement_by_host_and_path(url: str, method: str, placed: Any) -> None:
     from urllib.parse import urlsplit
 
+    from conformance._recording.routing import Placement, place
     from conformance.http import HttpRequest
-    from conformance.recording.routing import Placement, place
 
     parts = urlsplit(url)
     found = place(HttpRequest(method, parts.path), parts.hostname or "", parts.port, None)
@@ -556,8 +556,8 @@ def test_chat_conversations_sharing_a_system_prompt_are_told_apart() -> None:
     """The importer and the recorder grouped every Chat request of a client with one
     system prompt into one recording (crewAIInc/crewAI's cassettes: 55 merged): the key
     is the system prompt and the first message after it."""
+    from conformance._recording.routing import conversation_key
     from conformance.http import HttpRequest
-    from conformance.recording.routing import conversation_key
 
     def chat(*messages: dict[str, str]) -> HttpRequest:
         body = {"model": "gpt-4o", "messages": list(messages)}

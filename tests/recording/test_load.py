@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
+from conformance._cli import main
+from conformance._recording.load import bundled_recordings_dir, load_recording
 from conformance.errors import RecordingError
-from conformance.recording.load import bundled_recordings_dir, load_recording
 
 SHIPPED = (
     bundled_recordings_dir() / "anthropic-messages" / "interleaved-episodes-across-tool-loop.json"
@@ -61,7 +61,7 @@ def test_a_hand_edited_recording_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_recording_holding_a_secret_is_refused(tmp_path: Path) -> None:
-    from conformance.recording.model import Recording, digest_of
+    from conformance._recording.file_format import Recording, digest_of
 
     recording = load_recording(SHIPPED)
     first = recording.exchanges[0]

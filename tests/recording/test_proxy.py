@@ -14,9 +14,9 @@ from typing import Any
 import httpx
 import pytest
 
-from conformance.recording.load import load_recording, recording_files
-from conformance.recording.proxy import ProxyServer, start_proxy
-from conformance.wires.sse import format_event
+from conformance._recording.load import load_recording, recording_files
+from conformance._recording.proxy import ProxyServer, start_proxy
+from conformance.wires._sse import format_event
 
 pytestmark = pytest.mark.slow
 
@@ -208,7 +208,7 @@ def test_an_unreachable_upstream_is_a_502_recorded_unreachable(tmp_path: Path) -
 
 
 def test_record_refuses_a_listen_address_off_loopback(capsys: pytest.CaptureFixture[str]) -> None:
-    from conformance.cli import main
+    from conformance._cli import main
 
     code = main(
         ["record", "--upstream", "http://127.0.0.1:9", "--listen", "0.0.0.0:0", "--out", "x"]
@@ -224,8 +224,8 @@ def test_two_client_runs_sharing_a_first_message_are_two_recordings(tmp_path: Pa
     (longer) do not."""
     import json
 
+    from conformance._recording.proxy import Recorder
     from conformance.http import HttpRequest, HttpResponse
-    from conformance.recording.proxy import Recorder
 
     def request(*turns: str) -> HttpRequest:
         roles = ("user", "assistant")

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from conformance.recording.audit import audit_paths, exclusions
-from conformance.recording.load import load_recording, recording_files
-from conformance.recording.replay import replay_file
-from conformance.recording.to_case import conversation_exchanges, scripted_answer, settled
-from conformance.runner import RunOptions
-from conformance.targets.resolve import resolve_target
+from conformance._recording.audit import audit_paths, exclusions
+from conformance._recording.load import load_recording, recording_files
+from conformance._recording.replay import replay_file
+from conformance._recording.to_case import conversation_exchanges, scripted_answer, settled
+from conformance._runner import RunOptions
+from conformance._targets.resolve import resolve_target
 
 CORPUS = Path(__file__).resolve().parents[1] / "real_traffic"
 EXCLUDED = exclusions(CORPUS / "EXCLUDED.toml")

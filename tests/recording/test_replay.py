@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cases.library import load_library
-from conformance.cases.lint import lint
-from conformance.cli import main
-from conformance.recording.diff import changed
-from conformance.recording.load import bundled_recordings_dir, load_recording, recording_files
-from conformance.recording.replay import ReplayProvider, recorded_answers, replay_paths
-from conformance.recording.to_case import case_yaml, played, recording_case
-from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.resolve import resolve_target
+from conformance._cases.library import load_library
+from conformance._cases.lint import lint
+from conformance._cli import main
+from conformance._recording.diff import changed
+from conformance._recording.load import bundled_recordings_dir, load_recording, recording_files
+from conformance._recording.replay import ReplayProvider, recorded_answers, replay_paths
+from conformance._recording.to_case import case_yaml, played, recording_case
+from conformance._runner import RunOptions, plan, run_job
+from conformance._targets.resolve import resolve_target
 from harness.broken import BROKEN_ADAPTERS
 
 FILES = [(p, p.name) for p in recording_files(bundled_recordings_dir())]

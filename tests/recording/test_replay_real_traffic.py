@@ -12,12 +12,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from conformance._recording.replay import ReplayProvider, recorded_answers, replay_file
+from conformance._recording.to_case import played, recording_case
+from conformance._runner import RunOptions
+from conformance._targets.resolve import resolve_target
 from conformance.http import HttpRequest
-from conformance.recording.replay import ReplayProvider, recorded_answers, replay_file
-from conformance.recording.to_case import played, recording_case
-from conformance.runner import RunOptions
-from conformance.targets.resolve import resolve_target
-from conformance.wires.openai_responses import WIRE
+from conformance.wires._openai_responses import WIRE
 from tests.wires.real_responses import CHAIN, CHAIN_RESPONSE_IDS, recording
 
 CHAIN_CASSETTE = "test_openai_previous_response_id_seed_auto_chains_through_retries.yaml"

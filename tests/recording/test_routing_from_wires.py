@@ -1,6 +1,6 @@
 """The recording tools ask the wires which provider host speaks which wire and dialect,
 where a provider's real paths go, and where a tool keeps its schema (``Wire.hosts``,
-``Wire.path_rewrites``, ``Wire.tool_schema_keys``): nothing in ``conformance/recording``
+``Wire.path_rewrites``, ``Wire.tool_schema_keys``): nothing in ``conformance/_recording``
 names a provider, and a wire that says nothing (the outside toy wire) gets defaults."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from conformance._recording.routing import dialect_of_host, host_wires, place, suite_path
 from conformance.http import HttpRequest
-from conformance.recording.routing import dialect_of_host, host_wires, place, suite_path
-from conformance.wires.registry import get_wire
+from conformance.wires._registry import get_wire
 from conformance.wires.roles import ProviderHost, Wire
 
 RECORDING = Path(__file__).parents[2] / "conformance" / "recording"

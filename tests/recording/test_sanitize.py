@@ -17,13 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance._recording.blob import from_blob
+from conformance._recording.clean import clean_exchange, secrets_in
+from conformance._recording.file_format import record_exchange
+from conformance._recording.load import load_recording
+from conformance._recording.proxy import Recorder
+from conformance._recording.sanitize import decoded_body, scrub_chunks
 from conformance.http import HttpRequest, HttpResponse
-from conformance.recording.blob import from_blob
-from conformance.recording.clean import clean_exchange, secrets_in
-from conformance.recording.load import load_recording
-from conformance.recording.model import record_exchange
-from conformance.recording.proxy import Recorder
-from conformance.recording.sanitize import decoded_body, scrub_chunks
 
 TAIL = string.ascii_letters + string.digits
 SECRETS = st.one_of(

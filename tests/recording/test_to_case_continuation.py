@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import yaml
 
-from conformance.cases.schema import Case
-from conformance.recording.load import bundled_recordings_dir, load_recording, recording_files
-from conformance.recording.to_case import case_yaml, recording_case
+from conformance._cases.schema import Case
+from conformance._recording.load import bundled_recordings_dir, load_recording, recording_files
+from conformance._recording.to_case import case_yaml, recording_case
 
 
 def test_a_turn_ended_on_a_cut_gets_its_continuation_in_the_file_only() -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.model import Message, ThinkingConfig
-from conformance.targets.base import Session, ToolDef, WireResponse
+from conformance._targets.api import CaseBrief, ToolDef, WireResponse
+from conformance.vocabulary import Message, ThinkingConfig
 
 READ_FILE = ToolDef(
     name="read_file",
@@ -121,8 +121,8 @@ def session(
     thinking: ThinkingConfig = MANUAL,
     history: tuple[Message, ...] = (),
     system: str | None = "You are terse.",
-) -> Session:
-    return Session(
+) -> CaseBrief:
+    return CaseBrief(
         case="reference-test",
         wire="anthropic-messages",
         dialect=None,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.reference.guards import GUARDS
+from conformance._reference.guards import GUARDS
 from harness.guard_table import killers, markdown
 
 #: One worker holds the module, so its module fixture is built once (``--dist loadgroup``).

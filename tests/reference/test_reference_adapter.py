@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from conformance.model import FinalOutput, Message, Reasoning, Text, ThinkingConfig
-from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.reference.guards import UnknownGuard
-from conformance.reference.turns import NOT_EXECUTED
-from conformance.targets.base import CallToRun, ToolResultIn, WireResponse
+from conformance._reference import ReferenceAdapter
+from conformance._reference.adapter import ReferenceSession
+from conformance._reference.guards import UnknownGuard
+from conformance._reference.turns import NOT_EXECUTED
+from conformance._targets.api import CallToRun, ToolResultIn, WireResponse
+from conformance.vocabulary import FinalOutput, Message, Reasoning, Text, ThinkingConfig
 
 from .sse_streams import BASH, READ_FILE, Stream, session
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from conformance.reference.anthropic import AnthropicCodec
-from conformance.reference.codec import Decoded, ProviderError
-from conformance.reference.fragments import (
+from conformance._reference.anthropic import AnthropicCodec
+from conformance._reference.codec import Decoded, ProviderError
+from conformance._reference.fragments import (
     BlockEnd,
     CallArguments,
     CallStart,
@@ -16,8 +16,8 @@ from conformance.reference.fragments import (
     RedactedPiece,
     TextPiece,
 )
-from conformance.reference.guards import Guards
-from conformance.targets.base import WireResponse
+from conformance._reference.guards import Guards
+from conformance._targets.api import WireResponse
 
 from .sse_streams import Stream, event, session, sse
 

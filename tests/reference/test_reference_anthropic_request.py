@@ -9,7 +9,11 @@ from typing import Any
 
 import pytest
 
-from conformance.model import (
+from conformance._reference.anthropic import AnthropicCodec
+from conformance._reference.codec import UnsupportedBlock
+from conformance._reference.guards import Guards
+from conformance._targets.api import WireRequest
+from conformance.vocabulary import (
     Block,
     Media,
     Message,
@@ -19,10 +23,6 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
-from conformance.reference.anthropic import AnthropicCodec
-from conformance.reference.codec import UnsupportedBlock
-from conformance.reference.guards import Guards
-from conformance.targets.base import WireRequest
 
 from .sse_streams import BASH, MANUAL, READ_FILE, session
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from conformance.reference import ReferenceAdapter
-from conformance.targets.base import ToolResultIn, WireResponse
+from conformance._reference import ReferenceAdapter
+from conformance._targets.api import ToolResultIn, WireResponse
 from harness.broken import (
     BROKEN_ADAPTERS,
     DropSignatureOnlyAdapter,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from conformance.model import Reasoning, Text, ToolCall
-from conformance.reference.codec import Decoded
-from conformance.reference.consolidate import TurnBlock, consolidate
-from conformance.reference.guards import Guards
-from conformance.reference.openai_chat import OpenAIChatCodec
-from conformance.targets.base import WireResponse
+from conformance._reference.codec import Decoded
+from conformance._reference.consolidate import TurnBlock, consolidate
+from conformance._reference.guards import Guards
+from conformance._reference.openai_chat import OpenAIChatCodec
+from conformance._targets.api import WireResponse
+from conformance.vocabulary import Reasoning, Text, ToolCall
 
 from .wire_streams import ChatStream, json_response, text_detail, wire_session
 

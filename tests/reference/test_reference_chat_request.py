@@ -6,11 +6,19 @@ from typing import Any
 
 import pytest
 
-from conformance.model import Block, Message, Reasoning, Text, ThinkingConfig, ToolCall, ToolResult
-from conformance.reference.codec import ProviderError
-from conformance.reference.guards import Guards
-from conformance.reference.openai_chat import OpenAIChatCodec
-from conformance.targets.base import WireResponse
+from conformance._reference.codec import ProviderError
+from conformance._reference.guards import Guards
+from conformance._reference.openai_chat import OpenAIChatCodec
+from conformance._targets.api import WireResponse
+from conformance.vocabulary import (
+    Block,
+    Message,
+    Reasoning,
+    Text,
+    ThinkingConfig,
+    ToolCall,
+    ToolResult,
+)
 
 from .wire_streams import FORMAT, ChatStream, text_detail, wire_session
 

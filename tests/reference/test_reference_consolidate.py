@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.model import Reasoning, Text, ToolCall
-from conformance.reference.consolidate import consolidate
-from conformance.reference.fragments import (
+from conformance._reference.consolidate import consolidate
+from conformance._reference.fragments import (
     BlockEnd,
     CallArguments,
     CallStart,
@@ -20,7 +19,8 @@ from conformance.reference.fragments import (
     RedactedPiece,
     TextPiece,
 )
-from conformance.reference.guards import Guards
+from conformance._reference.guards import Guards
+from conformance.vocabulary import Reasoning, Text, ToolCall
 
 ON = Guards()
 

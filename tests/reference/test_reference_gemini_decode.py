@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from conformance.model import Reasoning, Text, ToolCall
-from conformance.reference.codec import Decoded
-from conformance.reference.consolidate import TurnBlock, consolidate
-from conformance.reference.fragments import BlockEnd, CallStart, ReasoningPiece, TextPiece
-from conformance.reference.gemini import PARTS, GeminiCodec
-from conformance.reference.guards import Guards
-from conformance.targets.base import WireResponse
+from conformance._reference.codec import Decoded
+from conformance._reference.consolidate import TurnBlock, consolidate
+from conformance._reference.fragments import BlockEnd, CallStart, ReasoningPiece, TextPiece
+from conformance._reference.gemini import PARTS, GeminiCodec
+from conformance._reference.guards import Guards
+from conformance._targets.api import WireResponse
+from conformance.vocabulary import Reasoning, Text, ToolCall
 
 from .wire_streams import GeminiStream, json_response, wire_session
 

@@ -6,7 +6,10 @@ from typing import Any
 
 import pytest
 
-from conformance.model import (
+from conformance._reference.codec import UnsupportedBlock
+from conformance._reference.gemini import GeminiCodec
+from conformance._reference.guards import Guards
+from conformance.vocabulary import (
     Block,
     Media,
     Message,
@@ -16,9 +19,6 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
-from conformance.reference.codec import UnsupportedBlock
-from conformance.reference.gemini import GeminiCodec
-from conformance.reference.guards import Guards
 
 from .wire_streams import wire_session
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import conformance.reference
-from conformance.reference.guards import GUARDS, Guards, UnknownGuard
+import conformance._reference
+from conformance._reference.guards import GUARDS, Guards, UnknownGuard
 
-SOURCE = Path(conformance.reference.__file__).parent
+SOURCE = Path(conformance._reference.__file__).parent
 DECISION = re.compile(r"""\.on\(\s*"([a-z0-9-]+)"\s*\)""")
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from conformance.model import Message, Reasoning, Text, ToolCall, ToolResult
-from conformance.reference.guards import Guards
-from conformance.reference.history import ORPHANED_RESULT, History
+from conformance._reference.guards import Guards
+from conformance._reference.history import ORPHANED_RESULT, History
+from conformance.vocabulary import Message, Reasoning, Text, ToolCall, ToolResult
 
 SAVED = (
     Message(role="user", blocks=(Text(text="old"), Reasoning(text="child", signature="C"))),

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-import conformance.reference
+import conformance._reference
 
-SOURCE = Path(conformance.reference.__file__).parent
-ALLOWED = ("conformance.model", "conformance.targets.base", "conformance.reference")
+SOURCE = Path(conformance._reference.__file__).parent
+ALLOWED = ("conformance.vocabulary", "conformance._targets.api", "conformance._reference")
 JUDGE = (
     "conformance.wires",
-    "conformance.checks",
-    "conformance.provider",
-    "conformance.cases",
-    "conformance.transcript",
+    "conformance._checks",
+    "conformance._provider",
+    "conformance._cases",
+    "conformance._transcript",
 )
 
 
@@ -43,20 +43,20 @@ def test_reference_modules_import_only_the_model_and_the_target_api() -> None:
 
 
 def test_the_import_scan_catches_a_judge_import() -> None:
-    assert forbidden("from conformance.wires.base import Wire\nimport conformance.checks") == {
-        "conformance.wires.base",
-        "conformance.checks",
+    assert forbidden("from conformance.wires.context import Wire\nimport conformance._checks") == {
+        "conformance.wires.context",
+        "conformance._checks",
     }
 
 
 @pytest.mark.slow
 def test_importing_the_reference_loads_no_judge_module() -> None:
     probe = (
-        "import sys, conformance.reference; "
+        "import sys, conformance._reference; "
         "print(' '.join(sorted(m for m in sys.modules if m.startswith('conformance.'))))"
     )
     loaded = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout.split()
-    assert "conformance.reference.adapter" in loaded
+    assert "conformance._reference.adapter" in loaded
     assert not [m for m in loaded if m.startswith(JUDGE)]

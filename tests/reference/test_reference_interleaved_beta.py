@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from conformance.model import ThinkingConfig
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.reference.anthropic import INTERLEAVED_BETA, AnthropicCodec
-from conformance.reference.guards import Guards
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._reference.anthropic import INTERLEAVED_BETA, AnthropicCodec
+from conformance._reference.guards import Guards
+from conformance.vocabulary import ThinkingConfig
 from tests.support import library_case, run_cell
 
 from .sse_streams import MANUAL, session

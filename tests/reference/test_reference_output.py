@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
-from conformance.model import Block, FinalOutput, Message, Reasoning, Text, ToolCall, ToolResult
-from conformance.reference.guards import Guards
-from conformance.reference.output import select_output
+from conformance._reference.guards import Guards
+from conformance._reference.output import select_output
+from conformance.vocabulary import (
+    Block,
+    FinalOutput,
+    Message,
+    Reasoning,
+    Text,
+    ToolCall,
+    ToolResult,
+)
 
 ON = Guards()
 OFF = Guards({"output-last-nonempty-text"})

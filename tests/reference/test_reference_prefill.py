@@ -10,14 +10,14 @@ from typing import Any, ClassVar
 import pytest
 from pydantic import ValidationError
 
-from conformance.agent.runner import session_from_contract
-from conformance.cases.schema import Given
-from conformance.model import Message, Options, Text, ThinkingConfig, ToolResult
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.reference.anthropic import AnthropicCodec
-from conformance.reference.guards import Guards
-from conformance.runner import plan, session_for
-from conformance.targets.resolve import target_from_object
+from conformance._agent.runner import session_from_contract
+from conformance._cases.schema import Given
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._reference.anthropic import AnthropicCodec
+from conformance._reference.guards import Guards
+from conformance._runner import plan, session_for
+from conformance._targets.resolve import target_from_object
+from conformance.vocabulary import Message, Options, Text, ThinkingConfig, ToolResult
 from tests.support import library_case, run_cell
 
 from .sse_streams import MANUAL, session

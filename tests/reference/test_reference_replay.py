@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.model import Message, Reasoning, Role, Text, ToolCall, ToolResult
-from conformance.reference.codec import UnsupportedBlock
-from conformance.reference.guards import Guards
-from conformance.reference.replay import input_blocks
+from conformance._reference.codec import UnsupportedBlock
+from conformance._reference.guards import Guards
+from conformance._reference.replay import input_blocks
+from conformance.vocabulary import Message, Reasoning, Role, Text, ToolCall, ToolResult
 
 CHILD_REASONING = Reasoning(text="child", signature="C")
 CHILD_CALL = ToolCall(id="child", name="bash", arguments={})

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.model import Reasoning, Text, ToolCall
-from conformance.reference.codec import Decoded, ProviderError
-from conformance.reference.consolidate import TurnBlock, consolidate
-from conformance.reference.fragments import (
+from conformance._reference.codec import Decoded, ProviderError
+from conformance._reference.consolidate import TurnBlock, consolidate
+from conformance._reference.fragments import (
     BlockEnd,
     CallArguments,
     CallStart,
     ReasoningPiece,
     TextPiece,
 )
-from conformance.reference.guards import Guards
-from conformance.reference.openai_responses import OpenAIResponsesCodec
-from conformance.targets.base import WireResponse
+from conformance._reference.guards import Guards
+from conformance._reference.openai_responses import OpenAIResponsesCodec
+from conformance._targets.api import WireResponse
+from conformance.vocabulary import Reasoning, Text, ToolCall
 
 from .wire_streams import ResponsesStream, json_response, wire_session
 

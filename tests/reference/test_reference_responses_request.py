@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.model import Block, Message, Reasoning, Text, ThinkingConfig, ToolCall, ToolResult
-from conformance.reference.guards import Guards
-from conformance.reference.openai_responses import ENCRYPTED_CONTENT, OpenAIResponsesCodec
+from conformance._reference.guards import Guards
+from conformance._reference.openai_responses import ENCRYPTED_CONTENT, OpenAIResponsesCodec
+from conformance.vocabulary import (
+    Block,
+    Message,
+    Reasoning,
+    Text,
+    ThinkingConfig,
+    ToolCall,
+    ToolResult,
+)
 
 from .wire_streams import wire_session
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from conformance.model import Message, Text, ThinkingConfig, ToolChoice
-from conformance.reference.anthropic import AnthropicCodec
-from conformance.reference.codec import WireCodec
-from conformance.reference.gemini import GeminiCodec
-from conformance.reference.guards import Guards
-from conformance.reference.openai_chat import OpenAIChatCodec
-from conformance.reference.openai_responses import OpenAIResponsesCodec
+from conformance._reference.anthropic import AnthropicCodec
+from conformance._reference.codec import WireCodec
+from conformance._reference.gemini import GeminiCodec
+from conformance._reference.guards import Guards
+from conformance._reference.openai_chat import OpenAIChatCodec
+from conformance._reference.openai_responses import OpenAIResponsesCodec
+from conformance.vocabulary import Message, Text, ThinkingConfig, ToolChoice
 
 from .sse_streams import MANUAL, session
 

@@ -3,11 +3,11 @@ and the XML-recovery gate."""
 
 from __future__ import annotations
 
-from conformance.model import Reasoning, Stop, Text, ToolCall, ToolResult
-from conformance.reference.consolidate import TurnBlock
-from conformance.reference.guards import Guards
-from conformance.reference.turns import NOT_EXECUTED, Settled, settle
-from conformance.targets.base import CallToRun
+from conformance._reference.consolidate import TurnBlock
+from conformance._reference.guards import Guards
+from conformance._reference.turns import NOT_EXECUTED, Settled, settle
+from conformance._targets.api import CallToRun
+from conformance.vocabulary import Reasoning, Stop, Text, ToolCall, ToolResult
 
 OFFERED = {"bash": {"type": "object"}}
 INVOKE = '<invoke name="bash"><parameter name="command">ls</parameter></invoke>'

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from conformance.model import FinalOutput
-from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.reference.history import ORPHANED_RESULT
-from conformance.reference.turns import NOT_EXECUTED
-from conformance.targets.base import CallToRun, ToolResultIn, WireResponse
+from conformance._reference import ReferenceAdapter
+from conformance._reference.adapter import ReferenceSession
+from conformance._reference.history import ORPHANED_RESULT
+from conformance._reference.turns import NOT_EXECUTED
+from conformance._targets.api import CallToRun, ToolResultIn, WireResponse
+from conformance.vocabulary import FinalOutput
 
 from .sse_streams import BASH
 from .wire_streams import ChatStream, GeminiStream, ResponsesStream, text_detail, wire_session

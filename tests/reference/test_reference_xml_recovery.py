@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from conformance.model import Reasoning, Text, ToolCall
-from conformance.reference.consolidate import TurnBlock
-from conformance.reference.guards import Guards
-from conformance.reference.xml_recovery import recover
+from conformance._reference.consolidate import TurnBlock
+from conformance._reference.guards import Guards
+from conformance._reference.xml_recovery import recover
+from conformance.vocabulary import Reasoning, Text, ToolCall
 
 BASH = {
     "type": "object",

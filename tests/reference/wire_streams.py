@@ -12,8 +12,8 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from conformance.model import Message, ThinkingConfig
-from conformance.targets.base import Session, ToolDef, WireResponse
+from conformance._targets.api import CaseBrief, ToolDef, WireResponse
+from conformance.vocabulary import Message, ThinkingConfig
 
 from .sse_streams import READ_FILE, session
 
@@ -30,7 +30,7 @@ def wire_session(
     thinking: ThinkingConfig = ADAPTIVE,
     model: str = "model-under-test",
     tools: tuple[ToolDef, ...] = (READ_FILE,),
-) -> Session:
+) -> CaseBrief:
     base = session(*prompts, thinking=thinking, history=history, tools=tools)
     return replace(base, wire=wire, dialect=dialect, store=store, model=model)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from conformance.reference.adapter import ReferenceSession
-from conformance.targets.base import WireRequest, WireResponse
+from conformance._reference.adapter import ReferenceSession
+from conformance._targets.api import WireRequest, WireResponse
 from harness.chained import (
     ChainedReference,
     ChainedSession,

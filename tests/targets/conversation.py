@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.cases.schema import Case
-from conformance.provider.scripted import ScriptedProvider
-from conformance.targets.base import Session, ToolDef
-from conformance.wires.registry import get_wire
+from conformance._cases.schema import Case
+from conformance._provider.scripted import ScriptedProvider
+from conformance._targets.api import CaseBrief, ToolDef
+from conformance.wires._registry import get_wire
 
 SIGNATURE = "c2lnbmF0dXJlKy8vYWJj+/=="
 ALPHA = "alpha: the first file"
@@ -65,7 +65,7 @@ CASE = Case.model_validate(
     }
 )
 
-SESSION = Session(
+SESSION = CaseBrief(
     case=CASE.id,
     wire="anthropic-messages",
     dialect=None,

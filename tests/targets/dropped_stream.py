@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.reference.turns import settle
-from conformance.targets.base import CallToRun, WireResponse
+from conformance._reference import ReferenceAdapter
+from conformance._reference.adapter import ReferenceSession
+from conformance._reference.turns import settle
+from conformance._targets.api import CallToRun, WireResponse
 
 
 class _RetriesOnceSession(ReferenceSession):

@@ -7,11 +7,11 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from conformance.targets.base import (
+from conformance._targets.api import (
     Adapter,
     AdapterSession,
     CallToRun,
-    Session,
+    CaseBrief,
     ToolResultIn,
     WireRequest,
     WireResponse,
@@ -45,7 +45,7 @@ class _Faulty(Adapter):
     behaviour: ClassVar[str]
     wires: ClassVar[frozenset[str]] = frozenset({"anthropic-messages"})
 
-    def open(self, session: Session) -> AdapterSession:
+    def open(self, session: CaseBrief) -> AdapterSession:
         return _Session(self.behaviour)
 
 

@@ -5,14 +5,14 @@ conversation and must fail: a session's state cannot make a later cell pass."""
 
 from __future__ import annotations
 
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.targets.base import Session
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._targets.api import CaseBrief
 
 
 class LeakyAdapter(ReferenceAdapter):
     kept: ReferenceSession | None = None
 
-    def open(self, session: Session) -> ReferenceSession:
+    def open(self, session: CaseBrief) -> ReferenceSession:
         if LeakyAdapter.kept is None:
             LeakyAdapter.kept = super().open(session)
         return LeakyAdapter.kept

@@ -15,10 +15,10 @@ import sys
 import time
 from urllib.parse import urlsplit
 
-from conformance.agent.runner import held, load_adapter
+from conformance._agent.runner import held, load_adapter
 from conformance.examples.command_session import REPLY_FD_VARIABLE, serve_or_run
 
-SPEC = "conformance.reference.adapter:ReferenceAdapter"
+SPEC = "conformance._reference.adapter:ReferenceAdapter"
 MODE = os.environ.get("MISBEHAVE", "none")
 AT = int(os.environ.get("MISBEHAVE_AT", "2"))
 ADAPTER = load_adapter(SPEC)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.reference import ReferenceAdapter
+from conformance._reference import ReferenceAdapter
 from tests.targets.rewriting import RewritingSession
 
 

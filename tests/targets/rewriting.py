@@ -8,9 +8,9 @@ import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.targets.base import WireRequest
+from conformance._reference import ReferenceAdapter
+from conformance._reference.adapter import ReferenceSession
+from conformance._targets.api import WireRequest
 
 #: Changes a request body in place; told the request's 1-based number.
 Rewrite = Callable[[dict[str, Any], int], None]
@@ -37,12 +37,12 @@ class RewritingSession(ReferenceSession):
 def rewriting(rewrite: Rewrite, name: str = "rewriting") -> ReferenceAdapter:
     """The reference adapter with ``rewrite`` applied to every request body."""
 
-    class Session(RewritingSession):
+    class CaseBrief(RewritingSession):
         def rewrite(self, body: dict[str, Any], number: int) -> None:
             rewrite(body, number)
 
     class Rewriting(ReferenceAdapter):
-        session_class: ClassVar[type[ReferenceSession]] = Session
+        session_class: ClassVar[type[ReferenceSession]] = CaseBrief
 
     Rewriting.name = name
     return Rewriting()

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conformance.reference import ReferenceAdapter
-from conformance.reference.adapter import ReferenceSession
-from conformance.targets.base import CallToRun, ConversationStopped, WireRequest, WireResponse
+from conformance._reference import ReferenceAdapter
+from conformance._reference.adapter import ReferenceSession
+from conformance._targets.api import CallToRun, ConversationStopped, WireRequest, WireResponse
 
 
 class _StopsAfterFirstSession(ReferenceSession):

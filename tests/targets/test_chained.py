@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from conformance.provider.scripted import ScriptedProvider
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.runner import RunOptions, plan, run_jobs, session_for
-from conformance.targets.adapter import drive_adapter
-from conformance.targets.resolve import target_from_object
+from conformance._provider.scripted import ScriptedProvider
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._runner import RunOptions, plan, run_jobs, session_for
+from conformance._targets.adapter import drive_adapter
+from conformance._targets.resolve import target_from_object
 from conformance.verdict import Result
-from conformance.wires.registry import get_wire
+from conformance.wires._registry import get_wire
 from harness.chained import ChainedReference, ConversationReference
 from tests.support import column_results, judged, library, library_case
 

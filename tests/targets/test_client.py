@@ -7,9 +7,9 @@ from typing import ClassVar
 import httpx
 import httpx2
 
+from conformance._targets.api import Client, Conversation
+from conformance._targets.client import INTERCEPTED_BASE_URL, run_client
 from conformance.http import HttpRequest, HttpResponse, json_response
-from conformance.targets.base import Client, Conversation
-from conformance.targets.client import INTERCEPTED_BASE_URL, run_client
 from tests.targets.conversation import SESSION
 
 

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance.http import HttpRequest, HttpResponse, json_response
-from conformance.targets.command import (
+from conformance._targets.command import (
     TAIL_CHARS,
     CommandTarget,
     contract_environment,
     parse_command_spec,
 )
+from conformance.http import HttpRequest, HttpResponse, json_response
 from tests.targets.conversation import SESSION
 
 CONTRACT_VARIABLES = (

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.targets.command_name import command_name
-from conformance.targets.resolve import resolve_target
+from conformance._targets.command_name import command_name
+from conformance._targets.resolve import resolve_target
 
 
 @pytest.mark.parametrize(

@@ -10,19 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from conformance.runner import Job, RunOptions, plan, run_job
-from conformance.targets.command import CommandKind, CommandResult, command_outcome
-from conformance.targets.contract import (
+from conformance._runner import Job, RunOptions, plan, run_job
+from conformance._targets.command import CommandKind, CommandResult, command_outcome
+from conformance._targets.command_contract import (
     EXIT_HISTORY_UNLOADABLE,
     EXIT_RESPONSE_REFUSED,
     EXIT_WIRE_UNSUPPORTED,
     read_output,
 )
-from conformance.targets.resolve import ResolvedTarget
+from conformance._targets.resolve import ResolvedTarget
 from conformance.verdict import Result
 from tests.support import library
 
-AGENT = "conformance.agent conformance.reference.adapter:ReferenceAdapter"
+AGENT = "conformance._agent conformance._reference.adapter:ReferenceAdapter"
 OUTPUT_CASE = "empty-terminal-output-never-tool-result"
 EVERYTHING = frozenset({"history", "output-selection", "xml-recovery", "pause-resume"})
 
@@ -47,7 +47,7 @@ def test_reserved_exit_codes_say_what_happened() -> None:
 def test_the_decisive_line_survives_a_librarys_warnings_printed_after_it() -> None:
     """Issue 25 item 15: a library warned over several lines after printing why it
     stopped, and the reason became the warning's last line."""
-    from conformance.targets.contract import last_line
+    from conformance._targets.command_contract import last_line
 
     node = (
         "RefusedError: the stream's second content block has no index\n"
@@ -190,7 +190,7 @@ def test_a_v1_command_is_told_nothing_of_v2(tmp_path: Path) -> None:
 
 
 def test_the_agent_refuses_an_unloadable_history_with_its_exit_code() -> None:
-    from conformance.agent.runner import AgentError, load_history
+    from conformance._agent.runner import AgentError, load_history
 
     with pytest.raises(AgentError) as raised:
         load_history([{"role": "narrator", "blocks": []}])
@@ -204,7 +204,7 @@ def test_the_agent_refuses_an_unloadable_history_with_its_exit_code() -> None:
 def test_a_manifest_tells_the_command_its_model_and_runs_it_in_its_folder(
     tmp_path: Path,
 ) -> None:
-    from conformance.targets.resolve import resolve_target
+    from conformance._targets.resolve import resolve_target
 
     (tmp_path / "agent").mkdir()
     (tmp_path / "agent" / "check.py").write_text(
@@ -266,7 +266,7 @@ def test_an_interrupted_parallel_run_ends_every_running_command(tmp_path: Path) 
     import threading
     import time
 
-    from conformance.runner import run_jobs_parallel
+    from conformance._runner import run_jobs_parallel
 
     target = command_target(script(tmp_path, "import time\ntime.sleep(30)\n"))
     jobs = [j for j in plan([c.case for c in library().cases], target) if j.skip is None][:4]
@@ -296,11 +296,11 @@ def test_an_interrupted_parallel_run_ends_every_running_command(tmp_path: Path) 
 
 def test_the_exit_codes_are_one_table_in_the_docs_with_an_example_each() -> None:
     """Issue 25 item 15: two library authors exited 91 on a provider error event."""
-    from conformance.targets import contract
+    from conformance._targets import command_contract
 
     docs = (Path(__file__).parents[2] / "docs" / "targets.md").read_text(encoding="utf-8")
     rows = [line for line in docs.splitlines() if line.startswith("| ")]
-    codes = [v for k, v in vars(contract).items() if k.startswith("EXIT_")]
+    codes = [v for k, v in vars(command_contract).items() if k.startswith("EXIT_")]
     assert sorted(codes) == [90, 91, 92, 93]
     for code in [0, *codes]:
         (row,) = [r for r in rows if r.startswith(f"| {code} |")]

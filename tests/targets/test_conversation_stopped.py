@@ -12,15 +12,15 @@ from typing import ClassVar
 
 import pytest
 
-from conformance.cases.schema import halt_accepted
-from conformance.model import Fault, ScriptedResponse, Text, ToolCall
-from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.adapter import AdapterKind
-from conformance.targets.base import ConversationStopped, WireResponse
-from conformance.targets.command import CommandKind, CommandResult, command_outcome
-from conformance.targets.contract import EXIT_CONVERSATION_STOPPED
-from conformance.targets.resolve import ResolvedTarget, resolve_target
+from conformance._cases.schema import halt_accepted
+from conformance._runner import RunOptions, plan, run_job
+from conformance._targets.adapter import AdapterKind
+from conformance._targets.api import ConversationStopped, WireResponse
+from conformance._targets.command import CommandKind, CommandResult, command_outcome
+from conformance._targets.command_contract import EXIT_CONVERSATION_STOPPED
+from conformance._targets.resolve import ResolvedTarget, resolve_target
 from conformance.verdict import Result
+from conformance.vocabulary import Fault, ScriptedResponse, Text, ToolCall
 from harness.broken.drop_signature_only import DropSignatureOnlyAdapter, DropSignatureOnlySession
 from tests.support import library
 
@@ -136,7 +136,7 @@ def test_where_a_stop_is_accepted(response: ScriptedResponse, accepted: bool) ->
 def test_one_verdict_as_an_adapter_and_as_a_command(
     case_id: str, column: str, verdict: str
 ) -> None:
-    shell = f"{shlex.quote(sys.executable)} -m conformance.agent {STOPS}"
+    shell = f"{shlex.quote(sys.executable)} -m conformance._agent {STOPS}"
     command = ResolvedTarget(
         spec=shell,
         name="stops-command",
@@ -151,8 +151,8 @@ def test_one_verdict_as_an_adapter_and_as_a_command(
 
 
 def test_a_negative_expectation_on_a_request_never_sent_is_unreached() -> None:
-    from conformance.cases.schema import ExpectNone
-    from conformance.checks.expectations import unreached
+    from conformance._cases.schema import ExpectNone
+    from conformance._checks.expectations import unreached
 
     none = ExpectNone.model_validate({"in": {"request": 2}, "none": {"kind": "reasoning"}})
     assert unreached(none, sent=1)

@@ -8,12 +8,12 @@ import sys
 
 import pytest
 
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.targets.adapter import AdapterKind
-from conformance.targets.base import Adapter, AdapterSession, Client, Conversation, Session
-from conformance.targets.client import INTERCEPTED_BASE_URL, ClientKind
-from conformance.targets.command import TAIL_CHARS, CommandKind
-from conformance.targets.kind import (
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._targets.adapter import AdapterKind
+from conformance._targets.api import Adapter, AdapterSession, CaseBrief, Client, Conversation
+from conformance._targets.client import INTERCEPTED_BASE_URL, ClientKind
+from conformance._targets.command import TAIL_CHARS, CommandKind
+from conformance._targets.kind import (
     MESSAGE_CHARS,
     TRACEBACK_CHARS,
     TRACEBACK_LINES,
@@ -25,7 +25,7 @@ from conformance.targets.kind import (
 from harness.clients.reference_client import ReferenceOverHttpx
 from tests.targets.conversation import SESSION, provider
 
-AGENT = "conformance.agent conformance.reference.adapter:ReferenceAdapter"
+AGENT = "conformance._agent conformance._reference.adapter:ReferenceAdapter"
 DEPTH = 40  # frames below the target's entry point: far more than TRACEBACK_LINES
 
 
@@ -41,7 +41,7 @@ def deep(depth: int, message: str = "broke at the bottom") -> None:
 
 
 class DeepAdapter(Adapter):
-    def open(self, session: Session) -> AdapterSession:
+    def open(self, session: CaseBrief) -> AdapterSession:
         deep(DEPTH)
         raise AssertionError("unreachable")
 

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 
 import pytest
 
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.runner import RunOptions, plan, run_jobs_parallel
-from conformance.targets.resolve import resolve_target
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._runner import RunOptions, plan, run_jobs_parallel
+from conformance._targets.resolve import resolve_target
 from conformance.verdict import Result
 from harness.clients.reference_client import (
     ReferenceOverHttpx,
@@ -26,7 +26,7 @@ from tests.support import library, run_library
 #: test of the suite (every cell as a command) starts first instead of ending last.
 pytestmark = pytest.mark.xdist_group("kinds-agree")
 
-AGENT = "conformance.agent conformance.reference.adapter:ReferenceAdapter"
+AGENT = "conformance._agent conformance._reference.adapter:ReferenceAdapter"
 COMMAND = f"cmd:{sys.executable} -m {AGENT}"
 
 

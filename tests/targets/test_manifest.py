@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.cli import main
+from conformance._cli import main
+from conformance._targets.command import CommandKind
+from conformance._targets.manifest import REFERENCE_COMMAND, load_manifest, manifest_schema
+from conformance._targets.resolve import resolve_target
 from conformance.errors import TargetError
-from conformance.targets.command import CommandKind
-from conformance.targets.manifest import REFERENCE_COMMAND, load_manifest, manifest_schema
-from conformance.targets.resolve import resolve_target
 
 COMMAND = """
 name = "my-agent"
@@ -64,7 +64,7 @@ def test_pins_may_be_globs_and_unknown_ones_are_named(tmp_path: Path) -> None:
 def test_a_yaml_manifest_names_an_in_process_target(tmp_path: Path) -> None:
     path = write(
         tmp_path,
-        "name: ref\nkind: conformance.reference.adapter:ReferenceAdapter\nwires: [gemini]\n",
+        "name: ref\nkind: conformance._reference.adapter:ReferenceAdapter\nwires: [gemini]\n",
         "target.yaml",
     )
     target = resolve_target(str(path))
@@ -104,7 +104,7 @@ def test_the_cli_refuses_a_pin_for_an_unknown_case(
 ) -> None:
     path = write(
         tmp_path,
-        'name = "x"\nkind = "conformance.reference.adapter:ReferenceAdapter"\n'
+        'name = "x"\nkind = "conformance._reference.adapter:ReferenceAdapter"\n'
         'pins = { "no-such-case" = "why" }\n',
     )
     assert main(["run", "--target", str(path), "-q"]) == 2

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.targets import descendants
-from conformance.targets.descendants import MARKER_VARIABLE, PidWindow, end_marked, new_marker
+from conformance._targets import descendants
+from conformance._targets.descendants import MARKER_VARIABLE, PidWindow, end_marked, new_marker
 
 pytestmark = pytest.mark.skipif(PidWindow.open() is None, reason="/proc tells no pid window")
 

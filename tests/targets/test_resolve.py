@@ -7,18 +7,18 @@ import sys
 
 import pytest
 
-from conformance.errors import TargetError
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.targets.adapter import AdapterKind
-from conformance.targets.client import ClientKind
-from conformance.targets.command import CommandKind
-from conformance.targets.kind import TargetKind
-from conformance.targets.resolve import (
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._targets.adapter import AdapterKind
+from conformance._targets.client import ClientKind
+from conformance._targets.command import CommandKind
+from conformance._targets.kind import TargetKind
+from conformance._targets.resolve import (
     ResolvedTarget,
     command_name,
     resolve_target,
     target_from_object,
 )
+from conformance.errors import TargetError
 from harness.clients.reference_client import ReferenceOverHttpx
 
 
@@ -27,7 +27,7 @@ def test_an_adapter_resolves_to_the_adapter_kind() -> None:
     assert isinstance(target.kind, AdapterKind)
     assert isinstance(target.kind.adapter, ReferenceAdapter)
     assert target.kind.name == "adapter"
-    assert target.spec == "conformance.reference.adapter:ReferenceAdapter"
+    assert target.spec == "conformance._reference.adapter:ReferenceAdapter"
     assert target.wires == ReferenceAdapter.wires
     assert target.capabilities == ReferenceAdapter.capabilities
 

@@ -13,15 +13,15 @@ from typing import ClassVar
 
 import pytest
 
-from conformance import runner
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.runner import Job, RunOptions, plan, run_job, run_jobs
-from conformance.targets.adapter import drive_adapter
-from conformance.targets.base import Adapter, AdapterSession, Client, Conversation, Session
-from conformance.targets.client import ClientKind
-from conformance.targets.command import TAIL_CHARS
-from conformance.targets.kind import Outcome, Stage, TargetKind
-from conformance.targets.resolve import ResolvedTarget, resolve_target, target_from_object
+from conformance import _runner as runner
+from conformance._reference.adapter import ReferenceAdapter
+from conformance._runner import Job, RunOptions, plan, run_job, run_jobs
+from conformance._targets.adapter import drive_adapter
+from conformance._targets.api import Adapter, AdapterSession, CaseBrief, Client, Conversation
+from conformance._targets.client import ClientKind
+from conformance._targets.command import TAIL_CHARS
+from conformance._targets.kind import Outcome, Stage, TargetKind
+from conformance._targets.resolve import ResolvedTarget, resolve_target, target_from_object
 from harness.clients.reference_client import ReferenceOverHttpx
 from tests.targets.conversation import CASE
 
@@ -52,7 +52,7 @@ class HangingAdapter(Adapter):
     def __init__(self) -> None:
         self.gate = HangsFirst()
 
-    def open(self, session: Session) -> AdapterSession:
+    def open(self, session: CaseBrief) -> AdapterSession:
         self.gate.hang_once()
         return ReferenceAdapter().open(session)
 
@@ -164,7 +164,7 @@ def test_the_runner_holds_no_kind_specific_code() -> None:
         alias.name
         for node in tree.body
         if isinstance(node, ast.ImportFrom)
-        and (node.module or "").startswith("conformance.targets")
+        and (node.module or "").startswith("conformance._targets")
         for alias in node.names
     }
     assert not imported & kind_names, imported
@@ -204,5 +204,5 @@ def test_the_limit_of_in_process_timeouts_is_documented() -> None:
 
     docs = (Path(__file__).parents[2] / "docs" / "targets.md").read_text(encoding="utf-8")
     section = docs.split("### Timeouts of in-process targets", 1)[1].split("\n## ", 1)[0]
-    for fact in ("PyThreadState_SetAsyncExc", "`finally:`", "gc", "conformance.agent"):
+    for fact in ("PyThreadState_SetAsyncExc", "`finally:`", "gc", "conformance._agent"):
         assert fact in section, fact

@@ -3,8 +3,8 @@ run before the cell's thread gets there, when the interpreter exits."""
 
 from __future__ import annotations
 
-from conformance.targets import scratch
-from conformance.targets.scratch import Scratch
+from conformance._targets import scratch
+from conformance._targets.scratch import Scratch
 
 
 def test_a_scratch_folder_is_removed_and_forgotten_when_its_cell_ends() -> None:

@@ -9,12 +9,12 @@ from typing import ClassVar
 
 import pytest
 
-from conformance.provider.scripted import ScriptedProvider
-from conformance.reference.adapter import ReferenceAdapter, ReferenceSession
-from conformance.runner import RunOptions, session_for
-from conformance.targets.adapter import drive_adapter
+from conformance._provider.scripted import ScriptedProvider
+from conformance._reference.adapter import ReferenceAdapter, ReferenceSession
+from conformance._runner import RunOptions, session_for
+from conformance._targets.adapter import drive_adapter
 from conformance.verdict import Result
-from conformance.wires.registry import get_wire
+from conformance.wires._registry import get_wire
 from harness.threaded import ThreadedReference, ThreadedSession
 from tests.support import column_results, failing, judged, library, run_library
 from tests.targets.merge_adjacent import _MergeAdjacentSession

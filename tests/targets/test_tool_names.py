@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from conformance._runner import RunOptions, plan, run_job
+from conformance._targets.manifest import load_manifest
+from conformance._targets.resolve import ResolvedTarget, resolve_target
+from conformance._targets.tool_names import ToolNames
+from conformance._transcript import Transcript
 from conformance.errors import ManifestError, TargetError
-from conformance.model import ToolCall
-from conformance.runner import RunOptions, plan, run_job
-from conformance.targets.manifest import load_manifest
-from conformance.targets.resolve import ResolvedTarget, resolve_target
-from conformance.targets.tool_names import ToolNames
-from conformance.transcript import Transcript
 from conformance.verdict import Result
+from conformance.vocabulary import ToolCall
 from tests.support import library
 
 CASE = "latest-turn-thinking-text-byte-exact"  # run_query, called twice, on Anthropic
-REFERENCE = "conformance.reference.adapter:ReferenceAdapter"
+REFERENCE = "conformance._reference.adapter:ReferenceAdapter"
 
 
 def _manifest(tmp_path: Path, body: str, kind: str = REFERENCE) -> Path:
@@ -98,7 +98,7 @@ def test_a_bad_mapping_is_a_located_manifest_error(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_command_gets_the_mapped_names_in_its_contract_document(tmp_path: Path) -> None:
-    command = f"command = '\"$CONFORMANCE_PYTHON\" -m conformance.agent {REFERENCE}'\n"
+    command = f"command = '\"$CONFORMANCE_PYTHON\" -m conformance._agent {REFERENCE}'\n"
     body = command + '[tool_names]\nprefix = "mcp__conformance__"\n'
     result, transcript = _run(resolve_target(str(_manifest(tmp_path, body, kind="command"))))
     assert result.verdict == "pass", (result.reason, result.violations)

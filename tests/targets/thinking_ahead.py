@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from conformance.model import Reasoning
-from conformance.reference import ReferenceAdapter
-from conformance.targets.base import CallToRun, WireResponse
+from conformance._reference import ReferenceAdapter
+from conformance._targets.api import CallToRun, WireResponse
+from conformance.vocabulary import Reasoning
 from tests.targets.rewriting import RewritingSession
 
 

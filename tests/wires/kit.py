@@ -9,10 +9,10 @@ from typing import Any
 import httpx
 from httpx_sse import ServerSentEvent, connect_sse
 
-from conformance.cases.realism import realism_problems
-from conformance.cases.schema import Case
+from conformance._cases.realism import realism_problems
+from conformance._cases.schema import Case
 from conformance.http import HttpResponse
-from conformance.model import ScriptedResponse
+from conformance.vocabulary import ScriptedResponse
 from conformance.wires.roles import Wire
 
 

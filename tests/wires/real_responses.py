@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.recording.model import (
+from conformance._recording.file_format import (
     Metadata,
     RecordedExchange,
     RecordedRequest,

@@ -11,10 +11,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from conformance._reference.adapter import ReferenceAdapter
 from conformance.http import HttpRequest
-from conformance.reference.adapter import ReferenceAdapter
-from conformance.wires.contract import contract_problems
-from conformance.wires.registry import get_wire, wire_names
+from conformance.wires._assembly import contract_problems
+from conformance.wires._registry import get_wire, wire_names
 from conformance.wires.roles import Wire
 from tests.checks.kit import fake_wire
 
@@ -40,10 +40,10 @@ def checklist_misses(wire: Wire, root: Path, registered: tuple[str, ...]) -> lis
     """The steps of ``docs/adding-a-wire.md`` that ``wire`` has not done."""
     name, module = wire.name, package_name(wire.name)
     misses: list[str] = []
-    if not (root / "conformance" / "wires" / module / "wire.py").is_file():
-        misses.append(f"1. no package conformance/wires/{module}/")
-    elif contract_problems(f"conformance.wires.{module}"):
-        misses.append(f"1. conformance/wires/{module}/ breaks the contract")
+    if not (root / "conformance" / "wires" / f"_{module}" / "wire.py").is_file():
+        misses.append(f"1. no package conformance/wires/_{module}/")
+    elif contract_problems(f"conformance.wires._{module}"):
+        misses.append(f"1. conformance/wires/_{module}/ breaks the contract")
     if name not in registered:
         misses.append("2. not discovered (a package under conformance/wires/ or an entry point)")
     for stream in (False, True):
@@ -51,7 +51,7 @@ def checklist_misses(wire: Wire, root: Path, registered: tuple[str, ...]) -> lis
         if not wire.serves(HttpRequest("POST", path.path, query=path.query)):
             misses.append(f"3. route.endpoint(stream={stream}) is a path route.serves refuses")
     if name not in ReferenceAdapter.codecs or name not in ReferenceAdapter.wires:
-        misses.append("4. no reference codec in conformance/reference/ (ReferenceAdapter)")
+        misses.append("4. no reference codec in conformance/_reference/ (ReferenceAdapter)")
     if wire.client is None:
         misses.append("5. no CLIENT in its wire module (how the provider's clients find it)")
     docs = (root / "docs" / "wires.md").read_text(encoding="utf-8")
@@ -76,18 +76,18 @@ def test_every_registered_wire_has_done_every_step(name: str) -> None:
 
 def test_every_wire_package_is_registered() -> None:
     packages = {
-        path.parent.name
-        for path in (ROOT / "conformance" / "wires").glob("*/wire.py")
-        if not path.parent.name.startswith("_")
+        path.parent.name[1:]
+        for path in (ROOT / "conformance" / "wires").glob("_*/wire.py")
+        if not path.parent.name.startswith("__")
     }
     assert packages == {package_name(name) for name in wire_names()}
 
 
 def test_a_wire_that_skipped_the_checklist_is_told_each_step() -> None:
     assert checklist_misses(fake_wire(name="fake-wire"), ROOT, wire_names()) == [
-        "1. no package conformance/wires/fake_wire/",
+        "1. no package conformance/wires/_fake_wire/",
         "2. not discovered (a package under conformance/wires/ or an entry point)",
-        "4. no reference codec in conformance/reference/ (ReferenceAdapter)",
+        "4. no reference codec in conformance/_reference/ (ReferenceAdapter)",
         "5. no CLIENT in its wire module (how the provider's clients find it)",
         "6. no `## fake-wire` section in docs/wires.md",
         "6. not named in README.md",

@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.cases.schema import Case
+from conformance._cases.schema import Case
+from conformance._provider.scripted import ScriptedProvider
 from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import (
+from conformance.verdict import Violation
+from conformance.vocabulary import (
     Media,
     Message,
     Options,
@@ -29,9 +31,7 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
-from conformance.provider.scripted import ScriptedProvider
-from conformance.verdict import Violation
-from conformance.wires.anthropic_messages import (
+from conformance.wires._anthropic_messages import (
     BUDGET_BELOW_MAX_TOKENS,
     FIELD_REQUIRED,
     FINAL_BLOCK_THINKING,
@@ -54,8 +54,8 @@ from conformance.wires.anthropic_messages import (
     WIRE,
     AnthropicRequestView,
 )
-from conformance.wires.base import RenderContext, ValidationContext
-from conformance.wires.registry import get_wire
+from conformance.wires._registry import get_wire
+from conformance.wires.context import RenderContext, ValidationContext
 from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
 CASES = Path(__file__).resolve().parents[2] / "cases"

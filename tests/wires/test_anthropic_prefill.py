@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 
 from conformance.http import HttpRequest
-from conformance.model import Options
 from conformance.verdict import Violation
-from conformance.wires.anthropic_messages import WIRE
-from conformance.wires.anthropic_messages.rules import (
+from conformance.vocabulary import Options
+from conformance.wires._anthropic_messages import WIRE
+from conformance.wires._anthropic_messages.rules import (
     PREFILL_TRAILING_WHITESPACE,
     PREFILL_WITH_THINKING,
 )
-from conformance.wires.base import ValidationContext
+from conformance.wires.context import ValidationContext
 
 MANUAL = {"type": "enabled", "budget_tokens": 1024}
 

@@ -10,17 +10,17 @@ from typing import Any
 import pytest
 
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import (
+from conformance.vocabulary import (
     Options,
     ScriptedResponse,
     ServerToolResult,
     ServerToolUse,
     opaque_fields,
 )
-from conformance.wires.anthropic_messages import WIRE
-from conformance.wires.anthropic_messages.rules import SERVER_RESULT_PAIRED
-from conformance.wires.base import RenderContext, RequestView, ValidationContext
-from conformance.wires.registry import get_wire
+from conformance.wires._anthropic_messages import WIRE
+from conformance.wires._anthropic_messages.rules import SERVER_RESULT_PAIRED
+from conformance.wires._registry import get_wire
+from conformance.wires.context import RenderContext, RequestView, ValidationContext
 from tests.wires.kit import realism_case, unrealistic
 
 ID, QUERY = "srvtoolu_01", {"query": "q"}

@@ -8,11 +8,11 @@ import json
 import pytest
 
 from conformance.http import HttpRequest
-from conformance.model import Options
-from conformance.wires.anthropic_messages import WIRE
-from conformance.wires.anthropic_messages._models import adaptive_only
-from conformance.wires.anthropic_messages.rules import ADAPTIVE_ONLY_MODEL
-from conformance.wires.base import ValidationContext
+from conformance.vocabulary import Options
+from conformance.wires._anthropic_messages import WIRE
+from conformance.wires._anthropic_messages._models import adaptive_only
+from conformance.wires._anthropic_messages.rules import ADAPTIVE_ONLY_MODEL
+from conformance.wires.context import ValidationContext
 
 MANUAL = {"type": "enabled", "budget_tokens": 1024}
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.checks.recorded import recorded_violations
+from conformance._checks.recorded import recorded_violations
+from conformance._provider.scripted import ScriptedProvider
+from conformance._transcript import Transcript
 from conformance.http import HttpRequest, HttpResponse
-from conformance.provider.scripted import ScriptedProvider
-from conformance.transcript import Transcript
-from conformance.wires.anthropic_messages._thread_rules import (
+from conformance.wires._anthropic_messages._thread_rules import (
     THREAD_ALREADY_CONTINUED,
     THREAD_BETA,
     THREAD_CALLS_UNANSWERED,
@@ -24,9 +24,9 @@ from conformance.wires.anthropic_messages._thread_rules import (
     THREADS_BETA,
     supports_threads,
 )
-from conformance.wires.anthropic_messages._view import AnthropicRequestView
-from conformance.wires.anthropic_messages.rules import TOOL_USE_ANSWERED
-from conformance.wires.registry import get_wire
+from conformance.wires._anthropic_messages._view import AnthropicRequestView
+from conformance.wires._anthropic_messages.rules import TOOL_USE_ANSWERED
+from conformance.wires._registry import get_wire
 from tests.targets.conversation import ALPHA, CASE
 
 WIRE = get_wire("anthropic-messages")

@@ -1,5 +1,5 @@
 """Every wire package keeps one contract: the same public modules, the same public names
-with the same parameters (``conformance/wires/contract.py``), and a rule book whose
+with the same parameters (``conformance/wires/_assembly.py``), and a rule book whose
 rules are the wire's rules."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.wires.contract import CONTRACT, assemble, contract_problems, field_of
-from conformance.wires.registry import get_wire, wire_names
+from conformance.wires._assembly import CONTRACT, assemble, contract_problems, field_of
+from conformance.wires._registry import get_wire, wire_names
 from conformance.wires.roles import Realism, Wire
 
 #: A package that keeps the contract, module by module; the negative examples break it.
@@ -69,14 +69,14 @@ def root(tmp_path: Path) -> Iterator[Path]:
 
 @pytest.mark.parametrize("name", wire_names())
 def test_every_registered_wire_package_keeps_the_contract(name: str) -> None:
-    dotted = f"conformance.wires.{name.replace('-', '_')}"
+    dotted = f"conformance.wires._{name.replace('-', '_')}"
     assert contract_problems(dotted) == []
     assert assemble(dotted) is get_wire(name) is importlib.import_module(dotted).WIRE
 
 
 @pytest.mark.parametrize("name", wire_names())
 def test_the_wire_lists_exactly_its_rule_books_rules(name: str) -> None:
-    dotted = f"conformance.wires.{name.replace('-', '_')}.rules"
+    dotted = f"conformance.wires._{name.replace('-', '_')}.rules"
     rules = importlib.import_module(dotted)
     assert get_wire(name).rules == rules.RULES == rules.BOOK.rules
     assert all(rule.id.startswith(f"{name}/") for rule in rules.RULES)

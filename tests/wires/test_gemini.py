@@ -13,11 +13,14 @@ from typing import Any
 
 import pytest
 
-from conformance.cases.schema import Case
-from conformance.checks.ledger import PAIRED, ledger_violations
+from conformance._cases.schema import Case
+from conformance._checks.ledger import PAIRED, ledger_violations
+from conformance._provider.scripted import UNKNOWN_ENDPOINT, ScriptedProvider
+from conformance._transcript import Transcript
 from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import (
+from conformance.verdict import Violation
+from conformance.vocabulary import (
     Block,
     Media,
     Message,
@@ -29,11 +32,7 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
-from conformance.provider.scripted import UNKNOWN_ENDPOINT, ScriptedProvider
-from conformance.transcript import Transcript
-from conformance.verdict import Violation
-from conformance.wires.base import RenderContext, ValidationContext
-from conformance.wires.gemini import (
+from conformance.wires._gemini import (
     CALL_TURN_PLACED,
     CONTENTS_REQUIRED,
     PARTS_REQUIRED,
@@ -48,8 +47,9 @@ from conformance.wires.gemini import (
     WIRE,
     GeminiRequestView,
 )
-from conformance.wires.registry import get_wire
-from conformance.wires.thought_signatures import SENTINELS
+from conformance.wires._registry import get_wire
+from conformance.wires._thought_signatures import SENTINELS
+from conformance.wires.context import RenderContext, ValidationContext
 from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
 STREAM_PATH = "/v1beta/models/model-under-test:streamGenerateContent"

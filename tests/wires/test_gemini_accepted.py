@@ -11,8 +11,8 @@ import base64
 
 import pytest
 
-from conformance.model import Text, ToolResult
-from conformance.wires.thought_signatures import (
+from conformance.vocabulary import Text, ToolResult
+from conformance.wires._thought_signatures import (
     SENTINEL,
     SENTINEL_BASE64,
     canonical,
@@ -135,7 +135,7 @@ def test_inline_data_is_bytes_too_so_the_view_carries_it_in_the_standard_spellin
     ``inlineData.data`` is protobuf ``bytes`` like thoughtSignature: a library that
     re-encodes an image URL-safe and unpadded sends the same bytes (was: a different
     ``data``, so a pattern pinning the media failed a correct client)."""
-    from conformance.model import Media
+    from conformance.vocabulary import Media
     from tests.wires.test_gemini import body as request_body
 
     png = base64.b64encode(bytes(range(250, 256)) + b"\xfb\xff").decode()

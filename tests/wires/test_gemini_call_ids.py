@@ -14,12 +14,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance.cases.schema import Case
-from conformance.checks.ledger import PAIRED, ledger_violations
-from conformance.model import ScriptedResponse, ToolCall, ToolResult
-from conformance.provider.scripted import ScriptedProvider
-from conformance.transcript import Transcript
-from conformance.wires.gemini import WIRE
+from conformance._cases.schema import Case
+from conformance._checks.ledger import PAIRED, ledger_violations
+from conformance._provider.scripted import ScriptedProvider
+from conformance._transcript import Transcript
+from conformance.vocabulary import ScriptedResponse, ToolCall, ToolResult
+from conformance.wires._gemini import WIRE
 from tests.wires.test_gemini import JSON_PATH, request
 
 #: gemini-3-flash-preview's first answer in pydantic/pydantic-ai tests/models/cassettes/
@@ -211,7 +211,7 @@ def test_a_call_shown_with_its_id_and_renamed_is_still_mispaired() -> None:
 def test_the_lint_refuses_a_result_for_a_call_no_client_sees_the_id_of() -> None:
     """A result scripted per call is looked up by the id the client reports: on Gemini
     only a response with ``gemini_call_ids`` shows it."""
-    from conformance.cases.lint import lint_case
+    from conformance._cases.lint import lint_case
 
     answer = served()
     first = next(b.id for b in answer.blocks if isinstance(b, ToolCall))

@@ -14,10 +14,10 @@ import json
 
 import pytest
 
-from conformance.model import ToolCall
-from conformance.wires.gemini import WIRE
-from conformance.wires.registry import get_wire
-from conformance.wires.thought_signatures import (
+from conformance.vocabulary import ToolCall
+from conformance.wires._gemini import WIRE
+from conformance.wires._registry import get_wire
+from conformance.wires._thought_signatures import (
     DUMMY_SIGNATURES,
     SENTINELS,
     canonical,

@@ -1,7 +1,7 @@
 """Gemini's ``functionResponse.response`` is any JSON object: callers use any keys,
 ``output`` holds the output and ``error`` the error, and without either the whole object
 is the output.  The suite compares the information: the scripted text, unaltered, under
-whatever envelope (``conformance.checks.walk.carries``).  Real envelopes from libraries
+whatever envelope (``conformance._checks.walk.carries``).  Real envelopes from libraries
 the suite had never seen: the Vercel AI SDK's @ai-sdk/google sends ``{"name", "content"}``,
 strands-agents ``{"output": [{"text": ...}]}``."""
 
@@ -13,10 +13,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conformance.cases.schema import BlockPattern
-from conformance.checks.expectations import matches
-from conformance.checks.walk import carries
-from conformance.model import ToolResult
+from conformance._cases.schema import BlockPattern
+from conformance._checks.expectations import matches
+from conformance._checks.walk import carries
+from conformance.vocabulary import ToolResult
 from tests.wires.test_gemini import answer, body, call, model, parse, user
 
 SCRIPTED = "restarted: worker-2 is up"

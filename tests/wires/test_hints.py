@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.model import Block, Media, Reasoning, Text, ToolCall, ToolResult
+from conformance.vocabulary import Block, Media, Reasoning, Text, ToolCall, ToolResult
+from conformance.wires._registry import get_wire
+from conformance.wires._thought_signatures import SENTINELS
 from conformance.wires.hints import LedgerHints
-from conformance.wires.registry import get_wire
-from conformance.wires.thought_signatures import SENTINELS
 
 THOUGHT = Reasoning(text="t", signature="c2ln", id="rs_1")
 REDACTED = Reasoning(redacted=True, data="ZGF0YQ==")

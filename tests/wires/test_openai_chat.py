@@ -16,10 +16,12 @@ from typing import Any
 
 import pytest
 
-from conformance.cases.schema import Case
+from conformance._cases.schema import Case
+from conformance._provider.scripted import ScriptedProvider
 from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import (
+from conformance.verdict import Violation
+from conformance.vocabulary import (
     Media,
     Message,
     Options,
@@ -30,14 +32,7 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
-from conformance.provider.scripted import ScriptedProvider
-from conformance.verdict import Violation
-from conformance.wires.base import (
-    RenderContext,
-    RequestView,
-    ValidationContext,
-)
-from conformance.wires.openai_chat import (
+from conformance.wires._openai_chat import (
     DEEPSEEK_REASONING_CONTENT,
     DEEPSEEK_TOOL_CALLS_ANSWERED,
     DEEPSEEK_TOOL_MESSAGE_ANSWERS,
@@ -51,7 +46,12 @@ from conformance.wires.openai_chat import (
     reasoning_episodes,
     upstream,
 )
-from conformance.wires.registry import get_wire
+from conformance.wires._registry import get_wire
+from conformance.wires.context import (
+    RenderContext,
+    RequestView,
+    ValidationContext,
+)
 from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
 MODEL = "model-under-test"

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from conformance.model import ScriptedResponse, ThinkingConfig, ToolCall
-from conformance.wires.openai_chat import WIRE
-from conformance.wires.openai_chat.rules import (
+from conformance.vocabulary import ScriptedResponse, ThinkingConfig, ToolCall
+from conformance.wires._openai_chat import WIRE
+from conformance.wires._openai_chat.rules import (
     GEMINI_COMPAT_SIGNATURE,
     GEMINI_COMPAT_SIGNATURE_MINTED,
     KIMI_REASONING_CONTENT,

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from conformance.checks.invariants import no_empty_message
-from conformance.wires.openai_chat.rules import ASSISTANT_CONTENT_PRESENT
-from conformance.wires.registry import get_wire
+from conformance._checks.invariants import no_empty_message
+from conformance.wires._openai_chat.rules import ASSISTANT_CONTENT_PRESENT
+from conformance.wires._registry import get_wire
 from tests.wires.test_openai_chat import assistant, body, call, errors, parse, tool, user
 
 NULL_TEXT = "Invalid value for 'content': expected a string, got null."

@@ -13,10 +13,12 @@ from typing import Any
 
 import pytest
 
-from conformance.cases.schema import Case
+from conformance._cases.schema import Case
+from conformance._provider.scripted import MALFORMED_REQUEST, ScriptedProvider
 from conformance.errors import RequestParseError
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import (
+from conformance.verdict import Violation
+from conformance.vocabulary import (
     Media,
     Message,
     Options,
@@ -27,14 +29,7 @@ from conformance.model import (
     ToolCall,
     ToolResult,
 )
-from conformance.provider.scripted import MALFORMED_REQUEST, ScriptedProvider
-from conformance.verdict import Violation
-from conformance.wires.base import (
-    RenderContext,
-    RequestView,
-    ValidationContext,
-)
-from conformance.wires.openai_responses import (
+from conformance.wires._openai_responses import (
     CALL_FOR_OUTPUT,
     CHAT_TOOL_CALLS,
     ENCRYPTED_CONTENT_VALID,
@@ -50,8 +45,13 @@ from conformance.wires.openai_responses import (
     WIRE,
     ResponsesRequestView,
 )
-from conformance.wires.openai_responses._minted import interim_content
-from conformance.wires.registry import get_wire
+from conformance.wires._openai_responses._minted import interim_content
+from conformance.wires._registry import get_wire
+from conformance.wires.context import (
+    RenderContext,
+    RequestView,
+    ValidationContext,
+)
 from tests.wires.kit import client_events, end, realism_case, scripted, unrealistic
 
 ENC = "reasoning.encrypted_content"

@@ -16,11 +16,11 @@ import pytest
 from pydantic import ValidationError
 
 from conformance.http import HttpRequest
-from conformance.model import Options, ScriptedResponse, ServedIds, ServedItem, Text
 from conformance.verdict import Violation
-from conformance.wires.base import RenderContext, RequestView, ValidationContext
-from conformance.wires.openai_responses import WIRE
-from conformance.wires.sse import format_event
+from conformance.vocabulary import Options, ScriptedResponse, ServedIds, ServedItem, Text
+from conformance.wires._openai_responses import WIRE
+from conformance.wires._sse import format_event
+from conformance.wires.context import RenderContext, RequestView, ValidationContext
 from tests.wires.real_responses import CHAIN, CHAIN_RESPONSE_IDS, SECOND_CALL
 
 ENC = "reasoning.encrypted_content"

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.model import ScriptedResponse
-from conformance.provider.scripted import ScriptedProvider
-from conformance.wires.openai_responses import (
+from conformance._provider.scripted import ScriptedProvider
+from conformance.vocabulary import ScriptedResponse
+from conformance.wires._openai_responses import (
     DUPLICATE_ITEM,
     PREVIOUS_RESPONSE_NOT_FOUND,
     PREVIOUS_WITH_CONVERSATION,

@@ -10,9 +10,9 @@ import pytest
 from pydantic import ValidationError
 
 from conformance.errors import ResponseReadError
-from conformance.model import ScriptedResponse
-from conformance.wires.openai_responses import WIRE
-from conformance.wires.registry import get_wire
+from conformance.vocabulary import ScriptedResponse
+from conformance.wires._openai_responses import WIRE
+from conformance.wires._registry import get_wire
 from tests.wires.kit import realism_case, unrealistic
 from tests.wires.test_openai_responses import assemble, events, kinds, render
 
@@ -95,10 +95,10 @@ def test_invalid_encrypted_content_is_the_400_with_openais_code() -> None:
 def test_after_the_repair_the_dropped_reasoning_is_owed_no_more(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from conformance.checks import ledger
-    from conformance.reference.adapter import ReferenceAdapter
-    from conformance.runner import RunOptions, plan, run_jobs
-    from conformance.targets.resolve import target_from_object
+    from conformance._checks import ledger
+    from conformance._reference.adapter import ReferenceAdapter
+    from conformance._runner import RunOptions, plan, run_jobs
+    from conformance._targets.resolve import target_from_object
     from tests.support import library
 
     wanted = "responses-invalid-encrypted-content-retried-without-reasoning"

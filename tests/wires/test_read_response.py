@@ -18,7 +18,8 @@ import pytest
 
 from conformance.errors import ResponseReadError
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import (
+from conformance.verdict import Rule
+from conformance.vocabulary import (
     ContentBlock,
     Reasoning,
     ScriptedResponse,
@@ -28,12 +29,11 @@ from conformance.model import (
     ToolCall,
     summary_parts,
 )
-from conformance.verdict import Rule
-from conformance.wires.base import RenderContext, RequestView
-from conformance.wires.reading import call_arguments, read_json_body
-from conformance.wires.registry import columns, get_wire, split_column
-from conformance.wires.saved_history import STREAM_DIRECTIVES
-from conformance.wires.sse import DONE, format_comment, format_event, looks_streamed, read_events
+from conformance.wires._reading import call_arguments, read_json_body
+from conformance.wires._registry import columns, get_wire, split_column
+from conformance.wires._saved_history import STREAM_DIRECTIVES
+from conformance.wires._sse import DONE, format_comment, format_event, looks_streamed, read_events
+from conformance.wires.context import RenderContext, RequestView
 from tests.support import library
 from tests.wires.kit import scripted
 

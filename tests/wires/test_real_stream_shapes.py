@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from conformance.cases.realism import realism_problems
+from conformance._cases.realism import realism_problems
 from conformance.http import HttpRequest, HttpResponse
-from conformance.model import Reasoning, ScriptedResponse, Text, ToolCall
-from conformance.wires.base import RenderContext, ValidationContext
-from conformance.wires.openai_responses._minted import interim_content
-from conformance.wires.openai_responses._state import StoredResponses
-from conformance.wires.registry import get_wire
-from conformance.wires.sse import read_events
+from conformance.vocabulary import Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.wires._openai_responses._minted import interim_content
+from conformance.wires._openai_responses._state import StoredResponses
+from conformance.wires._registry import get_wire
+from conformance.wires._sse import read_events
+from conformance.wires.context import RenderContext, ValidationContext
 from tests.wires import real_stream_excerpts as real
 from tests.wires.kit import end, realism_case, scripted
 
@@ -171,7 +171,7 @@ def test_responses_provider_takes_the_interim_token_and_refuses_a_prefix() -> No
 
 
 def _options() -> Any:
-    from conformance.model import Options
+    from conformance.vocabulary import Options
 
     return Options(store=False, include=("reasoning.encrypted_content",))
 
@@ -335,7 +335,7 @@ def test_openrouter_real_stream_reads_back_with_the_final_signature() -> None:
 def test_the_empty_fragment_directive_runs_only_on_claude_streams(
     column: str, options: dict[str, Any], allowed: bool
 ) -> None:
-    from conformance.wires.registry import split_column
+    from conformance.wires._registry import split_column
 
     name, dialect = split_column(column)
     block = {

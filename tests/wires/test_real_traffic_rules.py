@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
+from conformance._recording.audit import audit_paths
 from conformance.errors import ResponseReadError
 from conformance.http import HttpRequest
-from conformance.model import Options, ToolCall, ToolResult
-from conformance.recording.audit import audit_paths
-from conformance.wires.base import ValidationContext
-from conformance.wires.gemini.rules import RESPONSE_COUNT, RESPONSE_TURN_PLACED
-from conformance.wires.registry import get_wire
+from conformance.vocabulary import Options, ToolCall, ToolResult
+from conformance.wires._gemini.rules import RESPONSE_COUNT, RESPONSE_TURN_PLACED
+from conformance.wires._registry import get_wire
+from conformance.wires.context import ValidationContext
 from tests.wires.test_gemini import answer, call, errors, loop, model, parse, user
 
 OTHER = Path(__file__).resolve().parents[1] / "real_traffic" / "other"

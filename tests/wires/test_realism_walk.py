@@ -1,4 +1,4 @@
-"""The realism lint is one walk over a case (``conformance/cases/realism.py``): it asks a
+"""The realism lint is one walk over a case (``conformance/_cases/realism.py``): it asks a
 wire's predicates about every scripted response, every block where it sits, and every
 saved assistant block the provider minted, and prefixes each answer with its place."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from conformance.cases.realism import realism_problems
-from conformance.model import Block, ScriptedResponse
+from conformance._cases.realism import realism_problems
 from conformance.verdict import Rule, Violation
+from conformance.vocabulary import Block, ScriptedResponse
 from conformance.wires.roles import BlockSpot, Realism
 from tests.wires.kit import end, realism_case
 
@@ -75,7 +75,7 @@ def test_the_walk_asks_about_responses_blocks_and_minted_history_in_order() -> N
 
 
 def imports_cases(source: str) -> bool:
-    """Whether ``source`` imports anything of ``conformance.cases``."""
+    """Whether ``source`` imports anything of ``conformance._cases``."""
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
@@ -83,7 +83,7 @@ def imports_cases(source: str) -> bool:
             names = [node.module or ""]
         else:
             continue
-        if any(n == "conformance.cases" or n.startswith("conformance.cases.") for n in names):
+        if any(n == "conformance._cases" or n.startswith("conformance._cases.") for n in names):
             return True
     return False
 
@@ -98,6 +98,8 @@ def test_no_wire_module_imports_the_cases_layer() -> None:
 
 
 def test_an_import_of_the_cases_layer_is_seen() -> None:
-    assert imports_cases("from conformance.cases.schema import Case\n")
-    assert imports_cases("import conformance.cases\n")
-    assert not imports_cases("from conformance.model import Block\nimport conformance.casework\n")
+    assert imports_cases("from conformance._cases.schema import Case\n")
+    assert imports_cases("import conformance._cases\n")
+    assert not imports_cases(
+        "from conformance.vocabulary import Block\nimport conformance.casework\n"
+    )

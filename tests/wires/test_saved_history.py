@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from conformance.agent.runner import AgentError, document_history
-from conformance.cases.schema import Case
+from conformance._agent.runner import AgentError, document_history
+from conformance._cases.schema import Case
+from conformance._runner import session_for
+from conformance._targets.command_contract import EXIT_HISTORY_UNLOADABLE
 from conformance.errors import HistoryLoadError
-from conformance.model import Message, Reasoning, Text, ToolCall
-from conformance.runner import session_for
-from conformance.targets.contract import EXIT_HISTORY_UNLOADABLE
-from conformance.wires.registry import get_wire, split_column
-from conformance.wires.saved_history import as_stored, hold, load
+from conformance.vocabulary import Message, Reasoning, Text, ToolCall
+from conformance.wires._registry import get_wire, split_column
+from conformance.wires._saved_history import as_stored, hold, load
 from tests.support import library
 
 #: The cells whose history the wire's JSON cannot hold, and where it breaks: a signature
@@ -456,7 +456,7 @@ def test_the_agent_refuses_wire_json_it_cannot_load_with_the_history_exit_code()
     assert "cannot load the saved history: anthropic-messages does not read it" in str(raised.value)
 
 
-AGENT = "conformance.agent conformance.reference.adapter:ReferenceAdapter"
+AGENT = "conformance._agent conformance._reference.adapter:ReferenceAdapter"
 
 
 @pytest.mark.slow

@@ -1,11 +1,11 @@
 """The realism shapes several wires share are one predicate each
-(``conformance.wires.shared_realism``), registered in each wire's book under the wire's
+(``conformance.wires._shared_realism``), registered in each wire's book under the wire's
 own check id: the same block gets the same finding, cited by each wire's id."""
 
 from __future__ import annotations
 
-from conformance.model import Media, Reasoning, ScriptedResponse, Text, ToolCall
-from conformance.wires.registry import get_wire
+from conformance.vocabulary import Media, Reasoning, ScriptedResponse, Text, ToolCall
+from conformance.wires._registry import get_wire
 from conformance.wires.roles import BlockSpot
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.wires.sse import DONE, format_comment, format_event, fragments
+from conformance.wires._sse import DONE, format_comment, format_event, fragments
 
 
 def test_named_event_is_event_line_data_line_blank_line() -> None:

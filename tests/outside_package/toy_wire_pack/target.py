@@ -11,14 +11,14 @@ from conformance import (
     Adapter,
     AdapterSession,
     CallToRun,
-    Session,
+    CaseBrief,
     ToolResultIn,
     WireResponse,
 )
 
 
 class _Conversation(AdapterSession):
-    def __init__(self, session: Session, keep_tokens: bool) -> None:
+    def __init__(self, session: CaseBrief, keep_tokens: bool) -> None:
         self.model = session.model
         self.keep_tokens = keep_tokens
         self.messages: list[dict[str, Any]] = []
@@ -47,7 +47,7 @@ class ToyEchoAdapter(Adapter):
     name: ClassVar[str] = "toy-echo-client"
     wires: ClassVar[frozenset[str]] = frozenset({"toy-echo"})
 
-    def open(self, session: Session) -> AdapterSession:
+    def open(self, session: CaseBrief) -> AdapterSession:
         return _Conversation(session, keep_tokens=True)
 
 
@@ -55,5 +55,5 @@ class ForgetfulToyAdapter(Adapter):
     name: ClassVar[str] = "toy-echo-forgetful"
     wires: ClassVar[frozenset[str]] = frozenset({"toy-echo"})
 
-    def open(self, session: Session) -> AdapterSession:
+    def open(self, session: CaseBrief) -> AdapterSession:
         return _Conversation(session, keep_tokens=False)

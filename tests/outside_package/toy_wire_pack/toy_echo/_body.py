@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from conformance.errors import RequestParseError
-from conformance.model import Block, Message, Reasoning, Text
+from conformance.vocabulary import Block, Message, Reasoning, Text
 
 PATH = "/toy/v1/turns"
 

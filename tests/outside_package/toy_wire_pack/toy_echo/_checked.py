@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from conformance.wires.base import RequestView
+from conformance.wires.context import RequestView
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.http import HttpRequest
-from conformance.wires.base import RequestView, ValidationContext
+from conformance.wires.context import RequestView, ValidationContext
 from toy_wire_pack.toy_echo._body import body_of, neutral
 from toy_wire_pack.toy_echo.wire import NAME
 

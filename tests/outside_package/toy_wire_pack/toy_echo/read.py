@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from conformance.errors import ResponseReadError
-from conformance.model import Block, Reasoning, ScriptedResponse, Text
+from conformance.vocabulary import Block, Reasoning, ScriptedResponse, Text
 
 
 def read(body: bytes, streaming: bool, dialect: str | None = None) -> ScriptedResponse:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from conformance.catalogue.book import RuleBook
-from conformance.model import Block, Reasoning, ScriptedResponse, Text
 from conformance.verdict import Rule, Violation
+from conformance.vocabulary import Block, Reasoning, ScriptedResponse, Text
 from conformance.wires.roles import BlockPredicate, BlockSpot, ResponsePredicate
 from toy_wire_pack.toy_echo.wire import NAME
 

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from conformance.http import HttpResponse
-from conformance.model import Message, Reasoning, ScriptedResponse, Text
 from conformance.verdict import Violation
-from conformance.wires.base import RenderContext
+from conformance.vocabulary import Message, Reasoning, ScriptedResponse, Text
+from conformance.wires.context import RenderContext
 
 _JSON = (("content-type", "application/json"),)
 

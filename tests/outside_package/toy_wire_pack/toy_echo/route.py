@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conformance.http import HttpRequest
-from conformance.wires.base import RequestView
+from conformance.wires.context import RequestView
 from toy_wire_pack.toy_echo._body import PATH
 
 

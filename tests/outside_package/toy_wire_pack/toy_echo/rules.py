@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from conformance.catalogue.book import Predicate, RuleBook
-from conformance.model import Reasoning
 from conformance.verdict import Rule, Violation
+from conformance.vocabulary import Reasoning
 from toy_wire_pack.toy_echo._checked import Checked
 from toy_wire_pack.toy_echo.wire import NAME
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from conformance.model import Reasoning
 from conformance.verdict import Violation
-from conformance.wires.base import RequestView, ValidationContext
+from conformance.vocabulary import Reasoning
+from conformance.wires.context import RequestView, ValidationContext
 from toy_wire_pack.toy_echo._checked import Checked
 from toy_wire_pack.toy_echo.rules import BOOK
 
