@@ -44,7 +44,7 @@ LAYERS: dict[str, int] = {
     "_rounds": 9,
     "pytest": 10,
     "_commands": 10,
-    "_agent": 10,
+    "agent": 10,
     "_cli": 11,
     "examples": 0,
     "_plugins": 0,

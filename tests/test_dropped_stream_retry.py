@@ -117,7 +117,7 @@ def test_same_json_ignores_spelling_not_content() -> None:
     assert same_json(b"not json", b"not json")
 
 
-AGENT = f"{shlex.quote(sys.executable)} -m conformance._agent"
+AGENT = f"{shlex.quote(sys.executable)} -m conformance.agent"
 
 
 @pytest.mark.slow

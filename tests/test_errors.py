@@ -26,8 +26,8 @@ SIGNALS: dict[str, str] = {
     "conformance/_targets/kind.py:ProcessExit": "a target called os._exit (BaseException)",
     "conformance/_targets/api.py:ConversationStopped": "a target's own library stopped on "
     "purpose; part of the target API, judged as a stop",
-    "conformance/_agent/runner.py:AgentError": "the command runner's reason to exit with a code",
-    "conformance/_agent/runner.py:ErrorAnswer": "the provider answered an HTTP error",
+    "conformance/agent/runner.py:AgentError": "the command runner's reason to exit with a code",
+    "conformance/agent/runner.py:ErrorAnswer": "the provider answered an HTTP error",
     "conformance/pytest/_probes.py:ProbeFailure": "a pytest failure of a probe test",
     "conformance/generate/_properties.py:ConversationFailed": "hypothesis's counterexample",
     "conformance/generate/_case_file.py:CaseFileError": "a bug: a generated case did not "

@@ -221,7 +221,7 @@ def test_a_retry_that_forgets_the_tool_round_fails() -> None:
 
 @pytest.mark.parametrize("case_id", sorted(FAULT_CASES))
 def test_over_http_the_agent_loop_retries_as_the_adapter_asks(case_id: str) -> None:
-    """``conformance._agent``'s loop (commands and clients) hands the error answer to the
+    """``conformance.agent``'s loop (commands and clients) hands the error answer to the
     adapter (``ErrorAnswer``) instead of ending on it."""
     result, transcript = _run(ReferenceOverHttpx(), case_id)
     assert result.verdict == "pass", (result.reason, result.violations)

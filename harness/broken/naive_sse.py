@@ -22,10 +22,10 @@ from typing import Any, ClassVar
 
 import httpx
 
-from conformance._agent.runner import hold, http_sender
 from conformance._reference.adapter import ReferenceAdapter
 from conformance._targets.api import Conversation
 from conformance._targets.command import contract_environment
+from conformance.agent.runner import hold, http_sender
 from harness.clients.reference_client import ReferenceOverHttpx
 
 Reader = Callable[[httpx.Response], bytes]

@@ -10,10 +10,10 @@ from typing import Any, ClassVar
 import httpx
 import httpx2
 
-from conformance._agent.runner import Poster, hold, http_sender
 from conformance._reference.adapter import ReferenceAdapter
 from conformance._targets.api import Client, Conversation
 from conformance._targets.command import contract_environment
+from conformance.agent.runner import Poster, hold, http_sender
 
 
 class _ReferenceClient(Client):

@@ -13,11 +13,11 @@ from typing import ClassVar
 import pytest
 from pydantic import ValidationError
 
-from conformance._agent.runner import session_from_contract
 from conformance._cases.schema import Given
 from conformance._reference.adapter import ReferenceAdapter
 from conformance._runner import plan, session_for
 from conformance._targets.resolve import target_from_object
+from conformance.agent.runner import session_from_contract
 from tests.support import library_case, run_cell
 
 CASE = "anthropic-budget-over-max-tokens-needs-interleaved-beta"

@@ -10,11 +10,11 @@ from typing import Any, ClassVar
 import pytest
 from pydantic import ValidationError
 
-from conformance._agent.runner import session_from_contract
 from conformance._cases.schema import Given
 from conformance._reference.adapter import ReferenceAdapter
 from conformance._runner import plan, session_for
 from conformance._targets.resolve import target_from_object
+from conformance.agent.runner import session_from_contract
 from conformance.vocabulary import ToolChoice
 from harness.broken.drift_request_options import DriftRequestOptionsAdapter
 from tests.support import library_case, run_cell

@@ -18,7 +18,6 @@ from typing import Any
 import httpx
 import pytest
 
-from conformance._agent.runner import http_sender, session_from_contract
 from conformance._provider.scripted import ScriptedProvider
 from conformance._targets.adapter import drive_adapter
 from conformance._targets.api import (
@@ -32,6 +31,7 @@ from conformance._targets.api import (
 )
 from conformance._targets.client import run_client
 from conformance._targets.command import CommandResult, CommandTarget
+from conformance.agent.runner import http_sender, session_from_contract
 from conformance.http import HttpRequest, HttpResponse, json_response
 from conformance.wires._registry import client_environments
 from harness.clients.httpx2_client import Httpx2AnthropicClient
@@ -85,7 +85,7 @@ class ReplayAdapter(Adapter):
 def agent(spec: str) -> str:
     """The shell command running the adapter agent from the repository root."""
     python = shlex.quote(sys.executable)
-    return f"cd {shlex.quote(str(ROOT))} && {python} -m conformance._agent {spec}"
+    return f"cd {shlex.quote(str(ROOT))} && {python} -m conformance.agent {spec}"
 
 
 REPLAY_SPEC = "tests.harness.test_agents:ReplayAdapter"

@@ -171,7 +171,7 @@ def test_an_interrupted_run_leaves_the_tree_byte_identical(
 MANIFEST = """\
 name = "toy-command"
 kind = "command"
-command = '"$CONFORMANCE_PYTHON" -m conformance._agent toyadapter.adapter:ToyAdapter'
+command = '"$CONFORMANCE_PYTHON" -m conformance.agent toyadapter.adapter:ToyAdapter'
 env = { PYTHONPATH = "." }
 wires = ["anthropic-messages", "openai-chat"]
 capabilities = ["history", "output-selection", "xml-recovery", "pause-resume"]

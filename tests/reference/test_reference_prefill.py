@@ -10,13 +10,13 @@ from typing import Any, ClassVar
 import pytest
 from pydantic import ValidationError
 
-from conformance._agent.runner import session_from_contract
 from conformance._cases.schema import Given
 from conformance._reference.adapter import ReferenceAdapter
 from conformance._reference.anthropic import AnthropicCodec
 from conformance._reference.guards import Guards
 from conformance._runner import plan, session_for
 from conformance._targets.resolve import target_from_object
+from conformance.agent.runner import session_from_contract
 from conformance.vocabulary import Message, Options, Text, ThinkingConfig, ToolResult
 from tests.support import library_case, run_cell
 

@@ -15,7 +15,7 @@ import sys
 import time
 from urllib.parse import urlsplit
 
-from conformance._agent.runner import held, load_adapter
+from conformance.agent.runner import held, load_adapter
 from conformance.examples.command_session import REPLY_FD_VARIABLE, serve_or_run
 
 SPEC = "conformance._reference.adapter:ReferenceAdapter"

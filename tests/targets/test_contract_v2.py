@@ -22,7 +22,7 @@ from conformance._targets.resolve import ResolvedTarget
 from conformance.verdict import Result
 from tests.support import library
 
-AGENT = "conformance._agent conformance._reference.adapter:ReferenceAdapter"
+AGENT = "conformance.agent conformance._reference.adapter:ReferenceAdapter"
 OUTPUT_CASE = "empty-terminal-output-never-tool-result"
 EVERYTHING = frozenset({"history", "output-selection", "xml-recovery", "pause-resume"})
 
@@ -190,7 +190,7 @@ def test_a_v1_command_is_told_nothing_of_v2(tmp_path: Path) -> None:
 
 
 def test_the_agent_refuses_an_unloadable_history_with_its_exit_code() -> None:
-    from conformance._agent.runner import AgentError, load_history
+    from conformance.agent.runner import AgentError, load_history
 
     with pytest.raises(AgentError) as raised:
         load_history([{"role": "narrator", "blocks": []}])

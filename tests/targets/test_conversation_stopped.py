@@ -136,7 +136,7 @@ def test_where_a_stop_is_accepted(response: ScriptedResponse, accepted: bool) ->
 def test_one_verdict_as_an_adapter_and_as_a_command(
     case_id: str, column: str, verdict: str
 ) -> None:
-    shell = f"{shlex.quote(sys.executable)} -m conformance._agent {STOPS}"
+    shell = f"{shlex.quote(sys.executable)} -m conformance.agent {STOPS}"
     command = ResolvedTarget(
         spec=shell,
         name="stops-command",

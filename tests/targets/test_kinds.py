@@ -25,7 +25,7 @@ from conformance._targets.kind import (
 from harness.clients.reference_client import ReferenceOverHttpx
 from tests.targets.conversation import SESSION, provider
 
-AGENT = "conformance._agent conformance._reference.adapter:ReferenceAdapter"
+AGENT = "conformance.agent conformance._reference.adapter:ReferenceAdapter"
 DEPTH = 40  # frames below the target's entry point: far more than TRACEBACK_LINES
 
 

@@ -26,7 +26,7 @@ from tests.support import library, run_library
 #: test of the suite (every cell as a command) starts first instead of ending last.
 pytestmark = pytest.mark.xdist_group("kinds-agree")
 
-AGENT = "conformance._agent conformance._reference.adapter:ReferenceAdapter"
+AGENT = "conformance.agent conformance._reference.adapter:ReferenceAdapter"
 COMMAND = f"cmd:{sys.executable} -m {AGENT}"
 
 

@@ -11,13 +11,13 @@ from typing import ClassVar
 
 import pytest
 
-from conformance._agent.runner import AgentError, hold, http_sender
 from conformance._cases.library import load_library
 from conformance._runner import RunOptions, plan, run_jobs
 from conformance._targets.api import Client, Conversation
 from conformance._targets.client import ClientKind
 from conformance._targets.command import contract_environment
 from conformance._targets.resolve import ResolvedTarget, resolve_target
+from conformance.agent.runner import AgentError, hold, http_sender
 from harness.broken.drop_signature_only import DropSignatureOnlyAdapter
 from harness.clients.reference_client import ReferenceOverHttpx
 
@@ -84,5 +84,5 @@ def test_a_client_gets_the_adapters_verdict_whatever_it_did_after_the_400(client
 
 @pytest.mark.slow
 def test_a_command_gets_the_adapters_verdict() -> None:
-    agent = f"{shlex.quote(sys.executable)} -m conformance._agent {BUGGY}"
+    agent = f"{shlex.quote(sys.executable)} -m conformance.agent {BUGGY}"
     assert verdicts(resolve_target(f"cmd:{agent}")) == verdicts(resolve_target(BUGGY))

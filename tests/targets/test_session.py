@@ -178,7 +178,7 @@ def test_a_session_that_keeps_the_previous_cells_conversation_fails(tmp_path: Pa
     """Each cell has its own provider: a conversation carried over from the previous
     cell replays the wrong history (and no later cell of the session passes); the same
     adapter run once per cell passes every cell."""
-    command = '"$CONFORMANCE_PYTHON" -m conformance._agent tests.targets.leaky_adapter:LeakyAdapter'
+    command = '"$CONFORMANCE_PYTHON" -m conformance.agent tests.targets.leaky_adapter:LeakyAdapter'
     leaky = manifest(tmp_path, command, session=True)
     jobs = cells(leaky)
     first, *later = hold(leaky, jobs)

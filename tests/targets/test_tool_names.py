@@ -98,7 +98,7 @@ def test_a_bad_mapping_is_a_located_manifest_error(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_command_gets_the_mapped_names_in_its_contract_document(tmp_path: Path) -> None:
-    command = f"command = '\"$CONFORMANCE_PYTHON\" -m conformance._agent {REFERENCE}'\n"
+    command = f"command = '\"$CONFORMANCE_PYTHON\" -m conformance.agent {REFERENCE}'\n"
     body = command + '[tool_names]\nprefix = "mcp__conformance__"\n'
     result, transcript = _run(resolve_target(str(_manifest(tmp_path, body, kind="command"))))
     assert result.verdict == "pass", (result.reason, result.violations)

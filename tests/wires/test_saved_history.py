@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from conformance._agent.runner import AgentError, document_history
 from conformance._cases.schema import Case
 from conformance._runner import session_for
 from conformance._targets.command_contract import EXIT_HISTORY_UNLOADABLE
+from conformance.agent.runner import AgentError, document_history
 from conformance.errors import HistoryLoadError
 from conformance.vocabulary import Message, Reasoning, Text, ToolCall
 from conformance.wires._registry import get_wire, split_column
@@ -456,7 +456,7 @@ def test_the_agent_refuses_wire_json_it_cannot_load_with_the_history_exit_code()
     assert "cannot load the saved history: anthropic-messages does not read it" in str(raised.value)
 
 
-AGENT = "conformance._agent conformance._reference.adapter:ReferenceAdapter"
+AGENT = "conformance.agent conformance._reference.adapter:ReferenceAdapter"
 
 
 @pytest.mark.slow

@@ -1,6 +1,6 @@
 """Run any in-process ``Adapter`` as a command target (contract v1 and v2).
 
-``python -m conformance._agent module:attr`` reads ``CONFORMANCE_CASE``, loads its saved
+``python -m conformance.agent module:attr`` reads ``CONFORMANCE_CASE``, loads its saved
 history (v2: the wire's own request JSON, read by the wire's ``parse``), opens a
 conversation with the adapter and holds it against the provider over real HTTP, the
 same loop the suite runs in-process, then writes the selected output to
@@ -50,7 +50,7 @@ from conformance.vocabulary import Message, ThinkingConfig, ToolChoice
 from conformance.wires import _saved_history as saved_history
 from conformance.wires._registry import client_environments, get_wire
 
-USAGE = "usage: python -m conformance._agent module:attr"
+USAGE = "usage: python -m conformance.agent module:attr"
 
 
 class AgentError(Exception):
