@@ -11,7 +11,6 @@ in every test session — loads nothing but this module and the version.
 from __future__ import annotations
 
 import importlib
-import warnings
 from typing import TYPE_CHECKING, Any
 
 from conformance.version import __version__
@@ -104,12 +103,10 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name in _DEPRECATED:
+        from conformance._renamed import warn_renamed
+
         new = _DEPRECATED[name]
-        warnings.warn(
-            f"conformance.{name} is deprecated: use conformance.{new}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
+        warn_renamed(f"conformance.{name}", f"conformance.{new}")
         return __getattr__(new)
     module = _EXPORTS.get(name)
     if module is None:
