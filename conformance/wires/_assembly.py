@@ -18,7 +18,7 @@ import importlib
 import importlib.util
 import inspect
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -53,8 +53,9 @@ CONTRACT: Mapping[str, Mapping[str, tuple[str, ...] | None]] = MappingProxyType(
         # a recorded response back into a scripted one, and the noise its stream carried
         "read": {"read": ("body", "streaming", "dialect"), "noise": ("events", "body")},
         # the predicates of the case linter's one realism walk, registered by realism
-        # check id in ``RESPONSE`` and ``BLOCK`` (``REALISM_RULES`` derived from them), and
-        # the options the provider refuses before any turn
+        # check id in the books ``RESPONSE`` and ``BLOCK``, and the options the provider
+        # refuses before any turn; the two predicates and ``REALISM_RULES`` are made from
+        # the books where a package leaves them out (``_FROM_BOOKS``)
         "realism": {
             "response_problems": ("response", "dialect"),
             "block_problems": ("block", "spot"),
@@ -100,6 +101,19 @@ _FIELDS: Mapping[str, str | None] = MappingProxyType(
 )
 
 
+#: The realism names a package may leave out because the books make them: the response
+#: and block predicates run ``RESPONSE`` and ``BLOCK``, and ``REALISM_RULES`` lists both
+#: books' checks (a package that reports a check outside the books, as Anthropic's
+#: options check, lists its rules itself).
+_FROM_BOOKS: Mapping[str, Callable[[Any], Any]] = MappingProxyType(
+    {
+        "response": lambda module: module.RESPONSE.run,
+        "block": lambda module: module.BLOCK.run,
+        "rules": lambda module: (*module.RESPONSE.rules, *module.BLOCK.rules),
+    }
+)
+
+
 def field_of(name: str) -> str | None:
     """The ``Wire`` field a contract name fills (``realism.block``: a field of
     ``Wire.realism``), or ``None`` for a name no field holds."""
@@ -111,6 +125,8 @@ def optional(name: str) -> bool:
     path = field_of(name)
     if path is None:
         return False
+    if path.startswith("realism.") and path.partition(".")[2] in _FROM_BOOKS:
+        return True
     owner: type[Any] = Realism if path.startswith("realism.") else Wire
     found = {f.name: f for f in dataclasses.fields(owner)}[path.rpartition(".")[2]]
     return not (
@@ -139,6 +155,10 @@ def assemble(package: str) -> Wire:
                 continue
             owner, _, field = path.rpartition(".")
             (predicates if owner else fields)[field] = getattr(module, name)
+    books = importlib.import_module(f"{package}.realism")
+    for field, made in _FROM_BOOKS.items():
+        if field not in predicates:
+            predicates[field] = made(books)
     return _ASSEMBLED.setdefault(package, Wire(realism=Realism(**predicates), **fields))
 
 

@@ -158,3 +158,41 @@ def test_a_wire_without_its_name_is_reported(root: Path) -> None:
     assert contract_problems(package(root, "fake_nameless", modules)) == [
         "fake_nameless.wire: `NAME` is missing"
     ]
+
+
+#: A realism module with its books only: the predicates and the rules are made from them.
+BOOKS_ONLY = (
+    "from conformance.catalogue.book import RuleBook\n"
+    "RESPONSE = RuleBook('fake-books', __name__)\n"
+    "BLOCK = RuleBook('fake-books', __name__)\n"
+    "STOP = RESPONSE.rule('gemini/realism/noise')\n"
+    "@RESPONSE.checks(STOP)\n"
+    "def _noisy(response, dialect):\n"
+    "    if response.noise:\n"
+    "        yield STOP.violated()\n"
+)
+
+
+def test_the_realism_predicates_and_rules_are_made_from_the_books_when_left_out(
+    root: Path,
+) -> None:
+    from conformance.vocabulary import ScriptedResponse
+
+    modules = dict(GOOD, realism=BOOKS_ONLY)
+    modules["wire"] = "NAME = 'fake-books'\nHINTS = None\n"
+    dotted = package(root, "fake_books", modules)
+    assert contract_problems(dotted) == []
+    realism = assemble(dotted).realism
+    assert [rule.id for rule in realism.rules] == ["gemini/realism/noise"]
+    noisy = ScriptedResponse.model_validate({"blocks": [], "stop": "end", "noise": ["ping"]})
+    assert [v.check for v in realism.response(noisy, None)] == ["gemini/realism/noise"]
+    assert realism.response(noisy.model_copy(update={"noise": ()}), None) == []
+
+
+def test_a_realism_module_without_its_books_is_reported(root: Path) -> None:
+    modules = dict(GOOD, realism="def response_problems(response, dialect): ...\n")
+    problems = contract_problems(package(root, "fake_bookless", modules))
+    assert problems == [
+        "fake_bookless.realism: `RESPONSE` is missing",
+        "fake_bookless.realism: `BLOCK` is missing",
+    ]

@@ -17,7 +17,6 @@ from conformance.vocabulary import (
     Block,
     Options,
     Reasoning,
-    ScriptedResponse,
     ServerToolResult,
     ServerToolUse,
     Text,
@@ -181,16 +180,6 @@ def _unsigned(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield UNSIGNED.violated()
 
 
-def response_problems(response: ScriptedResponse, dialect: str | None) -> list[Violation]:
-    """Why Anthropic never sends this response as a whole."""
-    return RESPONSE.run(response, dialect)
-
-
-def block_problems(block: Block, spot: BlockSpot) -> list[Violation]:
-    """Why Anthropic never sends this block where it sits."""
-    return BLOCK.run(block, spot)
-
-
 def options_problems(options: Options, tools: tuple[ToolSpec, ...]) -> list[Violation]:
     """A manual thinking budget not below ``max_tokens``, which Anthropic refuses unless
     the interleaved-thinking beta is sent with tools: an authoring mistake the linter
@@ -203,5 +192,6 @@ def options_problems(options: Options, tools: tuple[ToolSpec, ...]) -> list[Viol
     return [BUDGET.violated(budget=budget, max_tokens=options.max_tokens, beta=INTERLEAVED_BETA)]
 
 
-#: The realism checks these predicates report (``wire-conformance checks --kind realism``).
+#: The realism checks these predicates report (``wire-conformance checks --kind realism``):
+#: listed here, not made from the books, because the options check is in neither.
 REALISM_RULES: tuple[Rule, ...] = (*RESPONSE.rules, *BLOCK.rules, BUDGET)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from conformance.catalogue.book import RuleBook
-from conformance.verdict import Rule, Violation
+from conformance.verdict import Violation
 from conformance.vocabulary import Block, Reasoning, ScriptedResponse, ToolCall
 from conformance.wires._gemini._view import NAME
 from conformance.wires._shared_realism import (
@@ -89,17 +89,3 @@ def _parallel_signature(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     earlier_call = any(isinstance(b, ToolCall) for b in spot.before)
     if isinstance(block, ToolCall) and earlier_call and block.signature is not None:
         yield PARALLEL_SIGNATURE.violated()
-
-
-def response_problems(response: ScriptedResponse, dialect: str | None) -> list[Violation]:
-    """Why Gemini never sends this response as a whole."""
-    return RESPONSE.run(response, dialect)
-
-
-def block_problems(block: Block, spot: BlockSpot) -> list[Violation]:
-    """Why Gemini never sends this block where it sits."""
-    return BLOCK.run(block, spot)
-
-
-#: The realism checks these predicates report (``wire-conformance checks --kind realism``).
-REALISM_RULES: tuple[Rule, ...] = (*RESPONSE.rules, *BLOCK.rules)

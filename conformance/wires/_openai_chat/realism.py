@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from conformance.catalogue.book import RuleBook
-from conformance.verdict import Rule, Violation
+from conformance.verdict import Violation
 from conformance.vocabulary import Block, Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires._openai_chat._dialects import (
     GEMINI,
@@ -208,17 +208,3 @@ def _call_signature(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield NOT_BASE64.violated()
     if spot.scripted and any(isinstance(b, ToolCall) for b in spot.before):
         yield PARALLEL_SIGNATURE.violated()
-
-
-def response_problems(response: ScriptedResponse, dialect: str | None) -> list[Violation]:
-    """Why this wire never sends this response as a whole."""
-    return RESPONSE.run(response, dialect)
-
-
-def block_problems(block: Block, spot: BlockSpot) -> list[Violation]:
-    """Why this wire (in the spot's dialect) never sends this block where it sits."""
-    return BLOCK.run(block, spot)
-
-
-#: The realism checks these predicates report (``wire-conformance checks --kind realism``).
-REALISM_RULES: tuple[Rule, ...] = (*RESPONSE.rules, *BLOCK.rules)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from conformance.catalogue.book import RuleBook
-from conformance.verdict import Rule, Violation
+from conformance.verdict import Violation
 from conformance.vocabulary import Block, Reasoning, ScriptedResponse
 from conformance.wires._openai_responses._view import NAME
 from conformance.wires._shared_realism import (
@@ -128,17 +128,3 @@ def _unfollowed(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     scripted_reasoning = isinstance(block, Reasoning) and spot.scripted
     if scripted_reasoning and spot.after is None and not _truncated(spot):
         yield UNFOLLOWED.violated()
-
-
-def block_problems(block: Block, spot: BlockSpot) -> list[Violation]:
-    """Why OpenAI never sends this block where it sits."""
-    return BLOCK.run(block, spot)
-
-
-def response_problems(response: ScriptedResponse, dialect: str | None) -> list[Violation]:
-    """Why OpenAI never sends this response as a whole."""
-    return RESPONSE.run(response, dialect)
-
-
-#: The realism checks these predicates report (``wire-conformance checks --kind realism``).
-REALISM_RULES: tuple[Rule, ...] = (*RESPONSE.rules, *BLOCK.rules)
