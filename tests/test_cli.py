@@ -562,3 +562,19 @@ def test_decode_names_where_a_stream_is_cut_inside_an_event(
     assert err.startswith(f"{cut}: byte {start}: the stream is cut inside an event (event: ")
     assert main(["decode", "--wire", "anthropic-messages", str(whole)]) == 0
     assert capsys.readouterr().err == ""  # negative: a whole stream says nothing
+
+
+@pytest.mark.parametrize("command", [["record", "--out", "x"], ["recording", "import", "x"]])
+def test_dialect_choices_are_the_wires_dialects(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--dialect`` offers what the wires declare (a dialect added to a wire is offered
+    without editing the recording commands) and refuses anything else as a usage error."""
+    from conformance.wires._registry import dialects_by_wire
+
+    declared = {d for dialects in dialects_by_wire().values() for d in dialects}
+    with pytest.raises(SystemExit) as refused:
+        main([*command, "--dialect", "no-such-dialect"])
+    assert refused.value.code == 2
+    offered = capsys.readouterr().err.split("choose from ")[1]
+    assert {c.strip(" '\n)") for c in offered.split(",")} == declared

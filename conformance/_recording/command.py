@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from conformance._recording.import_command import add_import_parser, run_import
+from conformance._recording.import_command import add_import_parser, dialect_choices, run_import
 from conformance._settings import add_arguments
 
 if TYPE_CHECKING:
@@ -33,8 +33,8 @@ def add_record_arguments(record: argparse.ArgumentParser) -> None:
     record.add_argument("--out", required=True, type=Path, metavar="DIR", help="recordings go here")
     record.add_argument(
         "--dialect",
-        choices=("deepseek", "openrouter"),
-        help="the openai-chat dialect (default: told from the upstream's host)",
+        choices=dialect_choices(),
+        help="the dialect of the upstream's conversations (default: told from its host)",
     )
     record.add_argument(
         "--redact-text",

@@ -23,9 +23,16 @@ exit status: 0 every cassette imported; 1 a file failed (the others are still im
 2 no cassette found, nothing to import, or a usage error."""
 
 
-def add_import_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def dialect_choices() -> tuple[str, ...]:
+    """The dialects a recorded conversation may be told to be in (``--dialect`` of
+    ``record`` and ``recording import``): every dialect of every wire that has them, from
+    the wires themselves, so a new dialect is offered where it is declared."""
     from conformance.wires._registry import dialects_by_wire
 
+    return tuple(sorted({d for dialects in dialects_by_wire().values() for d in dialects}))
+
+
+def add_import_parser(actions: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     command = actions.add_parser(
         "import",
         help="write recordings made from vcrpy cassettes and HAR files",
@@ -45,7 +52,7 @@ def add_import_parser(actions: argparse._SubParsersAction[argparse.ArgumentParse
     command.add_argument("--license", metavar="TEXT", help="metadata.license, e.g. MIT")
     command.add_argument(
         "--dialect",
-        choices=dialects_by_wire()["openai-chat"],
+        choices=dialect_choices(),
         help="the dialect of Chat conversations (default: told from the host)",
     )
 
