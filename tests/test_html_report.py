@@ -239,3 +239,29 @@ def test_a_screenshot_of_the_failing_cells(run_page: tuple[Path, Path], tmp_path
         check=False,
     )
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ('{"exchanges": []}', {"exchanges": []}),
+        ('{"exchanges": ' + "[" * 200_000 + "]" * 200_000 + "}", {}),
+        ("not json", {}),
+        ("[1]", {}),
+    ],
+    ids=["saved", "nested-past-the-parser", "not-json", "not-a-document"],
+)
+def test_saved_exchanges_are_read_as_every_saved_document(
+    text: str, kept: dict[str, object], tmp_path: Path
+) -> None:
+    """A cell's saved exchanges go through the one reader: a file nested deeper than the
+    parser can go, or not a document, leaves the cell without exchanges (as one never
+    saved) and the page is still written."""
+    from conformance._exchanges import exchanges_path
+    from conformance._report.html import _saved
+
+    path = exchanges_path(tmp_path, "t", "gemini", "c")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    assert _saved(tmp_path, "t", "gemini", "c") == kept
+    assert _saved(tmp_path, "t", "gemini", "missing") == {}

@@ -26,7 +26,9 @@ from markupsafe import Markup, escape
 from conformance._checks.registry import all_checks
 from conformance._exchanges import exchanges_path
 from conformance._report.ab import ABTable
+from conformance._report.reading import read_json
 from conformance._report.report_schema import Report
+from conformance.errors import ReportFileError
 from conformance.verdict import VERDICTS, Result, Violation
 
 #: Cells shown in detail: the ones a reader acts on (and any with a warning).
@@ -156,10 +158,12 @@ def _saved(root: Path | None, target: str, column: str, case: str) -> Mapping[st
     if root is None:
         return {}
     path = exchanges_path(root, target, column, case)
-    try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+    if not path.is_file():
         return {}
+    try:  # read as every saved document is: a file nested past the parser is refused
+        loaded = read_json(path, "saved exchanges (`--save-exchanges`)")
+    except ReportFileError:
+        return {}  # the cell is shown without its exchanges, as one never saved
     return loaded if isinstance(loaded, dict) else {}
 
 
