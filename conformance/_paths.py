@@ -83,8 +83,12 @@ class ArtefactStore:
         renamed over, so a reader never sees half a file; refused outside the root."""
         inside(self.root, path).parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".partial")
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
+        try:
+            partial.write_text(text, encoding="utf-8")
+            os.replace(partial, path)
+        except BaseException:
+            partial.unlink(missing_ok=True)  # a failed write leaves nothing beside the file
+            raise
 
 
 def printable(name: str) -> str:

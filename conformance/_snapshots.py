@@ -120,8 +120,25 @@ class RequestBodies(JSONSnapshotExtension):
     def store(self, slot: SnapshotSlot, serialized: str) -> None:
         collection = SnapshotCollection(location=str(slot.path))
         collection.add(Snapshot(name=slot.case, data=serialized))
-        slot.directory.mkdir(parents=True, exist_ok=True)
         self.write_snapshot_collection(snapshot_collection=collection)
+
+    @classmethod
+    def write_snapshot_collection(
+        cls,
+        *,
+        snapshot_collection: SnapshotCollection,
+        name_order: dict[str, int] | None = None,
+    ) -> None:
+        """Every snapshot file, from the command line or from syrupy under pytest, is
+        written as the store writes artefacts: whole or not at all, so a run interrupted
+        mid-write leaves the old snapshot or the new one, never half of one.  (The path
+        was checked when the slot made it; the one snapshot in the collection is the
+        file's text, as syrupy's single-file extensions write it.)"""
+        path = Path(snapshot_collection.location)
+        data = next(iter(snapshot_collection)).data
+        if not isinstance(data, str):
+            raise TypeError(f"a snapshot is text, not {type(data).__name__}")
+        ArtefactStore(path.parent).write(path, data)
 
 
 def emitted_bodies(transcript: Transcript) -> list[Any]:

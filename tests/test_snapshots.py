@@ -132,6 +132,29 @@ def test_the_extension_reads_back_what_it_stores(tmp_path: Path) -> None:
     assert extension.recall(slot) == "[]\n"
 
 
+def test_a_snapshot_is_written_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line and syrupy (under pytest) both write through the extension's
+    ``write_snapshot_collection``, which writes beside the file and renames: a write that
+    fails before the rename leaves the old snapshot whole (syrupy's own writer truncates
+    the file first)."""
+    import os
+
+    slot = SnapshotSlot(tmp_path, "mine", "gemini", "a-case")
+    extension = RequestBodies()
+    extension.store(slot, '["old"]\n')
+
+    def refuse(source: object, target: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OSError, match="disk full"):
+        extension.store(slot, '["new"]\n')
+    assert extension.recall(slot) == '["old"]\n'
+    assert sorted(p.name for p in slot.directory.iterdir()) == ["a-case.json"]
+
+
 @pytest.fixture
 def snapshots(tmp_path: Path) -> Path:
     """A copy of the bundled snapshots with three stale files: a deleted case, a dropped
