@@ -68,7 +68,7 @@ def _whole_number(most: int) -> Callable[[str], int]:
 
 @dataclass(frozen=True)
 class ShardSpec:
-    """``--shard K/N``: shard K of N of the plan's cells (``runner.shard`` picks them)."""
+    """``--shard K/N``: shard K of N of the plan's cells (``_runner.shard`` picks them)."""
 
     index: int
     count: int

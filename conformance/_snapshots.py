@@ -164,7 +164,7 @@ def stale_snapshots(root: Path, target: str, planned: Iterable[tuple[str, str]])
 
 def remove_snapshots(root: Path, target: str, paths: Iterable[Path]) -> None:
     """Delete the files, then the column directories they leave empty; each path must
-    lie under ``<root>/<target>/`` (``paths.inside``), or nothing is deleted."""
+    lie under ``<root>/<target>/`` (``_paths.inside``), or nothing is deleted."""
     home = root / segment(target, "the target name")
     chosen = [inside(home, path) for path in paths]
     emptied: set[Path] = set()

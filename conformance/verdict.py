@@ -157,7 +157,7 @@ class Cause(StrEnum):
     #: timeout.
     TIMEOUT = "timeout"
     #: ``error``: a command said it could not load the saved history the case gives
-    #: (its reserved exit code, ``targets.contract.EXIT_HISTORY_UNLOADABLE``).
+    #: (its reserved exit code, ``_targets.command_contract.EXIT_HISTORY_UNLOADABLE``).
     HISTORY_UNLOADABLE = "history-unloadable"
     #: ``error``: the target ended early for a reason of its own that no rule violation
     #: explains: a command's non-zero exit, an adapter that gave up on an error status
@@ -270,7 +270,7 @@ class Result(BaseModel):
     stderr_tail: str | None = None
     #: Timing: the wall seconds the cell took to hold and judge (``None`` for a cell
     #: ``n/a`` before running).  It varies run to run: no comparison reads it (``--rounds``,
-    #: ``report diff``, the byte-identity of reports: ``report.model.untimed``).
+    #: ``report diff``, the byte-identity of reports: ``_report.report_schema.untimed``).
     seconds: float | None = None
 
     @property

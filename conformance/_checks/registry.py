@@ -70,7 +70,7 @@ def registered() -> tuple[Registered[Judge], ...]:
 
 
 #: The report's own entry, not a judge's (``documentation_only`` in the catalogue): a
-#: cell that broke more than the report keeps (``runner.capped``) counts the rest in one
+#: cell that broke more than the report keeps (``_runner.capped``) counts the rest in one
 #: entry with this id, so that every id a report prints resolves in
 #: ``wire-conformance checks``.
 MORE_VIOLATIONS = rule("report/more-violations", __name__)

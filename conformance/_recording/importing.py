@@ -309,7 +309,7 @@ def _text(conversation: _Conversation, origin: str, license: str | None) -> str:
 
 def _file_name(out: Path, wire: str, name: Path, number: int, count: int) -> Path:
     """``out/<wire>/<the cassette's path below its source, suffixes off>[-<n>].json``,
-    placed by the one store (``paths.ArtefactStore``: no part can leave ``out``)."""
+    placed by the one store (``_paths.ArtefactStore``: no part can leave ``out``)."""
     parts = [file_name(part, "_") for part in name.parent.parts]
     base = file_name(stem(name), "cassette")
     if count > 1:

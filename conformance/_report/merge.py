@@ -1,7 +1,7 @@
 """Sharded runs: pick a shard's cells (``run --shard K/N``), and merge the shards' JSON
 reports into the one report the whole run writes (``report merge``).
 
-The partition itself is the runner's (``runner.shard``): it depends on the plan only, so
+The partition itself is the runner's (``_runner.shard``): it depends on the plan only, so
 each job of a CI matrix computes its own part without talking to the others, and no
 home-made scheduler is involved.  A merged report is byte-identical to the unsharded
 run's, timing fields aside: the results are sorted the same way and the summary is

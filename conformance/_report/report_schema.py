@@ -39,7 +39,7 @@ class Shard(BaseModel):
     index: int
     count: int
     #: The digest of the whole plan's cells and the settings that change results
-    #: (``runner.plan_digest``): equal in every shard of one run.
+    #: (``_runner.plan_digest``): equal in every shard of one run.
     plan: str
     #: The cells of the whole plan, in every shard.
     cells: int

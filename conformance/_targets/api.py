@@ -274,7 +274,7 @@ class ConversationStopped(Exception):
     It is not a crash: the cell is judged on what was sent, and the stop passes where the
     response before it lets the turn end (a truncated or cut turn, a refusal, a transient
     fault: ``cases.schema.halt_accepted``) and fails elsewhere, as a lost turn.  A command
-    says the same with exit status 93 (``targets.contract.EXIT_CONVERSATION_STOPPED``).
+    says the same with exit status 93 (``_targets.command_contract.EXIT_CONVERSATION_STOPPED``).
     """
 
 

@@ -1,5 +1,5 @@
 """The property: every generated conversation passes on the target.  Each one is run
-through the ordinary pipeline (``runner.plan`` and ``runner.run_job``: the scripted
+through the ordinary pipeline (``_runner.plan`` and ``_runner.run_job``: the scripted
 provider, the target kind, every check, ``decide``), never a second one.
 
 ``search`` drives hypothesis over ``conversations.cases`` for one column; the first

@@ -2,7 +2,7 @@
 or a target can name.
 
 Wires are discovered, never listed by hand: every package under ``conformance/wires/``
-that keeps the contract (``contract.assemble`` builds its ``Wire``), and every wire an
+that keeps the contract (``_assembly.assemble`` builds its ``Wire``), and every wire an
 installed distribution declares in the entry-point group ``wire_conformance.wires``
 (``conformance._plugins``), read once, on first use.  A plugin that fails to load is left
 out with a warning naming its distribution and entry point (the other wires still run),

@@ -52,7 +52,7 @@ def as_stored(messages: Sequence[Message]) -> tuple[Message, ...]:
     """The history without what no request body carries: stream directives, origins and
     the readings a wire adds to a result it reads; a reasoning summary in the neutral form
     every wire's view reads (``summary: []`` and no summary are one value,
-    ``model.summary_parts``)."""
+    ``vocabulary.summary_parts``)."""
     return tuple(Message(role=m.role, blocks=tuple(_plain(b) for b in m.blocks)) for m in messages)
 
 

@@ -223,7 +223,7 @@ class ReadFn(Protocol):
 @dataclass(frozen=True, eq=False)
 class Wire:
     """One provider wire, assembled from its package's job modules by
-    ``contract.assemble`` (one object per wire: it compares and hashes by identity).
+    ``_assembly.assemble`` (one object per wire: it compares and hashes by identity).
     Each field is the contract name of the same name, lower-cased (``RULES``: ``rules``);
     a field with a default is one a package may leave out.
 

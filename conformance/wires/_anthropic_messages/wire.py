@@ -1,4 +1,4 @@
-"""The Anthropic Messages wire's own data (``contract.assemble`` builds its ``Wire`` from
+"""The Anthropic Messages wire's own data (``_assembly.assemble`` builds its ``Wire`` from
 this and the job modules): the ledger hints are the defaults (a signature pairs with its
 thinking text, and every minted payload must come back); its SDKs read
 ``ANTHROPIC_BASE_URL`` and take the key in ``x-api-key``."""

@@ -1,4 +1,4 @@
-"""The Gemini wire's own data (``contract.assemble`` builds its ``Wire`` from this and the
+"""The Gemini wire's own data (``_assembly.assemble`` builds its ``Wire`` from this and the
 job modules), with the ledger hints that say how strongly each signature must come back:
 signatures on functionCall parts are enforced (rules 40, 41), on text and thought parts
 they only keep reasoning continuity (rule 44, F7).  A call's signature stays with its call

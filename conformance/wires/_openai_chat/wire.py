@@ -1,4 +1,4 @@
-"""The Chat Completions wire's own data (``contract.assemble`` builds its ``Wire`` from
+"""The Chat Completions wire's own data (``_assembly.assemble`` builds its ``Wire`` from
 this and the job modules).  Its ledger
 hints are the defaults but two: Chat keeps reasoning in a field of its own beside
 ``tool_calls``, so a request cannot say where an episode sat among the calls (see the

@@ -1,4 +1,4 @@
-"""The Responses wire's own data (``contract.assemble`` builds its ``Wire`` from this and
+"""The Responses wire's own data (``_assembly.assemble`` builds its ``Wire`` from this and
 the job modules).  Two ledger hints differ from the defaults: a reasoning item's encrypted
 content comes back under its own ``rs_`` id (a script that leaves the id to the provider,
 derived at render, names none, and neither does a client that drops it, which OpenAI
