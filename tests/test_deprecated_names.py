@@ -42,3 +42,13 @@ def test_the_old_case_brief_name_warns_and_is_the_case_brief() -> None:
 def test_an_unknown_name_is_still_an_attribute_error() -> None:
     with pytest.raises(AttributeError):
         _ = conformance.NoSuchName
+
+
+def test_a_conversations_old_session_field_warns_and_is_its_brief() -> None:
+    forget_warnings()
+    from conformance.vocabulary import ThinkingConfig
+
+    brief = conformance.CaseBrief("c", "gemini", None, "m", None, ("hi",), (), ThinkingConfig(), 8)
+    conversation = conformance.Conversation(brief=brief, base_url="http://127.0.0.1:1")
+    with pytest.warns(DeprecationWarning, match="Conversation.brief"):
+        assert conversation.session is brief

@@ -291,24 +291,32 @@ class Adapter(TargetBase, ABC):
     """Subclass to test in-process conversion code."""
 
     @abstractmethod
-    def open(self, session: CaseBrief) -> AdapterSession:
-        """Start a conversation."""
+    def open(self, brief: CaseBrief) -> AdapterSession:
+        """Start a conversation of the case ``brief`` describes."""
 
 
 @dataclass(frozen=True)
 class Conversation:
-    """What a ``Client`` target gets: the session and where the provider answers."""
+    """What a ``Client`` target gets: the case brief and where the provider answers."""
 
-    session: CaseBrief
+    brief: CaseBrief
     base_url: str
     api_key: str = "conformance-test-key"
+
+    @property
+    def session(self) -> CaseBrief:
+        """The old name of ``brief``, kept one release with a ``DeprecationWarning``."""
+        from conformance._renamed import warn_renamed
+
+        warn_renamed("Conversation.session", "Conversation.brief")
+        return self.brief
 
 
 class Client(TargetBase, ABC):
     """Subclass to test a real client stack in-process.
 
-    ``run`` sends ``session.prompts`` in order, each after the previous one's tool loop
-    ended, answering every call it executes with ``session.result_for(name)``.  It may
+    ``run`` sends ``conversation.brief.prompts`` in order, each after the previous one's
+    tool loop ended, answering every call it executes with ``brief.result_for(name)``.  It may
     be a coroutine function.  ``transport`` picks respx (httpx and httpx2 clients are
     both intercepted) or a loopback server on 127.0.0.1.
     """

@@ -69,7 +69,7 @@ def run_client(
     Exceptions end up in the result."""
     try:
         with _provider(client.transport, handler, intercepted) as base_url:
-            outcome = client.run(Conversation(session=session, base_url=base_url))
+            outcome = client.run(Conversation(brief=session, base_url=base_url))
             if inspect.isawaitable(outcome):
                 asyncio.run(_complete(outcome))
     except ConversationStopped as stop:  # the library's own deliberate stop, not a crash

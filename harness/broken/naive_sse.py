@@ -103,7 +103,7 @@ class _NaiveReaderClient(ReferenceOverHttpx):
         return _client()
 
     def run(self, conversation: Conversation) -> None:
-        session = conversation.session
+        session = conversation.brief
         environ = contract_environment(conversation.base_url, session.wire, "")
         with self.http() as client:
             poster = _StreamingPoster(client, self.read)

@@ -36,7 +36,7 @@ def request_body(session: CaseBrief, messages: list[dict[str, Any]]) -> dict[str
 
 def hold_anthropic(conversation: Conversation, post: Post) -> None:
     """Send each prompt, run every tool loop to its end, replay content as received."""
-    session = conversation.session
+    session = conversation.brief
     url = f"{conversation.base_url}/v1/messages"
     headers = {
         "content-type": "application/json",

@@ -25,7 +25,7 @@ class _ReferenceClient(Client):
         return _httpx()
 
     def run(self, conversation: Conversation) -> None:
-        session = conversation.session
+        session = conversation.brief
         environ = contract_environment(conversation.base_url, session.wire, "")
         with self.http() as client:
             poster: Poster = client

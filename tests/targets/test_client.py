@@ -30,7 +30,7 @@ class SyncClient(Client):
     def run(self, conversation: Conversation) -> None:
         type(self).seen.append(conversation.base_url)
         with httpx.Client() as http:
-            for prompt in conversation.session.prompts:
+            for prompt in conversation.brief.prompts:
                 http.post(f"{conversation.base_url}/v1/messages", content=prompt.encode())
 
 
@@ -39,7 +39,7 @@ class AsyncClient(Client):
 
     async def run(self, conversation: Conversation) -> None:
         async with httpx2.AsyncClient() as http:
-            for prompt in conversation.session.prompts:
+            for prompt in conversation.brief.prompts:
                 await http.post(f"{conversation.base_url}/v1/messages", content=prompt.encode())
 
 

@@ -32,7 +32,7 @@ class RaisingClient(ReferenceOverHttpx):
     name: ClassVar[str] = "buggy-raising"
 
     def run(self, conversation: Conversation) -> None:
-        session = conversation.session
+        session = conversation.brief
         environ = contract_environment(conversation.base_url, session.wire, "")
         with self.http() as client:
             adapter = DropSignatureOnlyAdapter().open(session)

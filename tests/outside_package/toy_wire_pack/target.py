@@ -47,13 +47,13 @@ class ToyEchoAdapter(Adapter):
     name: ClassVar[str] = "toy-echo-client"
     wires: ClassVar[frozenset[str]] = frozenset({"toy-echo"})
 
-    def open(self, session: CaseBrief) -> AdapterSession:
-        return _Conversation(session, keep_tokens=True)
+    def open(self, brief: CaseBrief) -> AdapterSession:
+        return _Conversation(brief, keep_tokens=True)
 
 
 class ForgetfulToyAdapter(Adapter):
     name: ClassVar[str] = "toy-echo-forgetful"
     wires: ClassVar[frozenset[str]] = frozenset({"toy-echo"})
 
-    def open(self, session: CaseBrief) -> AdapterSession:
-        return _Conversation(session, keep_tokens=False)
+    def open(self, brief: CaseBrief) -> AdapterSession:
+        return _Conversation(brief, keep_tokens=False)
