@@ -142,7 +142,7 @@ def _run_cells(
             if args.rounds > 1:
                 differences = _run_rounds(args, target, jobs, options, finished)
             else:
-                run_jobs_parallel(target, jobs, options, args.jobs, finished)
+                run_jobs_parallel(target, jobs, options, args.jobs, finished, keep=False)
     except Interrupted as interruption:
         try:
             return _interrupted(args, target, spool, library.errors, interruption, console)
