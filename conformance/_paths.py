@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,21 +111,25 @@ def inside(root: Path, path: Path) -> Path:
     return path
 
 
-def write_report(path: Path, text: str) -> str | None:
+def write_report(path: Path, text: str | Iterable[str]) -> str | None:
     """Write ``text`` to ``path`` whole or not at all, and say why not (``None`` when it
     was written): a regular file is written beside itself and renamed over, so a full
     disk never leaves a truncated report where a complete one was; a device or a pipe
-    (``/dev/stdout``, ``/dev/full``) is written directly."""
-    data = text.encode("utf-8")
+    (``/dev/stdout``, ``/dev/full``) is written directly.  ``text`` may come in pieces,
+    each written as it comes, so a report of many cells is never one string in memory."""
+    pieces = (text,) if isinstance(text, str) else text
     try:
         if path.exists() and not path.is_file():
-            path.write_bytes(data)
+            with path.open("wb") as stream:
+                for piece in pieces:
+                    stream.write(piece.encode("utf-8"))
             return None
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
         try:
             with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
+                for piece in pieces:
+                    stream.write(piece.encode("utf-8"))
             os.chmod(temporary, mode)  # as a plain write would have left it
             os.replace(temporary, path)
         except BaseException:

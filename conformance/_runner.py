@@ -317,12 +317,17 @@ def run_jobs(
     jobs: Sequence[Job],
     options: RunOptions,
     on_result: Callable[[Result], None] | None = None,
+    *,
+    keep: bool = True,
 ) -> list[Result]:
-    """Run every job in order; ``on_result`` sees each result as it is decided."""
+    """Run every job in order; ``on_result`` sees each result as it is decided.
+    ``keep=False``: the results go to ``on_result`` only, and none is returned (a run
+    that streams them to its reports holds none of the cells it finished)."""
     results: list[Result] = []
     for job in jobs:
         result, _ = run_job(target, job, options)
-        results.append(result)
+        if keep:
+            results.append(result)
         if on_result is not None:
             on_result(result)
     return results
@@ -340,13 +345,15 @@ def run_jobs_parallel(
     options: RunOptions,
     workers: int,
     on_result: Callable[[Result], None] | None = None,
+    *,
+    keep: bool = True,
 ) -> list[Result]:
     """``run_jobs`` with up to ``workers`` cells at once for a kind that allows it (a
     command: each cell its own loopback port, process group and scratch folder); results
     come in job order, so reports do not depend on timing.  Other kinds run one cell at
-    a time."""
+    a time.  ``keep``: as for ``run_jobs``."""
     if workers <= 1 or not target.kind.parallel:
-        return run_jobs(target, jobs, options, on_result)
+        return run_jobs(target, jobs, options, on_result, keep=keep)
     results: list[Result] = []
     waiting = iter(jobs)
     # Cells are submitted a few per worker ahead, not all at once: a finished future
@@ -367,7 +374,8 @@ def run_jobs_parallel(
                 while ahead:
                     result, _ = ahead.popleft().result()
                     submit_next()
-                    results.append(result)
+                    if keep:
+                        results.append(result)
                     if on_result is not None:
                         on_result(result)
             except BaseException:  # an interruption: end what runs, start nothing more

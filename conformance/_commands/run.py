@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from conformance._cases.schema import Case
     from conformance._report.progress import Mode as ProgressMode
     from conformance._report.report_schema import Report
+    from conformance._report.spool import ReportSpool
     from conformance._runner import Job, RunOptions
     from conformance._snapshots import SnapshotStore
     from conformance._targets.resolve import ResolvedTarget
@@ -74,7 +75,7 @@ def _resolve(args: argparse.Namespace) -> ResolvedTarget:
 def _run(args: argparse.Namespace, console: Console) -> int:
     from conformance._cases.library import load_library
     from conformance._report.paths import prepare_outputs
-    from conformance._runner import RunOptions, plan, run_jobs_parallel
+    from conformance._runner import RunOptions, plan
     from conformance.errors import OutputPathError
 
     try:
@@ -110,41 +111,82 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         save_exchanges=args.html_exchanges,
         files={loaded.case.id: loaded.shown for loaded in library.cases},
     )
-    results: list[Result] = []
+    # Each finished cell is written out at once (conformance._report.spool): the run
+    # holds the cells in flight, not the library's results.
+    with _spool(args) as spool:
+        return _run_cells(args, target, jobs, options, spool, library, cases, store, console)
+
+
+def _run_cells(
+    args: argparse.Namespace,
+    target: ResolvedTarget,
+    jobs: Sequence[Job],
+    options: RunOptions,
+    spool: ReportSpool,
+    library: CaseSet,
+    cases: list[Case],
+    store: SnapshotStore | None,
+    console: Console,
+) -> int:
+    """Run the planned cells into ``spool``, then write and print the reports."""
+    from conformance._runner import run_jobs_parallel
+
     differences: list[str] = []
     try:
         with ending_signals_raise(), _progress(args, target, len(jobs), console) as shown:
 
             def finished(result: Result) -> None:
-                results.append(result)
+                spool.add(result)
                 shown(result)
 
             if args.rounds > 1:
                 differences = _run_rounds(args, target, jobs, options, finished)
             else:
-                run_jobs_parallel(target, jobs, options, args.jobs, finished)
+                run_jobs_parallel(target, jobs, options, args.jobs, finished, keep=False)
     except Interrupted as interruption:
         try:
-            return _interrupted(args, target, results, library.errors, interruption, console)
+            return _interrupted(args, target, spool, library.errors, interruption, console)
         finally:
             _drop_html_scratch(args)
     # Only a run of the whole plan may call a snapshot stale.
     whole = not (args.wire or args.case or library.errors)
     unused = _sweep(store, target, cases) if store is not None and whole else ()
-    report = _report(target, results, args, library.errors, unused)
+    header = spool.header(_report(target, args, library.errors, unused))
+    everything = _WholeReport(spool, header)
     try:
-        written = _write_reports(args, report, console)
+        written = _write_reports(args, everything, console)
     finally:
         _drop_html_scratch(args)
     timed = _progress_mode(args, target, console) != "off"
-    _print_summary(args, report, unused, console, timed)
+    _print_summary(args, everything, unused, console, timed)
     if args.baseline:
+        results = everything.report().results
         code = _run_baseline(args, target, cases, results, options, console)
         if code is not None:
             return code
     if args.rounds > 1:
         _print_rounds(args.rounds, differences, console)
-    return EXIT_OK if report.ok and not differences and written else EXIT_FAILED
+    return EXIT_OK if header.ok and not differences and written else EXIT_FAILED
+
+
+class _WholeReport:
+    """The run's report: its header and counts at hand, its results on disk, read back
+    (once) only for a reader that needs every cell at once."""
+
+    def __init__(self, spool: ReportSpool, header: Report) -> None:
+        self.spool, self.header = spool, header
+        self._read: Report | None = None
+
+    def report(self) -> Report:
+        if self._read is None:
+            self._read = self.spool.report(self.header)
+        return self._read
+
+
+def _spool(args: argparse.Namespace) -> ReportSpool:
+    from conformance._report.spool import ReportSpool
+
+    return ReportSpool(junit=args.junit is not None)
 
 
 def _run_rounds(
@@ -284,18 +326,20 @@ def _load_error_note(load_errors: Sequence[LoadProblem]) -> str:
 def _interrupted(
     args: argparse.Namespace,
     target: ResolvedTarget,
-    results: list[Result],
+    spool: ReportSpool,
     load_errors: Sequence[LoadProblem],
     interruption: Interrupted,
     console: Console,
 ) -> int:
     """A run ended by a signal: the reports of the cells that finished, one line, and
     the conventional exit status (the targets were ended on the way out)."""
-    report = _report(target, results, args, load_errors, ())
-    incomplete = f"{interruption}; the report holds the {len(results)} cells that finished"
-    _write_reports(args, report.model_copy(update={"incomplete": incomplete}), console)
+    finished = len(spool)
+    incomplete = f"{interruption}; the report holds the {finished} cells that finished"
+    header = spool.header(_report(target, args, load_errors, ()))
+    header = header.model_copy(update={"incomplete": incomplete})
+    _write_reports(args, _WholeReport(spool, header), console)
     console.print(
-        f"wire-conformance: {interruption}; reports hold the {len(results)} cells that finished",
+        f"wire-conformance: {interruption}; reports hold the {finished} cells that finished",
         markup=False,
         highlight=False,
     )
@@ -351,17 +395,17 @@ def _store(args: argparse.Namespace, target: ResolvedTarget) -> SnapshotStore | 
 
 def _report(
     target: ResolvedTarget,
-    results: Sequence[Result],
     args: argparse.Namespace,
     load_errors: Sequence[LoadProblem],
     unused: tuple[str, ...],
 ) -> Report:
+    """The run's report without its results (a header: ``ReportSpool`` holds them)."""
     from conformance._report.report_schema import build_report
 
     report = build_report(
         target.name,
         target.kind.name,
-        list(results),
+        [],
         args.strict,
         load_errors,
         args.evidence,
@@ -375,28 +419,28 @@ def _report(
     return report
 
 
-def _write_reports(args: argparse.Namespace, report: Report, console: Console) -> bool:
+def _write_reports(args: argparse.Namespace, run: _WholeReport, console: Console) -> bool:
     """Write every report asked for, each whole or not at all; one that cannot be
-    written is one line naming it, and the others are written anyway."""
+    written is one line naming it, and the others are written anyway.  The JSON and
+    JUnit reports are written from the spool a cell at a time; Markdown and HTML read
+    every result back."""
     from conformance._paths import write_report
-    from conformance._report.junit import to_junit
     from conformance._report.markdown import to_markdown
-    from conformance._report.report_schema import to_json
 
-    def html(report: Report) -> str:
+    def html() -> str:
         from conformance._report.html import to_html
 
-        return to_html(report, getattr(args, "html_exchanges", None))
+        return to_html(run.report(), getattr(args, "html_exchanges", None))
 
     failures = [
         failure
         for path, render in (
-            (args.json, to_json),
-            (args.junit, to_junit),
-            (args.markdown, to_markdown),
+            (args.json, lambda: run.spool.json(run.header)),
+            (args.junit, lambda: run.spool.junit(run.header)),
+            (args.markdown, lambda: to_markdown(run.report())),
             (getattr(args, "html", None), html),
         )
-        if path and (failure := write_report(path, render(report))) is not None
+        if path and (failure := write_report(path, render())) is not None
     ]
     for failure in failures:
         console.print(f"wire-conformance: {failure}", markup=False, highlight=False)
@@ -413,7 +457,7 @@ def _drop_html_scratch(args: argparse.Namespace) -> None:
 
 def _print_summary(
     args: argparse.Namespace,
-    report: Report,
+    run: _WholeReport,
     unused: Sequence[str],
     console: Console,
     timed: bool = False,
@@ -422,11 +466,11 @@ def _print_summary(
     from conformance._report.terminal import print_report
 
     if args.quiet:
-        for error in report.load_errors:  # never hidden: they fail the run
+        for error in run.header.load_errors:  # never hidden: they fail the run
             console.print(f"case file error: {error}", markup=False, highlight=False)
-        console.print(summary_line(report), markup=False, highlight=False)
+        console.print(summary_line(run.header, run.spool.counted), markup=False, highlight=False)
     else:
-        print_report(report, console, args.format, args.verbose, timed)
+        print_report(run.report(), console, args.format, args.verbose, timed)
     if unused:
         _print_unused(unused, args.update_snapshots, args.quiet, console)
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
 
@@ -84,7 +85,7 @@ def summarize(results: Iterable[Result]) -> dict[str, int]:
     return {verdict: counts.get(verdict, 0) for verdict in VERDICTS}
 
 
-def _unmachined(result: Result) -> Result:
+def unmachined_result(result: Result) -> Result:
     """``result`` with no machine path in its texts; the very object when it has none,
     so a report of many cells does not hold a second copy of every result."""
     fields = ("reason", "stdout_tail", "stderr_tail")
@@ -102,7 +103,7 @@ def build_report(
     load_errors: Iterable[LoadProblem] = (),
     evidence: EvidenceThreshold = DEFAULT_EVIDENCE_THRESHOLD,
 ) -> Report:
-    ordered = tuple(_unmachined(r) for r in sorted(results, key=lambda r: r.key))
+    ordered = tuple(unmachined_result(r) for r in sorted(results, key=lambda r: r.key))
     return Report(
         target=target,
         target_kind=target_kind,
@@ -148,21 +149,61 @@ def capability_line(report: Report) -> str | None:
     )
 
 
-def summary_line(report: Report) -> str:
+@dataclass
+class Tally:
+    """What a run's summary says, counted a cell at a time: a run streamed to its reports
+    keeps these numbers, not its cells."""
+
+    #: Every cell's verdict, counted (the report's ``summary``).
+    verdicts: Counter[str] = field(default_factory=Counter)
+    #: The verdicts of the cells the matrix lists (all but those of undeclared wires).
+    listed: Counter[str] = field(default_factory=Counter)
+    undeclared: int = 0
+    undeclared_columns: set[str] = field(default_factory=set)
+    #: Cells whose snapshot changed, and cells with no snapshot yet.
+    changed: int = 0
+    new: int = 0
+
+    def add(self, result: Result) -> None:
+        self.verdicts[result.verdict] += 1
+        if result.not_applicable == "undeclared-wire":
+            self.undeclared += 1
+            self.undeclared_columns.add(result.wire)
+        else:
+            self.listed[result.verdict] += 1
+        if result.snapshot == "changed":
+            self.changed += 1
+        elif result.snapshot == "new":
+            self.new += 1
+
+    @property
+    def summary(self) -> dict[str, int]:
+        """The count of every verdict, as ``summarize`` gives it."""
+        return {verdict: self.verdicts.get(verdict, 0) for verdict in VERDICTS}
+
+
+def tally(results: Iterable[Result]) -> Tally:
+    counted = Tally()
+    for result in results:
+        counted.add(result)
+    return counted
+
+
+def summary_line(report: Report, counted: Tally | None = None) -> str:
     """The count of every verdict that occurred, the cells of undeclared wires apart,
     and a warning when the target is the bundled reference: a forgotten ``--target``
-    never looks like the user's green run."""
-    counts = summarize(listed(report))
-    line = ", ".join(f"{n} {verdict}" for verdict, n in counts.items() if n)
+    never looks like the user's green run.  ``counted``: the report's cells as counted
+    while they were written (a streamed report holds none)."""
+    counted = counted if counted is not None else tally(report.results)
+    line = ", ".join(
+        f"{n} {verdict}" for verdict in VERDICTS if (n := counted.listed.get(verdict, 0))
+    )
     line = line or "no cases ran"
-    hidden = undeclared(report)
-    if hidden:
-        columns = {r.wire for r in hidden}
-        line += f" · {undeclared_note(len(hidden), report.target, columns)} not run"
-    drifts = [r.snapshot for r in report.results if r.snapshot in ("changed", "new")]
-    if drifts:
-        changed, new = drifts.count("changed"), drifts.count("new")
-        line += f" · snapshots: {changed} changed, {new} new"
+    if counted.undeclared:
+        note = undeclared_note(counted.undeclared, report.target, counted.undeclared_columns)
+        line += f" · {note} not run"
+    if counted.changed or counted.new:
+        line += f" · snapshots: {counted.changed} changed, {counted.new} new"
     if report.bundled_target:
         line += " · target: the bundled reference adapter, not your code (use --target)"
     return line
@@ -185,9 +226,37 @@ def untimed(report_json: str) -> str:
 
 
 def to_json(report: Report) -> str:
+    """The JSON document of a whole report (``spool`` writes the same bytes a cell at a
+    time)."""
     unset = set() if report.unused_snapshots else {"unused_snapshots"}
     if report.incomplete is None:
         unset.add("incomplete")
     if report.shard is None:
         unset.add("shard")
     return report.model_dump_json(indent=2, exclude=unset) + "\n"
+
+
+#: How a report's results sit in its JSON: each result's lines indented twice.
+_RESULT_INDENT = "    "
+_NO_RESULTS = '\n  "results": [],\n'
+
+
+def result_json(result: Result) -> str:
+    """One result as it sits in a JSON report's ``results``: what ``json_document``
+    joins."""
+    text = result.model_dump_json(indent=2)
+    return "\n".join(_RESULT_INDENT + line for line in text.split("\n"))
+
+
+def json_document(header: Report, results: Iterable[str]) -> Iterator[str]:
+    """The JSON document of ``header`` (a report whose ``results`` are empty) with the
+    ``results`` given one at a time (``result_json``, in report order): the bytes
+    ``to_json`` writes for the whole report."""
+    before, after = to_json(header).split(_NO_RESULTS)
+    yield before
+    written = False
+    for n, result in enumerate(results):
+        yield ('\n  "results": [\n' if n == 0 else ",\n") + result
+        written = True
+    yield "\n  ],\n" if written else _NO_RESULTS
+    yield after
