@@ -204,54 +204,59 @@ def _quick(text: str) -> Any:
     get()  # the stream's start
     if get().__class__ is events.StreamEndEvent:
         return None  # no document
+    # Anchors and tags need these characters: without them, no event is asked for its own.
+    marked = "&" in text or "!" in text
     plain = _PLAIN
     parents: list[Any] = []  # the collections enclosing ``parent``
     parent: Any = None  # the innermost open collection
     key: str | None = None  # in a mapping: the key awaiting its value
-    count = 0
+    count = 0  # events so far: at least the values, which the located walk budgets
     while True:
         event = get()
         kind = event.__class__
         count += 1
         if kind is scalar:
-            if event.anchor is not None or event.tag is not None:
+            if marked and (event.anchor is not None or event.tag is not None):
                 raise _Unusual
             value = event.value
             if event.implicit[0]:  # plain: its tag is implied by its text
                 value = plain.get(value, _UNKNOWN)
                 if value is _UNKNOWN:
                     value = _plain_scalar(event.value)
-            if parent is None:
-                return _ended(get, value)  # a lone scalar
-            if parent.__class__ is list:
-                parent.append(value)
-            elif key is None:
+            if key is not None:
+                parent[key] = value
+                key = None
+            elif parent.__class__ is dict:
                 key = value if value.__class__ is str else str(value)
                 if key in parent:
                     raise _Unusual
+            elif parent is None:
+                return _ended(get, value)  # a lone scalar
             else:
-                parent[key] = value
-                key = None
+                parent.append(value)
         elif kind is mapping or kind is sequence:
-            if event.anchor is not None or event.tag is not None or count > NODE_BUDGET:
+            if marked and (event.anchor is not None or event.tag is not None):
                 raise _Unusual
             value = {} if kind is mapping else []
             if parent is not None:
-                if parent.__class__ is list:
-                    parent.append(value)
-                elif key is None:
-                    raise _Unusual  # a collection as a key
-                else:
+                if key is not None:
                     parent[key] = value
                     key = None
+                elif parent.__class__ is list:
+                    parent.append(value)
+                else:
+                    raise _Unusual  # a collection as a key
                 parents.append(parent)
                 if len(parents) >= MAX_DEPTH:
                     raise _Unusual
             parent = value
         elif kind in ends:
-            if not parents:
+            if parents:
+                parent = parents.pop()
+            elif count > NODE_BUDGET:
+                raise _Unusual
+            else:
                 return _ended(get, parent)
-            parent = parents.pop()
         else:
             raise _Unusual  # an alias
 

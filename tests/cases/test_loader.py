@@ -382,6 +382,26 @@ def test_the_quick_parse_gives_the_located_parse_data_and_errors(
         )
 
 
+def test_the_quick_parse_keeps_the_value_budget_without_aliases(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long flat list has no alias to expand, and still more values than the budget
+    (made small here): refused by both parses alike; one value fewer, read by both."""
+    from conformance._cases import yamlfile
+    from conformance.errors import YamlError
+
+    monkeypatch.setattr(yamlfile, "NODE_BUDGET", 50)
+    text = "[" + "0, " * 50 + "0]\n"  # the list and its 51 items
+    with pytest.raises(YamlError) as located:
+        parse(text)
+    with pytest.raises(YamlError) as quick:
+        parse(text, located=False)
+    assert quick.value.message == located.value.message
+    assert "more than 50 values" in quick.value.message
+    shorter = "[" + "0, " * 48 + "0]\n"
+    assert parse(shorter, located=False)[0] == parse(shorter)[0] == [0] * 49
+
+
 class NoComposing:
     """Stands in for the composer: the quick parse must never need the node graph."""
 
