@@ -2,7 +2,9 @@
 
 PyYAML's libyaml composer builds the node tree; a small walk turns it into JSON-shaped
 data, rejects duplicate keys, and remembers the line of every mapping key and sequence
-item, so a schema error can name the line of the field it is about.
+item, so a schema error can name the line of the field it is about.  A loader that needs
+no positions (most files validate) takes the data straight from libyaml's events instead:
+building the nodes and their marks was most of a cold load.
 """
 
 from __future__ import annotations
@@ -149,44 +151,123 @@ class _Walk:
 
 #: The tag of a plain string scalar, whose value is the text as written: most of a case.
 _STR_TAG = "tag:yaml.org,2002:str"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+_libyaml: Any
+try:  # libyaml's parser, and the event classes it builds (those it saw at import)
+    from yaml import _yaml as _libyaml
+except ImportError:  # pragma: no cover - only without libyaml
+    _libyaml = None
+
+#: The loader's tag resolution, for the scalars read without composing.
+_TAGS: Any = _Loader("")
+#: The value of each short plain scalar read so far, by its text: a case repeats the
+#: same keys and words (bounded like ``_RESOLVED``).
+_PLAIN: dict[str, Any] = {}
+_UNKNOWN = object()
 
 
 class _Unusual(Exception):
-    """The quick walk met what only the located walk may judge (a limit, a duplicate or
-    merge key, a key that is not a word): the document is walked again, with positions."""
+    """The quick parse met what only the located walk may judge (an alias, anchor or
+    tag, a limit, a duplicate or merge key, a key that is not a word, a value no safe
+    constructor builds, a syntax error): the document is composed and walked, with
+    positions, so the data or the refusal, with its line and field, comes from one place."""
 
 
-class _QuickWalk:
-    """The located walk's data without its positions: what a file that validates needs
-    (most do), at a fraction of the cost.  Anything the located walk would refuse is
-    ``_Unusual``, so the refusal, with its line and field, comes from one place."""
+def _plain_scalar(text: str) -> Any:
+    """The value of a plain (unquoted, untagged) scalar, as the located walk gives it."""
+    tag = _TAGS.resolve(yaml.ScalarNode, text, (True, False))
+    if tag == _STR_TAG:
+        value: Any = text
+    elif tag == _MERGE_TAG:
+        raise _Unusual
+    else:
+        try:
+            value = _scalar(yaml.ScalarNode(tag, text), yaml.constructor.SafeConstructor())
+        except Exception:  # the located walk says why, with the line
+            raise _Unusual from None
+    if len(text) <= _RESOLVED_LONGEST and len(_PLAIN) < _RESOLVED_MOST:
+        _PLAIN[text] = value
+    return value
 
-    def __init__(self) -> None:
-        self.constructor = yaml.constructor.SafeConstructor()
-        self.nodes = 0
 
-    def value(self, node: yaml.Node, depth: int) -> Any:
-        self.nodes += 1
-        if self.nodes > NODE_BUDGET or depth > MAX_DEPTH:
-            raise _Unusual
-        kind: str = getattr(node, "id", "")
-        if kind == "scalar":
-            return node.value if node.tag == _STR_TAG else _scalar(node, self.constructor)  # type: ignore[arg-type]
-        if kind == "sequence":
-            return [self.value(item, depth + 1) for item in node.value]
-        result: dict[str, Any] = {}
-        for key_node, value_node in node.value:
-            if getattr(key_node, "id", "") != "scalar" or key_node.tag == "tag:yaml.org,2002:merge":
+def _quick(text: str) -> Any:
+    """The located walk's data without its positions, built straight from libyaml's
+    events: no nodes, no marks kept, no walk.  What a file that validates needs (most
+    do), at a fraction of the cost; anything the located walk might judge otherwise is
+    ``_Unusual``."""
+    events = _libyaml
+    scalar, mapping = events.ScalarEvent, events.MappingStartEvent
+    sequence = events.SequenceStartEvent
+    ends = (events.MappingEndEvent, events.SequenceEndEvent)
+    get = events.CParser(text).get_event
+    get()  # the stream's start
+    if get().__class__ is events.StreamEndEvent:
+        return None  # no document
+    # Anchors and tags need these characters: without them, no event is asked for its own.
+    marked = "&" in text or "!" in text
+    plain = _PLAIN
+    parents: list[Any] = []  # the collections enclosing ``parent``
+    parent: Any = None  # the innermost open collection
+    key: str | None = None  # in a mapping: the key awaiting its value
+    count = 0  # events so far: at least the values, which the located walk budgets
+    while True:
+        event = get()
+        kind = event.__class__
+        count += 1
+        if kind is scalar:
+            if marked and (event.anchor is not None or event.tag is not None):
                 raise _Unusual
-            key = (
-                key_node.value
-                if key_node.tag == _STR_TAG
-                else str(_scalar(key_node, self.constructor))
-            )
-            if key in result:
+            value = event.value
+            if event.implicit[0]:  # plain: its tag is implied by its text
+                value = plain.get(value, _UNKNOWN)
+                if value is _UNKNOWN:
+                    value = _plain_scalar(event.value)
+            if key is not None:
+                parent[key] = value
+                key = None
+            elif parent.__class__ is dict:
+                key = value if value.__class__ is str else str(value)
+                if key in parent:
+                    raise _Unusual
+            elif parent is None:
+                return _ended(get, value)  # a lone scalar
+            else:
+                parent.append(value)
+        elif kind is mapping or kind is sequence:
+            if marked and (event.anchor is not None or event.tag is not None):
                 raise _Unusual
-            result[key] = self.value(value_node, depth + 1)
-        return result
+            value = {} if kind is mapping else []
+            if parent is not None:
+                if key is not None:
+                    parent[key] = value
+                    key = None
+                elif parent.__class__ is list:
+                    parent.append(value)
+                else:
+                    raise _Unusual  # a collection as a key
+                parents.append(parent)
+                if len(parents) >= MAX_DEPTH:
+                    raise _Unusual
+            parent = value
+        elif kind in ends:
+            if parents:
+                parent = parents.pop()
+            elif count > NODE_BUDGET:
+                raise _Unusual
+            else:
+                return _ended(get, parent)
+        else:
+            raise _Unusual  # an alias
+
+
+def _ended(get: Any, document: Any) -> Any:
+    """``document`` if the stream ends after it (one document, as the composer wants)."""
+    if get().__class__ is not _libyaml.DocumentEndEvent:
+        raise _Unusual
+    if get().__class__ is not _libyaml.StreamEndEvent:
+        raise _Unusual
+    return document
 
 
 def parse(text: str, located: bool = True) -> tuple[Any, Positions]:
@@ -195,17 +276,15 @@ def parse(text: str, located: bool = True) -> tuple[Any, Positions]:
     ``located=False`` skips recording the positions (they are empty) when the document
     is sound: a loader asks for them again only when validation fails.  The data, and
     any error, are the same either way."""
-    node = _compose(text)
     positions = Positions()
+    if not located and _libyaml is not None:
+        try:
+            return _quick(text), positions
+        except Exception:  # _Unusual, or libyaml's own error: judged below
+            pass
+    node = _compose(text)
     if node is None:
         return None, positions
-    if not located:
-        try:
-            return _QuickWalk().value(node, 0), positions
-        except _Unusual:
-            pass
-        except yaml.MarkedYAMLError:
-            pass  # the located walk raises it again, with its line
     try:
         return _Walk(positions).value(node, ()), positions
     except yaml.MarkedYAMLError as error:  # a value no safe constructor builds

@@ -334,16 +334,31 @@ def test_a_changed_schema_source_or_an_unsafe_store_is_a_miss(
     assert counting.calls == 2
 
 
-def test_the_quick_parse_gives_the_located_parse_data_and_errors() -> None:
-    """A loader parses without positions first: the data of every bundled case, and the
-    error of every refused document, are the located parse's."""
+def test_the_quick_parse_gives_the_located_parse_data_and_errors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A loader parses without positions first, from libyaml's events, building no
+    nodes: every bundled case takes that path, and its data are the located parse's, to
+    the type and order (``repr``); the error of every refused document is the located
+    parse's."""
+    from conformance._cases import yamlfile
     from conformance._cases.library import bundled_cases_dir
     from conformance.errors import YamlError
 
-    for path in sorted(bundled_cases_dir().rglob("*.yaml")):
-        text = path.read_text(encoding="utf-8")
-        assert parse(text, located=False)[0] == parse(text)[0], path
+    texts = [p.read_text(encoding="utf-8") for p in sorted(bundled_cases_dir().rglob("*.yaml"))]
+    located_data = [repr(parse(text)[0]) for text in texts]
+    with monkeypatch.context() as patched:
+        patched.setattr(yamlfile, "_compose", NoComposing())
+        quick_data = [repr(parse(text, located=False)[0]) for text in texts]
+    assert quick_data == located_data
     refused = [
+        "a: [1, 2\nb: 3\n",
+        "a: 1\n---\nb: 2\n",
+        "a: 1\n\tb: 2\n",
+        "a: !shout x\n",
+        "a: =\n",
+        "a: <<\n",
+        "*x\n",
         "a: 1\na: 2\n",
         "a: &x {b: 1}\nc:\n  <<: *x\n",
         "? [a]\n: 1\n",
@@ -365,6 +380,161 @@ def test_the_quick_parse_gives_the_located_parse_data_and_errors() -> None:
             located.value.line,
             located.value.field,
         )
+
+
+def test_the_quick_parse_keeps_the_value_budget_without_aliases(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long flat list has no alias to expand, and still more values than the budget
+    (made small here): refused by both parses alike; one value fewer, read by both."""
+    from conformance._cases import yamlfile
+    from conformance.errors import YamlError
+
+    monkeypatch.setattr(yamlfile, "NODE_BUDGET", 50)
+    text = "[" + "0, " * 50 + "0]\n"  # the list and its 51 items
+    with pytest.raises(YamlError) as located:
+        parse(text)
+    with pytest.raises(YamlError) as quick:
+        parse(text, located=False)
+    assert quick.value.message == located.value.message
+    assert "more than 50 values" in quick.value.message
+    shorter = "[" + "0, " * 48 + "0]\n"
+    assert parse(shorter, located=False)[0] == parse(shorter)[0] == [0] * 49
+
+
+class NoComposing:
+    """Stands in for the composer: the quick parse must never need the node graph."""
+
+    def __call__(self, text: str) -> Any:
+        raise AssertionError(f"composed: {text[:40]!r}")
+
+
+#: Documents whose every scalar and key the quick parse reads as the located walk does:
+#: YAML 1.1's booleans, octal, hexadecimal, sexagesimal and underscored numbers, nulls,
+#: dates kept as written, keys that are not strings, block and quoted scalars, a lone
+#: scalar, a list, an anchor no alias uses, directives and document markers.
+ODD_DOCUMENTS = [
+    "a: yes\nb: No\nc: on\nd: OFF\ne: y\nf: n\ng: True\nh: false\n",
+    "a: 010\nb: 0o17\nc: 0x1F\nd: 0b101\ne: 1_000\nf: 1:20\ng: -0\nh: +12\n",
+    "a: 1.5\nb: 1e3\nc: 1.0e+3\nd: .inf\ne: -.Inf\nf: 6.8523015e+5\ng: 1_0.5\n",
+    "a: ~\nb: null\nc: Null\nd:\ne: ''\nf: \"\"\ng: NULL\n",
+    "a: 2020-01-02\nb: 2001-12-14t21:59:43.10-05:00\nc: 2002-12-14\nd: '2020-01-02'\n",
+    "1: a\ntrue: b\n~: c\n2020-01-02: d\n1.5: e\n'2': f\n",
+    'a: "1"\nb: \'yes\'\nc: |\n  two\n  lines\nd: >-\n  folded\n  text\ne: "\\u00e9\\t"\n',
+    "just words\n",
+    "- 1\n- [a, {b: c}]\n- {}\n- []\n",
+    "a: &x 1\nb: &y [2]\n",
+    "%YAML 1.1\n---\na: b\n...\n",
+    "---\n...\n",
+    "",
+    "# nothing but a comment\n",
+    "? a\n: 1\n? b\n",
+    "a: {b: [c, {d: e}], f: }\n",
+    "a: x=y\nb: '<<'\nc: ~x\nd: -x\ne: ':'\n",
+]
+
+
+@pytest.mark.parametrize("text", ODD_DOCUMENTS)
+def test_the_quick_parse_reads_odd_scalars_and_keys_as_the_located_walk(text: str) -> None:
+    assert repr(parse(text, located=False)[0]) == repr(parse(text)[0])
+
+
+#: Malformed variants of ``GOOD`` and the problems (line, field, message) the loader
+#: gave for them when it walked pyyaml's node graph (d94c3a8): every one of them is
+#: still given word for word, now that a sound file is read from libyaml's events.
+MALFORMED = {
+    "unclosed flow": (
+        ("features: [tool-pairing]", "features: [tool-pairing"),
+        [
+            (
+                5,
+                None,
+                "did not find expected ',' or ']' "
+                "(while parsing a flow sequence that starts at line 4)",
+            )
+        ],
+    ),
+    "unknown field": (
+        ("title:", "colour: blue\ntitle:"),
+        [(2, "colour", "Extra inputs are not permitted")],
+    ),
+    "wrong type": (
+        ("request: 2", "request: two"),
+        [
+            (
+                18,
+                "expect[0].blocks",
+                "Input should be a valid integer, unable to parse string as an integer",
+            ),
+            (18, "expect[0].blocks", "Input should be 'each'"),
+        ],
+    ),
+    "duplicate key": (
+        ("features:", "title: Again\nfeatures:"),
+        [(4, "title", "duplicate key 'title'")],
+    ),
+    "tab indentation": (
+        ("  turns:", "\tturns:"),
+        [
+            (
+                9,
+                None,
+                "found character that cannot start any token "
+                "(while scanning for the next token that starts at line 9)",
+            )
+        ],
+    ),
+    "two documents": (
+        ("expect:", "---\nexpect:"),
+        [
+            (
+                16,
+                None,
+                "but found another document "
+                "(expected a single document in the stream that starts at line 1)",
+            )
+        ],
+    ),
+    "alias of the wrong type": (
+        ("features: [tool-pairing]", "features: &f [tool-pairing]\nnotes: *f"),
+        [(5, "notes", "Input should be a valid string")],
+    ),
+    "merge key": (
+        ("  turns:", "  base: &b {x: 1}\n  more:\n    <<: *b\n  turns:"),
+        [(11, "given.more", "a YAML merge key (`<<`) is not supported: write the keys out")],
+    ),
+    "yes for a text": (
+        ("title: A tool call answered by its result", "title: yes"),
+        [(2, "title", "Input should be a valid string")],
+    ),
+    "unknown tag": (
+        ("title: A tool", "title: !shout A tool"),
+        [(2, None, "could not determine a constructor for the tag '!shout'")],
+    ),
+    "collection as a key": (
+        ("title:", "? [a]\n: 1\ntitle:"),
+        [(2, None, "mapping keys must be plain words")],
+    ),
+    "no blocks": (
+        ("blocks: [{kind: text, text: Done.}]", "blocks:"),
+        [(15, "given.turns[0].responses[1].blocks", "Input should be a valid tuple")],
+    ),
+    "deep nesting": (
+        ("title: A tool call answered by its result", "title: " + "[" * 120 + "]" * 120),
+        [(2, "title.0.0.0.0.0.…", "values nest deeper than 100 levels")],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_a_malformed_file_is_reported_as_before(tmp_path: Path, name: str) -> None:
+    (old, new), expected = MALFORMED[name]
+    text = GOOD.format(id="paired")
+    assert old in text
+    path = write(tmp_path, "paired", text.replace(old, new, 1))
+    errors = load(tmp_path).errors
+    assert [(e.line, e.field, e.message) for e in errors] == expected
+    assert {e.file for e in errors} == {str(path)}
 
 
 def test_without_libyaml_the_pure_python_loader_gives_the_same_document(
