@@ -501,7 +501,15 @@ class ExpectAnyOf(_Scoped):
 
 
 def _expectation_tag(value: Any) -> str | None:
-    keys = value.keys() if isinstance(value, dict) else vars(value).keys()
+    """The kind of an expectation: its first tag key, from a mapping (a case file) or a
+    model (a case built in code); anything else (a scalar, a list) has none, so it is the
+    discriminator's located error, never an exception out of the load."""
+    if isinstance(value, dict):
+        keys = value.keys()
+    elif isinstance(value, BaseModel):
+        keys = type(value).model_fields.keys()
+    else:
+        return None
     tags = ("blocks", "contains", "none", "no_message", "requests", "output", "any_of", "sent")
     for tag in (*tags, "same"):
         if tag in keys:

@@ -650,3 +650,19 @@ def test_remembered_scalar_tags_resolve_as_pyyaml_does() -> None:
     assert parse(text, located=False)[0] == expected
     assert parse(text, located=False)[0] == expected
     assert parse(text)[0] == expected
+
+
+@pytest.mark.parametrize("item", ["just-a-word", "42", "[blocks]", "null"])
+def test_an_expectation_that_is_not_a_mapping_is_a_located_error(
+    tmp_path: Path, item: str
+) -> None:
+    """An ``expect`` item written as a scalar or a list is one located problem of its
+    file (it crashed the whole load: the discriminator read it as a model's fields)."""
+    write(tmp_path, "paired", GOOD.format(id="paired"))
+    text = GOOD.format(id="odd").split("expect:\n")[0] + f"expect:\n  - {item}\n"
+    odd = write(tmp_path, "odd", text)
+    cases = load(tmp_path)
+    assert [c.case.id for c in cases.cases] == ["paired"]
+    (problem,) = cases.errors
+    assert (problem.file, problem.line, problem.field) == (str(odd), 17, "expect[0]")
+    assert "an expectation has one of the keys" in problem.message
