@@ -653,9 +653,7 @@ def test_remembered_scalar_tags_resolve_as_pyyaml_does() -> None:
 
 
 @pytest.mark.parametrize("item", ["just-a-word", "42", "[blocks]", "null"])
-def test_an_expectation_that_is_not_a_mapping_is_a_located_error(
-    tmp_path: Path, item: str
-) -> None:
+def test_an_expectation_that_is_not_a_mapping_is_a_located_error(tmp_path: Path, item: str) -> None:
     """An ``expect`` item written as a scalar or a list is one located problem of its
     file (it crashed the whole load: the discriminator read it as a model's fields)."""
     write(tmp_path, "paired", GOOD.format(id="paired"))
