@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Sequence
+from functools import cache
 
 from hypothesis import strategies as st
 
@@ -28,15 +29,18 @@ from conformance.vocabulary import ContentBlock, Reasoning, Text, ToolCall
 PENDING_ID = "pending"
 
 
+@cache
 def payloads() -> st.SearchStrategy[str]:
     """A placeholder opaque payload (standard base64 of the drawn bytes)."""
     return payload_bytes().map(lambda raw: base64.b64encode(raw).decode("ascii"))
 
 
+@cache
 def maybe_payload() -> st.SearchStrategy[str | None]:
     return st.one_of(st.none(), payloads())
 
 
+@cache
 def reasoning_blocks() -> st.SearchStrategy[Reasoning]:
     """A reasoning episode: signed, text-less (signature only), unsigned, redacted, or a
     summarised item (the Responses form), with optional text and signature chunkings and,
@@ -68,6 +72,7 @@ def reasoning_blocks() -> st.SearchStrategy[Reasoning]:
     return st.one_of(signed, text_less, unsigned, redacted, summarised)
 
 
+@cache
 def text_blocks() -> st.SearchStrategy[Text]:
     """Visible text, sometimes empty or whitespace, sometimes signed (Gemini)."""
     return st.builds(Text, text=visible_texts(), chunks=chunkings(), signature=maybe_payload())
@@ -75,6 +80,11 @@ def text_blocks() -> st.SearchStrategy[Text]:
 
 def tool_calls(tools: Sequence[str]) -> st.SearchStrategy[ToolCall]:
     """A complete call of one of ``tools`` with realistic JSON arguments."""
+    return _tool_calls(tuple(tools))
+
+
+@cache
+def _tool_calls(tools: tuple[str, ...]) -> st.SearchStrategy[ToolCall]:
     return st.builds(
         ToolCall,
         id=st.just(PENDING_ID),
@@ -87,9 +97,15 @@ def tool_calls(tools: Sequence[str]) -> st.SearchStrategy[ToolCall]:
 
 def content_blocks(tools: Sequence[str]) -> st.SearchStrategy[ContentBlock]:
     """Any block a response may hold (reasoning first: it shrinks toward reasoning)."""
+    return _content_blocks(tuple(tools))
+
+
+@cache
+def _content_blocks(tools: tuple[str, ...]) -> st.SearchStrategy[ContentBlock]:
     return st.one_of(reasoning_blocks(), text_blocks(), tool_calls(tools))
 
 
+@cache
 def answer_blocks() -> st.SearchStrategy[ContentBlock]:
     """A block of a response that ends the turn: reasoning or text."""
     return st.one_of(reasoning_blocks(), text_blocks())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from hypothesis import strategies as st
 
@@ -45,6 +46,7 @@ class Shaping:
         return realistic_blocks(self.realism, blocks, stop, self.dialect, self.model)
 
 
+@cache
 def _noise(shaping: Shaping, stop: Stop) -> st.SearchStrategy[tuple[Noise, ...]]:
     drawn = st.lists(st.sampled_from(NOISE), max_size=2, unique=True).map(tuple)
     return drawn.map(lambda n: realistic_noise(shaping.realism, n, stop, shaping.dialect))
@@ -90,6 +92,7 @@ def ending_responses(
     return ScriptedResponse(stop=stop, blocks=blocks, noise=draw(_noise(shaping, stop)))
 
 
+@cache
 def faults() -> st.SearchStrategy[ScriptedResponse]:
     """A transient provider failure in place of an answer (the retry gets the next)."""
     kinds = st.sampled_from(("overloaded", "rate-limit", "server-error"))

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
+from hypothesis import strategies as st
 
 from conformance._cases.lint import lint_case
 from conformance.generate._features import _response_features
 from conformance.generate._realistic import realistic_blocks, realistic_stops
-from conformance.generate.blocks import reasoning_blocks
+from conformance.generate.blocks import content_blocks, reasoning_blocks, tool_calls
 from conformance.generate.conversations import cases
-from conformance.generate.payloads import chunkings
+from conformance.generate.payloads import _new_sentences, chunkings, sentences, visible_texts
 from conformance.vocabulary import Reasoning, ScriptedResponse, Text, ToolCall
 from conformance.wires._registry import columns, get_wire
 
@@ -126,3 +127,22 @@ def test_the_generator_draws_the_empty_fragment_directive() -> None:
     assert drawn.signature is not None
     response = ScriptedResponse(stop="end", blocks=(drawn, Text(text="ok")))
     assert "split-signatures" in _response_features(response)
+
+
+def test_strategies_are_built_once_and_drawn_from_again() -> None:
+    """A new strategy object costs hypothesis a validation on every draw: the composite
+    strategies build none per conversation (the same object for the same arguments,
+    a list of tools or a tuple alike)."""
+    assert sentences(2, 6) is sentences(2, 6)
+    assert content_blocks(["read_file"]) is content_blocks(("read_file",))
+    assert tool_calls(["read_file"]) is tool_calls(("read_file",))
+    assert tool_calls(["read_file"]) is not tool_calls(("search_docs",))
+
+
+def test_visible_text_weighs_a_sentence_three_to_one() -> None:
+    """``one_of`` keeps one of branches that are the same object: built once, a repeated
+    sentence branch would have collapsed into one and drawn other conversations from
+    the same seed."""
+    assert len(visible_texts().branches) == 4
+    same = _new_sentences()
+    assert len(st.one_of(same, same, same, st.just("")).branches) == 2  # what it guards
