@@ -1534,6 +1534,18 @@ def test_clean_cases_have_no_realism_problems() -> None:
         ],
     )
     assert unrealistic(WIRE, clean) == []
+    # Thinking between calls, or followed by text that is not blank, is not last.
+    between = case(
+        end(
+            {"kind": "tool_call", "id": "toolu_t", "name": "read", "arguments": {}},
+            SIGNED,
+            {"kind": "text", "text": "Next."},
+            {"kind": "tool_call", "id": "toolu_u", "name": "read", "arguments": {}},
+            stop_="tool_calls",
+        ),
+        end(SAY),
+    )
+    assert unrealistic(WIRE, between) == []
     truncated = case(end(SAY, {"kind": "reasoning", "text": "cut"}, stop_="max_tokens"))
     assert unrealistic(WIRE, truncated) == []
     cut_call = case(
@@ -1601,6 +1613,21 @@ def test_library_case_is_realistic_on_this_wire() -> None:
         ),
         (
             case(end(SAY, SIGNED)),
+            "turns.0.responses.0.blocks.1",
+            "a complete thinking block after the response's text or calls, last",
+        ),
+        (
+            # Followed by blank text only it is last in substance: the blank text must be
+            # dropped (rule 15) and the thinking then ends the message (rule 9).
+            case(
+                end(
+                    {"kind": "tool_call", "id": "toolu_t", "name": "read", "arguments": {}},
+                    SIGNED,
+                    {"kind": "text", "text": " "},
+                    stop_="tool_calls",
+                ),
+                end(SAY),
+            ),
             "turns.0.responses.0.blocks.1",
             "a complete thinking block after the response's text or calls, last",
         ),
