@@ -4,6 +4,7 @@ run before the cell's thread gets there, when the interpreter exits."""
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import tempfile
 from pathlib import Path
@@ -61,7 +62,7 @@ def test_a_taken_name_is_never_registered_as_ours(
     """Negative: a name already on disk (another's folder) is passed over and left alone."""
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     tokens = iter(["taken", "free"])
-    monkeypatch.setattr(scratch.secrets, "token_hex", lambda _: next(tokens))
+    monkeypatch.setattr(secrets, "token_hex", lambda _: next(tokens))
     (tmp_path / "conformance-cmd-taken").mkdir()
     with Scratch() as folder:
         assert folder.name == "conformance-cmd-free"
