@@ -103,7 +103,7 @@ def _remove_left_behind() -> None:
 atexit.register(_remove_left_behind)
 
 
-def _new_folder() -> Path:
+def _new_folder(prefix: str) -> Path:
     """A new private folder under the temporary directory, in ``_LIVE`` before it exists.
 
     Registered first, then made: a signal that ends the run lands between any two steps,
@@ -113,7 +113,7 @@ def _new_folder() -> Path:
     nothing: removing a folder that is not there succeeds."""
     parent = Path(tempfile.gettempdir())
     while True:
-        path = parent / f"conformance-cmd-{secrets.token_hex(8)}"
+        path = parent / f"{prefix}{secrets.token_hex(8)}"
         with _LIVE_LOCK:
             _LIVE.add(path)
         try:
@@ -129,8 +129,8 @@ class Scratch:
     """A temporary folder that is removed on exit, however busy it still is (and, if the
     run is ended before that, when the interpreter exits)."""
 
-    def __init__(self) -> None:
-        self.path = _new_folder()
+    def __init__(self, prefix: str = "conformance-cmd-") -> None:
+        self.path = _new_folder(prefix)
 
     def __enter__(self) -> Path:
         return self.path
