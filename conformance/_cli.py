@@ -36,6 +36,7 @@ response as the scripted response it reads back to (exit 0), or ``FILE: <where>:
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 
 from conformance._commands.cases import CasesCommand
@@ -87,10 +88,12 @@ COMMANDS: tuple[Command, ...] = (
 )
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser; given ``argv``, only the subcommand it names gets its
+    arguments (``add_commands``: a start-up imports one command's engine, not all)."""
     parser = argparse.ArgumentParser(prog="wire-conformance", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    add_commands(parser, COMMANDS, "command")
+    add_commands(parser, COMMANDS, "command", argv=argv)
     return parser
 
 
@@ -99,14 +102,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``128 + N`` (``conformance._interrupt``; ``conformance.__main__`` arms the signals
     before this module is even imported)."""
 
+    arguments = sys.argv[1:] if argv is None else argv
+
     def command() -> int:
-        args = _parser().parse_args(argv)
+        args = _parser(arguments).parse_args(arguments)
         return command_named(COMMANDS, args.command).execute(args)
 
     return exit_on_interrupt(command)
 
 
 if __name__ == "__main__":  # pragma: no cover
-    import sys
-
     sys.exit(main())

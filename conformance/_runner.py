@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from conformance._cases.model_name import session_model
 from conformance._cases.schema import Case
@@ -22,7 +23,6 @@ from conformance._checks.registry import MORE_VIOLATIONS, run_checks
 from conformance._decide import decide
 from conformance._exchanges import save_exchanges
 from conformance._provider.scripted import ScriptedProvider
-from conformance._snapshots import SnapshotStore
 from conformance._targets.api import CaseBrief, ToolDef
 from conformance._targets.kind import Outcome, Stage
 from conformance._targets.resolve import ResolvedTarget
@@ -40,6 +40,11 @@ from conformance.verdict import (
 from conformance.vocabulary import ToolCall
 from conformance.wires._registry import get_wire, split_column
 from conformance.wires.roles import Wire
+
+if TYPE_CHECKING:
+    # Only a parameter's type: the store (and syrupy, pytest under it) is imported by
+    # the caller that builds one, so a run without --snapshots never pays for them.
+    from conformance._snapshots import SnapshotStore
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from conformance._cases.continuation import continuation_loops
-from conformance._cases.schema import Case
 from conformance.http import HttpRequest, HttpResponse
 from conformance.verdict import Cause, Violation
 from conformance.vocabulary import REPAIRED_FAULTS, FinalOutput
 from conformance.wires.context import RequestView
+
+if TYPE_CHECKING:
+    # Only a field's type: a command target's helper reads transcripts' types without
+    # building the case schema's models.
+    from conformance._cases.schema import Case
 
 
 @dataclass(frozen=True)

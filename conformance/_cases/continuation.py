@@ -7,7 +7,12 @@ arrives; the transcript counts them as used)."""
 
 from __future__ import annotations
 
-from conformance._cases.schema import Case
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    # Only the parameter's type: the transcript imports this module, and a command
+    # target's helper imports the transcript without the case schema's models.
+    from conformance._cases.schema import Case
 
 
 def continuation_loops(case: Case) -> frozenset[int]:

@@ -38,12 +38,37 @@ class Command(Protocol):
 
 
 def add_commands(
-    parser: argparse.ArgumentParser, table: Sequence[Command], dest: str, required: bool = True
+    parser: argparse.ArgumentParser,
+    table: Sequence[Command],
+    dest: str,
+    required: bool = True,
+    argv: Sequence[str] | None = None,
 ) -> None:
-    """One subparser per row of ``table``, in its order (``--help`` lists them so)."""
+    """One subparser per row of ``table``, in its order (``--help`` lists them so).
+
+    Given the command line ``argv``, only the row it names gets its arguments: a
+    row's arguments may import its whole engine (``probe`` imports the probes, the
+    runner and every target kind), and a command line runs one row, so the others
+    would be paid for at every start.  A row's help line needs none of its arguments
+    (``--help`` alone, or a misspelt row, builds none); without ``argv`` every row
+    gets them."""
     subparsers = parser.add_subparsers(dest=dest, required=required)
+    chosen = chosen_command(table, argv)
     for command in table:
-        command.add_arguments(subparsers.add_parser(command.name, help=command.help))
+        subparser = subparsers.add_parser(command.name, help=command.help)
+        if argv is None or command.name == chosen:
+            command.add_arguments(subparser)
+
+
+def chosen_command(table: Sequence[Command], argv: Sequence[str] | None) -> str | None:
+    """The row ``argv`` names: its first word that is not an option, when that word is
+    a row's name (a parser of this module takes no option with a value before the
+    command).  ``None`` when there is no ``argv`` or no such word."""
+    if argv is None:
+        return None
+    words = [word for word in argv if not word.startswith("-")]
+    names = {command.name for command in table}
+    return words[0] if words and words[0] in names else None
 
 
 def command_named(table: Sequence[Command], name: str) -> Command:

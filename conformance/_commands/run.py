@@ -386,10 +386,12 @@ def _report_paths(args: argparse.Namespace) -> list[Path]:
 
 
 def _store(args: argparse.Namespace, target: ResolvedTarget) -> SnapshotStore | None:
-    from conformance._snapshots import SnapshotStore
-
     if not args.snapshots:
         return None
+    # Here, not at the top: the store imports syrupy and pytest, which a run without
+    # --snapshots does not need (tests/test_import_cost.py).
+    from conformance._snapshots import SnapshotStore
+
     return SnapshotStore(args.snapshots, target.name, args.update_snapshots)
 
 

@@ -14,7 +14,6 @@ import signal
 import stat
 import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
@@ -24,6 +23,7 @@ from conformance._probe.catalogue import Probe
 from conformance._probe.mutate import compiled, mutated_source
 from conformance._targets.command import CommandKind
 from conformance._targets.resolve import ResolvedTarget
+from conformance._targets.scratch import Scratch
 from conformance._targets.session import end_sessions
 from conformance.errors import ProbeInvalid
 
@@ -75,13 +75,12 @@ def _copied_only(root: Path, scratch: Path) -> Callable[[str, list[str]], set[st
 @contextmanager
 def scratch_copy(root: Path) -> Iterator[Path]:
     """A copy of ``root`` in a temporary folder, removed on the way out."""
-    folder = Path(tempfile.mkdtemp(prefix="wire-conformance-probe-"))
-    try:
+    # A ``Scratch``: registered for the exit-time cleanup before it exists, so a signal
+    # between making the folder and entering this block leaves nothing behind.
+    with Scratch("wire-conformance-probe-") as folder:
         copy = folder / (root.name or "root")
         shutil.copytree(root, copy, symlinks=True, ignore=_copied_only(root, folder))
         yield copy
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def run_build(build: str, cwd: Path, environment: Mapping[str, str], timeout: float) -> None:

@@ -10,10 +10,9 @@ conversation, as it would end a real client's turn, unless the adapter retries i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import urlsplit
 
-from conformance._provider.scripted import ScriptedProvider
 from conformance._targets.api import (
     Adapter,
     CaseBrief,
@@ -23,6 +22,11 @@ from conformance._targets.api import (
 from conformance._targets.kind import Outcome, Stage, TargetKind, hold_in_process
 from conformance.http import HttpRequest
 from conformance.vocabulary import FinalOutput
+
+if TYPE_CHECKING:
+    # Only a parameter's type: the scripted provider (and the case schema under it) is
+    # the suite's side; ``python -m conformance.agent`` drives an adapter without it.
+    from conformance._provider.scripted import ScriptedProvider
 
 #: Requests one user turn may send before the driver stops it (a runaway tool loop).
 MAX_REQUESTS_PER_TURN = 64

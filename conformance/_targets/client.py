@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from conformance._provider.intercept import intercept
 from conformance._provider.loopback import Handler, LoopbackServer
 from conformance._targets.api import CaseBrief, Client, Conversation, ConversationStopped
 from conformance._targets.kind import Crash, Outcome, Stage, TargetKind, hold_in_process
@@ -48,6 +47,10 @@ def _provider(transport: str, handler: Handler, intercepted: str) -> Iterator[st
         with LoopbackServer(handler) as server:
             yield server.base_url
     elif transport == "respx":
+        # Imported here: respx (and httpx2's mocker) is the in-process transport's
+        # alone, and a command run never holds an in-process client.
+        from conformance._provider.intercept import intercept
+
         with intercept(handler, intercepted):
             yield intercepted
     else:

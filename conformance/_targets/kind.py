@@ -28,12 +28,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar, NoReturn
+from typing import TYPE_CHECKING, ClassVar, NoReturn
 
-from conformance._provider.scripted import ScriptedProvider
 from conformance._targets.api import CaseBrief, ConversationStopped
 from conformance.verdict import ERROR_CAUSES, Cause
 from conformance.vocabulary import FinalOutput
+
+if TYPE_CHECKING:
+    # Only the stage's field type: the scripted provider (and the case schema under
+    # it) is built by the runner; a command-target helper imports this module without it.
+    from conformance._provider.scripted import ScriptedProvider
 
 #: The most traceback lines (and characters), and message characters, an error keeps:
 #: enough to find the fault, never enough to drown a report.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import secrets
 import select
 import shutil
 import tempfile
@@ -102,14 +103,34 @@ def _remove_left_behind() -> None:
 atexit.register(_remove_left_behind)
 
 
+def _new_folder(prefix: str) -> Path:
+    """A new private folder under the temporary directory, in ``_LIVE`` before it exists.
+
+    Registered first, then made: a signal that ends the run lands between any two steps,
+    and one that landed after ``mkdtemp`` made the folder but before the folder was
+    registered left it behind for good (a test that signals as soon as the folder
+    appears hits that window on a loaded machine).  Registered but not yet made costs
+    nothing: removing a folder that is not there succeeds."""
+    parent = Path(tempfile.gettempdir())
+    while True:
+        path = parent / f"{prefix}{secrets.token_hex(8)}"
+        with _LIVE_LOCK:
+            _LIVE.add(path)
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:  # another's folder: never ours to remove
+            with _LIVE_LOCK:
+                _LIVE.discard(path)
+            continue
+        return path
+
+
 class Scratch:
     """A temporary folder that is removed on exit, however busy it still is (and, if the
     run is ended before that, when the interpreter exits)."""
 
-    def __init__(self) -> None:
-        self.path = Path(tempfile.mkdtemp(prefix="conformance-cmd-"))
-        with _LIVE_LOCK:
-            _LIVE.add(self.path)
+    def __init__(self, prefix: str = "conformance-cmd-") -> None:
+        self.path = _new_folder(prefix)
 
     def __enter__(self) -> Path:
         return self.path

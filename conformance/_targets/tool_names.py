@@ -9,13 +9,15 @@ back under the case's names, so the checks and the reports speak the case's lang
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from conformance._cases.schema import Case, Given
 from conformance._transcript import Exchange
 from conformance.vocabulary import Message, ToolCall
+
+if TYPE_CHECKING:
+    from conformance._cases.schema import Case
 
 
 class ToolNames(BaseModel):
@@ -47,6 +49,10 @@ class ToolNames(BaseModel):
 
     def apply(self, case: Case) -> Case:
         """The case as the target plays it: its tools and scripted calls renamed."""
+        # Imported here: the case schema's models cost a start-up of the command-target
+        # helper (``python -m conformance.agent`` reads manifests), which renames nothing.
+        from conformance._cases.schema import Given
+
         given = Given.model_validate(self._rename(case.given.model_dump()))
         return case.model_copy(update={"given": given})
 

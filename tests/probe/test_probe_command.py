@@ -179,14 +179,22 @@ build = "test -f toyadapter/pick.py && echo built > BUILT"
 """
 
 
+#: The manifest as a session (contract v2): one process per worker and mutant instead of
+#: one per cell, several times cheaper.
+SESSION_MANIFEST = MANIFEST.replace("build = ", "contract = 2\nsession = true\nbuild = ")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("jobs", ["1", "3"])
+@pytest.mark.parametrize(
+    ("jobs", "manifest"), [("1", SESSION_MANIFEST), ("3", MANIFEST)], ids=["1-session", "3"]
+)
 def test_a_command_target_is_probed_in_a_scratch_copy_of_its_root(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str, manifest: str
 ) -> None:
+    """In both modes: a process per cell (contract v1) and a session."""
     catalogue = write_toy(tmp_path)
     catalogue.write_text(CATALOGUE.replace('"chat-empty-final-message-*"', ""))
-    (tmp_path / "toy.toml").write_text(MANIFEST)
+    (tmp_path / "toy.toml").write_text(manifest)
     before = tree(tmp_path, caches=True)
     code = main(
         [

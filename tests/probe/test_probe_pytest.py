@@ -1,5 +1,6 @@
 """``--conformance-probes``: a catalogue run from pytest, one item per probe, failing
-for what fails ``wire-conformance probe`` (pytester, in a subprocess)."""
+for what fails ``wire-conformance probe`` (pytester, in a subprocess where probes run:
+they mutate the target's modules)."""
 
 from __future__ import annotations
 
@@ -93,7 +94,8 @@ class Red(ReferenceAdapter):
 
 def test_an_unreadable_catalogue_is_a_usage_error(pytester: pytest.Pytester) -> None:
     pytester.makefile(".yaml", probes="version: 1\nprobes: []\nextra: 1\n")
-    result = pytester.runpytest_subprocess("--conformance-probes", "probes.yaml")
+    # In-process: no probe runs (nothing is mutated), only the option is read.
+    result = pytester.runpytest_inprocess("--conformance-probes", "probes.yaml")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "--conformance-probes: " in result.stderr.str()
     assert "probes.yaml" in result.stderr.str()
@@ -102,4 +104,4 @@ def test_an_unreadable_catalogue_is_a_usage_error(pytester: pytest.Pytester) -> 
 def test_without_the_option_no_probe_item_is_collected(pytester: pytest.Pytester) -> None:
     pytester.makefile(".yaml", probes=CATALOGUE)
     pytester.makepyfile(test_plain="def test_nothing():\n    pass\n")
-    pytester.runpytest_subprocess().assert_outcomes(passed=1)
+    pytester.runpytest_inprocess().assert_outcomes(passed=1)  # nothing probed: in-process

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import pytest
 
 from conformance._reference.adapter import ReferenceAdapter
-from conformance._runner import RunOptions, plan, run_jobs_parallel
+from conformance._runner import Job, RunOptions, plan, run_jobs_parallel
 from conformance._targets.resolve import resolve_target
 from conformance.verdict import Result
 from harness.clients.reference_client import (
@@ -57,17 +57,24 @@ def test_client_kind_agrees(client: type, in_process: dict[tuple[str, str], str]
 WORKERS = 4
 
 
+@pytest.fixture(scope="module")
+def session_run() -> tuple[list[Job], list[Result]]:
+    """``--target reference-command`` on the whole library: its plan and its results (one
+    run, read by the whole-library test and by the per-process slice's comparison)."""
+    target = resolve_target("reference-command")
+    jobs = plan((c.case for c in library().cases), target)
+    return jobs, run_jobs_parallel(target, jobs, RunOptions(strict=True, timeout=60), WORKERS)
+
+
 @pytest.mark.slow
 def test_the_reference_as_a_command_agrees_on_every_cell(
-    in_process: dict[tuple[str, str], str],
+    in_process: dict[tuple[str, str], str], session_run: tuple[list[Job], list[Result]]
 ) -> None:
     """``--target reference-command`` (the shipped manifest, every capability, contract
     v2, a session: one process per worker) runs every cell of every wire and reaches the
     in-process verdict on each."""
-    target = resolve_target("reference-command")
-    jobs = plan((c.case for c in library().cases), target)
+    jobs, results = session_run
     assert all(job.skip is None for job in jobs)  # every capability, every wire
-    results = run_jobs_parallel(target, jobs, RunOptions(strict=True, timeout=60), WORKERS)
     assert [r.key for r in results] == [(j.case.id, j.column) for j in jobs]  # job order
     got = verdicts({r.key: r for r in results})
     assert got == in_process
@@ -80,22 +87,20 @@ PROCESS_SLICE = 12
 
 @pytest.mark.slow
 def test_the_reference_command_run_once_per_cell_agrees_with_the_session(
-    in_process: dict[tuple[str, str], str],
+    in_process: dict[tuple[str, str], str], session_run: tuple[list[Job], list[Result]]
 ) -> None:
     """``--target reference-command-process`` (the same command, no session) reaches the
     in-process verdict, so the session's verdicts on a representative slice: every
     ``PROCESS_SLICE``-th cell, across every wire (the whole library was compared by hand
-    when session mode came, issue 26)."""
-    session, process = (
-        resolve_target("reference-command"),
-        resolve_target("reference-command-process"),
-    )
+    when session mode came, issue 26).  The session's side is its whole-library run."""
+    process = resolve_target("reference-command-process")
     jobs = plan((c.case for c in library().cases), process)
     sample = jobs[::PROCESS_SLICE]
     assert {j.wire for j in sample} == {j.wire for j in jobs}
     options = RunOptions(strict=True, timeout=60)
     once = verdicts({r.key: r for r in run_jobs_parallel(process, sample, options, WORKERS)})
-    held = verdicts({r.key: r for r in run_jobs_parallel(session, sample, options, WORKERS)})
+    sessions = verdicts({r.key: r for r in session_run[1]})
+    held = {key: sessions[key] for key in once}
     assert once == held == {k: v for k, v in in_process.items() if k in once}
     assert len(once) == len(sample)
 
