@@ -1,8 +1,9 @@
 """Authoring mistakes the linter catches before a user's client is blamed for them:
 options a wire's provider refuses before any turn (a thinking budget Anthropic refuses:
-each wire's ``realism.options_problems``), and expectations naming ids or payloads the script
+each wire's ``realism.options_problems``), expectations naming ids or payloads the script
 never produces (such an expectation can never match, so a ``none`` passes vacuously and
-a ``contains`` fails every client)."""
+a ``contains`` fails every client), and exact ``blocks`` on a user message (a client may
+add blocks of its own there, which every provider accepts)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,31 @@ def reference_problems(case: Case) -> list[str]:
             if value is not None and value not in payloads:
                 problems.append(f"{n}: names a {field} ({value[:24]}…) the script never produces")
     return problems
+
+
+def user_message_problems(case: Case) -> list[str]:
+    """Exact ``blocks`` expectations on a user message.  Harnesses add blocks of their own
+    to what the user typed (qwen-code and Claude Code prepend ``<system-reminder>`` text,
+    others attach environment notes), and every provider accepts them; what a case can
+    demand of a user message is that it holds the user's blocks (``contains``), and that
+    it holds nothing it must not (``none``)."""
+    return [
+        f"{where}: exact `blocks` on a user message would blame a client that adds blocks of "
+        "its own there (which providers accept): write `contains`"
+        for where, expectation in _expectations(case.expect, "expect")
+        if isinstance(expectation, ExpectBlocks) and expectation.where.role == "user"
+    ]
+
+
+def _expectations(
+    expectations: tuple[Expectation, ...], at: str
+) -> Iterator[tuple[str, Expectation]]:
+    """Every expectation with its place, those nested in ``any_of`` too."""
+    for e, expectation in enumerate(expectations):
+        where = f"{at}[{e}]"
+        yield where, expectation
+        if isinstance(expectation, ExpectAnyOf):
+            yield from _expectations(expectation.any_of, f"{where}.any_of")
 
 
 def _produced(case: Case) -> tuple[set[str], set[str], set[str]]:

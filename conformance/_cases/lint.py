@@ -14,7 +14,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from conformance._cases.authoring import budget_problems, reference_problems
+from conformance._cases.authoring import (
+    budget_problems,
+    reference_problems,
+    user_message_problems,
+)
 from conformance._cases.loader import CaseSet, LoadedCase
 from conformance._cases.realism import realism_problems
 from conformance._cases.schema import (
@@ -123,6 +127,7 @@ def lint_case(case: Case, file: str) -> list[str]:
             problems.append(f"an expectation names request {number}; the script answers {scripted}")
     problems += budget_problems(case)
     problems += reference_problems(case)
+    problems += user_message_problems(case)
     problems += _unseen_result_ids(case)
     payloads = Counter(
         value

@@ -84,3 +84,23 @@ def test_an_expectation_naming_a_payload_the_script_never_produces() -> None:
     head, _, tail = original().partition("expect:")
     text = head + "expect:" + tail.replace(SIGNATURE, "RW1SZ0dKd2QzY1pWcExNY3hhTU1L")
     assert any("names a signature (RW1SZ0dKd2QzY1pWcExNY3hh…)" in p for p in problems(text))
+
+
+def test_exact_blocks_on_a_user_message_but_not_contains() -> None:
+    """A client may add blocks of its own to a user message (qwen-code prepends
+    ``<system-reminder>`` text; providers accept it): only ``contains`` may be demanded
+    there, in ``any_of`` too.  Exact ``blocks`` elsewhere stay allowed."""
+    pause = bundled_cases_dir() / "pause-turn" / "pause-turn-content-resent-unchanged.yaml"
+    text = pause.read_text(encoding="utf-8")
+    assert lint_case(Case.model_validate(yaml.safe_load(text)), str(pause)) == []
+    exact = yaml.safe_load(text)
+    (user,) = [e for e in exact["expect"] if e.get("in", {}).get("role") == "user"]
+    user["blocks"] = user.pop("contains")
+    found = lint_case(Case.model_validate(exact), str(pause))
+    assert len(found) == 1
+    assert found[0].startswith("expect[2]: exact `blocks` on a user message")
+    nested = yaml.safe_load(text)
+    nested["expect"] = [{"any_of": [user, {"requests": 2}]}]
+    assert lint_case(Case.model_validate(nested), str(pause))[0].startswith(
+        "expect[0].any_of[0]: exact `blocks` on a user message"
+    )
