@@ -25,7 +25,6 @@ from conformance._paths import segment
 from conformance._plugins import TARGETS, Plugin, load_each
 from conformance._targets.adapter import AdapterKind
 from conformance._targets.api import Adapter, Client, TargetBase
-from conformance._targets.client import ClientKind
 from conformance._targets.command import CommandKind, parse_command_spec
 from conformance._targets.command_name import command_name
 from conformance._targets.kind import Crash, TargetKind
@@ -147,6 +146,10 @@ def target_from_object(
     if isinstance(obj, Adapter):
         kind = AdapterKind(obj)
     elif isinstance(obj, Client):
+        # Imported here: the client kind brings the loopback provider and its HTTP stack,
+        # which an adapter held as a command (a process per cell) never uses.
+        from conformance._targets.client import ClientKind
+
         kind = ClientKind(obj)
     else:
         raise TargetError(f"{spec} is a {type(obj).__name__}, not an Adapter or Client target")
