@@ -573,10 +573,7 @@ def test_a_signal_ends_the_targets_cleans_up_writes_reports_and_exits_128_plus(
         stderr=subprocess.PIPE,
         env={**os.environ, "TMPDIR": str(scratch_root)},
     )
-    deadline = time.monotonic() + 30
-    while not list(scratch_root.iterdir()) and time.monotonic() < deadline:
-        time.sleep(0.05)  # a scratch folder: the slow command is running
-    assert list(scratch_root.iterdir()), "the slow command never started"
+    wait_for_scratch(scratch_root, process)  # a scratch folder: the slow command runs
     time.sleep(0.3)
     process.send_signal(sig)
     out, err = process.communicate(timeout=30)
@@ -615,7 +612,12 @@ def wait_for_scratch(root: Path, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 60
     while not list(root.iterdir()) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.05)
-    assert list(root.iterdir()), "the slow command never started"
+    if not list(root.iterdir()):
+        ended = process.poll()
+        why = "" if ended is None else f": it exited {ended}"
+        if ended is not None and process.stderr is not None:
+            why += f", stderr: {process.stderr.read().decode(errors='replace')[-2000:]}"
+        raise AssertionError(f"the slow command never started{why}")
 
 
 @pytest.mark.slow
