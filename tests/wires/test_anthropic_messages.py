@@ -1617,8 +1617,8 @@ def test_library_case_is_realistic_on_this_wire() -> None:
             "a complete thinking block after the response's text or calls, last",
         ),
         (
-            # Followed by blank text only it is last in substance: the blank text must be
-            # dropped (rule 15) and the thinking then ends the message (rule 9).
+            # Followed by blank text only it is last in substance: a blank text is no
+            # answer (and a client drops it, rule 15).
             case(
                 end(
                     {"kind": "tool_call", "id": "toolu_t", "name": "read", "arguments": {}},

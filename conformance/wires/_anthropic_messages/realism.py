@@ -122,9 +122,8 @@ def _server_blocks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
 
 @BLOCK.checks(THINKING_AFTER_ANSWER)
 def _thinking_after_answer(block: Block, spot: BlockSpot) -> Iterator[Violation]:
-    # Blank text after it leaves it last in substance: a client must drop the blank text
-    # (rule 15), and then the thinking ends the message (rule 9), so no history could
-    # carry such a response back.
+    # Blank text after it leaves it last in substance: Claude follows its thinking with
+    # an answer or calls, and a blank text is neither (a client drops it, rule 15).
     rest = spot.blocks[spot.index + 1 :] if spot.scripted else ()
     blank_after = all(isinstance(b, Text) and not b.text.strip() for b in rest)
     if not isinstance(block, Reasoning) or not spot.scripted or not blank_after:
