@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import shutil
@@ -17,6 +18,13 @@ from conformance.pytest._suite import ConformanceSuite
 
 #: Runs are in-process (no interpreter, import and assertion rewriting of a new one
 #: per run) except where the process boundary is what a test is about.
+# The in-process runs under ``-n 2`` import xdist's controller; imported here once, it
+# stays in ``sys.modules`` across them (pytester restores the modules of before each
+# run), instead of being rewritten and compiled again inside each run's deep stack,
+# where CPython 3.11's AST constructor can fail spuriously ("AST constructor recursion
+# depth mismatch", python/cpython#106905; pytest-dev/pytest#10763).
+importlib.import_module("xdist.dsession")
+
 pytestmark = pytest.mark.usefixtures("conformance_imported")
 
 
