@@ -42,7 +42,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     module fixture meant to be built once is built on every worker
     (pytest-dev/pytest-xdist#1386).  Where the suffix is missing, this sets it the way
     xdist means to; where xdist already did (an older pytest, a fixed xdist), it does
-    nothing."""
+    nothing.
+
+    The slow tests are dealt first (in their collection order; the rest keep theirs):
+    started last, the longest of them left one worker busy while the other sat idle at
+    the end of the run."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     if not getattr(config.option, "loadgroup", False):
         return
     for item in items:
