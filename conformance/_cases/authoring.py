@@ -65,8 +65,8 @@ def reference_problems(case: Case) -> list[str]:
 
 def user_message_problems(case: Case) -> list[str]:
     """Exact ``blocks`` expectations on a user message.  Harnesses add blocks of their own
-    to what the user typed (qwen-code and Claude Code prepend ``<system-reminder>`` text,
-    others attach environment notes), and every provider accepts them; what a case can
+    to what the user typed (qwen-code prepends ``<system-reminder>`` text to every
+    prompt; others attach notes of their own), and every provider accepts them; what a case can
     demand of a user message is that it holds the user's blocks (``contains``), and that
     it holds nothing it must not (``none``)."""
     return [
