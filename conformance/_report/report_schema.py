@@ -81,8 +81,7 @@ class Report(BaseModel):
 
 def summarize(results: Iterable[Result]) -> dict[str, int]:
     """The count of every verdict, zero included, in the canonical verdict order."""
-    counts = Counter(r.verdict for r in results)
-    return {verdict: counts.get(verdict, 0) for verdict in VERDICTS}
+    return tally(results).summary
 
 
 def unmachined_result(result: Result) -> Result:
@@ -115,16 +114,16 @@ def build_report(
     )
 
 
-def undeclared(report: Report) -> list[Result]:
-    """The cells of wires the target does not declare: the JSON keeps them, the other
-    reports count them in one line (as pytest, which does not collect them)."""
-    return [r for r in report.results if r.not_applicable == "undeclared-wire"]
+def of_undeclared_wire(result: Result) -> bool:
+    """A cell of a wire the target does not declare: the JSON keeps it, the other
+    reports count such cells in one line (as pytest, which does not collect them)."""
+    return result.not_applicable == "undeclared-wire"
 
 
 def listed(report: Report) -> list[Result]:
     """The cells the matrix, the list and the Markdown table show: all but those of
     wires the target does not declare."""
-    return [r for r in report.results if r.not_applicable != "undeclared-wire"]
+    return [r for r in report.results if not of_undeclared_wire(r)]
 
 
 def undeclared_note(count: int, target: str, columns: Iterable[str]) -> str:
@@ -166,7 +165,7 @@ class Tally:
 
     def add(self, result: Result) -> None:
         self.verdicts[result.verdict] += 1
-        if result.not_applicable == "undeclared-wire":
+        if of_undeclared_wire(result):
             self.undeclared += 1
             self.undeclared_columns.add(result.wire)
         else:
