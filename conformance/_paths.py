@@ -20,6 +20,7 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from conformance.errors import UnsafePath
 
@@ -83,13 +84,7 @@ class ArtefactStore:
         """Write ``text`` to ``path`` (a path this store gave) whole: beside it, then
         renamed over, so a reader never sees half a file; refused outside the root."""
         inside(self.root, path).parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(path.name + ".partial")
-        try:
-            partial.write_text(text, encoding="utf-8")
-            os.replace(partial, path)
-        except BaseException:
-            partial.unlink(missing_ok=True)  # a failed write leaves nothing beside the file
-            raise
+        write_whole(path, (text,))
 
 
 def printable(name: str) -> str:
@@ -113,31 +108,41 @@ def inside(root: Path, path: Path) -> Path:
 
 def write_report(path: Path, text: str | Iterable[str]) -> str | None:
     """Write ``text`` to ``path`` whole or not at all, and say why not (``None`` when it
-    was written): a regular file is written beside itself and renamed over, so a full
-    disk never leaves a truncated report where a complete one was; a device or a pipe
-    (``/dev/stdout``, ``/dev/full``) is written directly.  ``text`` may come in pieces,
-    each written as it comes, so a report of many cells is never one string in memory."""
+    was written): a regular file as ``write_whole`` writes it, so a full disk never leaves
+    a truncated report where a complete one was; a device or a pipe (``/dev/stdout``,
+    ``/dev/full``) directly.  ``text`` may come in pieces, each written as it comes, so a
+    report of many cells is never one string in memory."""
     pieces = (text,) if isinstance(text, str) else text
     try:
         if path.exists() and not path.is_file():
             with path.open("wb") as stream:
-                for piece in pieces:
-                    stream.write(piece.encode("utf-8"))
-            return None
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                for piece in pieces:
-                    stream.write(piece.encode("utf-8"))
-            os.chmod(temporary, mode)  # as a plain write would have left it
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+                _write_pieces(stream, pieces)
+        else:
+            write_whole(path, pieces)
     except OSError as error:
         return f"cannot write report {path}: {error.strerror or error}"
     return None
+
+
+def write_whole(path: Path, pieces: Iterable[str]) -> None:
+    """Write the ``pieces`` of a text to the regular file ``path`` whole or not at all:
+    beside it, then renamed over, so a reader never sees half a file; a failed write
+    leaves nothing beside it.  The file keeps its mode (a new one gets the umask's)."""
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            _write_pieces(stream, pieces)
+        os.chmod(temporary, mode)  # as a plain write would have left it
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _write_pieces(stream: BinaryIO, pieces: Iterable[str]) -> None:
+    for piece in pieces:
+        stream.write(piece.encode("utf-8"))
 
 
 def _umask() -> int:
