@@ -110,12 +110,12 @@ class ChainedSession(ReferenceSession):
         self.filled = False  # whether the current conversation object holds anything
 
     def _conversation(self) -> str:
-        seed = f"{self.session.case}\x1f{self.conversations}".encode()
+        seed = f"{self.brief.case}\x1f{self.conversations}".encode()
         return "conv_" + hashlib.sha256(seed).hexdigest()[:48]
 
     def next_request(self) -> WireRequest:
         request = super().next_request()
-        if self.session.wire != WIRE:
+        if self.brief.wire != WIRE:
             return request
         raw = request.body
         body: dict[str, Any] = json.loads(raw) if isinstance(raw, bytes) else dict(raw)
@@ -168,12 +168,12 @@ class ChainedSession(ReferenceSession):
         return super().retries(response)
 
     def receive(self, response: WireResponse) -> Sequence[CallToRun]:
-        reply = reply_of(response) if self.session.wire == WIRE else None
+        reply = reply_of(response) if self.brief.wire == WIRE else None
         if reply is not None and self.sent:
             self.latest, items = reply
             self.base = list(self.sent)
             self.reply = [_key(item) for item in items if _key(item) is not None]
-        elif self.session.wire == WIRE:
+        elif self.brief.wire == WIRE:
             # An answer that stored nothing this client can name (a failed or cut
             # stream): a chain goes on from the last stored response, but a
             # conversation may hold this one's items, so the next request starts a

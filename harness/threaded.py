@@ -129,7 +129,7 @@ class ThreadedSession(ReferenceSession):
 
     def next_request(self) -> WireRequest:
         request = super().next_request()
-        if self.session.wire != WIRE:
+        if self.brief.wire != WIRE:
             return request
         raw = request.body
         body: dict[str, Any] = json.loads(raw) if isinstance(raw, bytes) else dict(raw)
@@ -167,7 +167,7 @@ class ThreadedSession(ReferenceSession):
 
     def receive(self, response: WireResponse) -> Sequence[CallToRun]:
         reply = reply_of(response)
-        if reply is not None and not self.stateless and self.session.wire == WIRE:
+        if reply is not None and not self.stateless and self.brief.wire == WIRE:
             self.latest, content = reply
             self.held = held_after(self.sent, content)
         return super().receive(response)

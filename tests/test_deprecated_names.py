@@ -52,3 +52,14 @@ def test_a_conversations_old_session_field_warns_and_is_its_brief() -> None:
     conversation = conformance.Conversation(brief=brief, base_url="http://127.0.0.1:1")
     with pytest.warns(DeprecationWarning, match="Conversation.brief"):
         assert conversation.session is brief
+
+
+def test_the_old_contract_reader_name_warns_and_is_the_brief_reader() -> None:
+    forget_warnings()
+    from conformance.agent import runner
+
+    with pytest.warns(DeprecationWarning, match="brief_from_contract"):
+        old = runner.session_from_contract
+    assert old is runner.brief_from_contract
+    with pytest.raises(AttributeError):
+        _ = runner.no_such_reader

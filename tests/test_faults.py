@@ -167,9 +167,9 @@ class _RemindingHistory(History):
 
 
 class _Reminds(ReferenceSession):
-    def __init__(self, session: CaseBrief, guards: Guards, codec: WireCodec) -> None:
-        super().__init__(session, guards, codec)
-        self.history = _RemindingHistory(session.history)
+    def __init__(self, brief: CaseBrief, guards: Guards, codec: WireCodec) -> None:
+        super().__init__(brief, guards, codec)
+        self.history = _RemindingHistory(brief.history)
 
 
 class _RemindingAdapter(ReferenceAdapter):
@@ -203,8 +203,8 @@ class _Forgets(ReferenceSession):
     """A retry that drops the stored tool round (history rebuilt from the prompt only)."""
 
     def retries(self, response: WireResponse) -> bool:
-        self.history = type(self.history)(self.session.history)
-        self.history.add_user(self.session.prompts[0])
+        self.history = type(self.history)(self.brief.history)
+        self.history.add_user(self.brief.prompts[0])
         return super().retries(response)
 
 

@@ -44,11 +44,11 @@ class ReferenceSession(AdapterSession):
     #: The XML markup forms recovered as calls (the seam a broken adapter narrows).
     xml_dialects: ClassVar[tuple[Dialect, ...]] = DIALECTS
 
-    def __init__(self, session: CaseBrief, guards: Guards, codec: WireCodec) -> None:
-        self.session = session
+    def __init__(self, brief: CaseBrief, guards: Guards, codec: WireCodec) -> None:
+        self.brief = brief
         self.guards = guards
         self.codec = codec
-        self.history = History(session.history)
+        self.history = History(brief.history)
         self._recovered = 0
         self._prompt: str | None = None
 
@@ -100,7 +100,7 @@ class ReferenceSession(AdapterSession):
         return consolidate(decoded.fragments, self.guards, decoded.ended)
 
     def _offered(self) -> dict[str, Mapping[str, Any]]:
-        return {tool.name: tool.parameters for tool in self.session.tools}
+        return {tool.name: tool.parameters for tool in self.brief.tools}
 
     def _new_id(self) -> str:
         self._recovered += 1
@@ -125,8 +125,8 @@ class ReferenceAdapter(Adapter):
     def __init__(self, disabled: Iterable[str] = frozenset()) -> None:
         self.guards = Guards(disabled)
 
-    def open(self, session: CaseBrief) -> ReferenceSession:
-        codec = self.codecs.get(session.wire)
+    def open(self, brief: CaseBrief) -> ReferenceSession:
+        codec = self.codecs.get(brief.wire)
         if codec is None:
-            raise ValueError(f"the reference adapter does not speak {session.wire!r}")
-        return self.session_class(session, self.guards, codec(session, self.guards))
+            raise ValueError(f"the reference adapter does not speak {brief.wire!r}")
+        return self.session_class(brief, self.guards, codec(brief, self.guards))

@@ -67,7 +67,7 @@ from conformance.vocabulary import (
 
 API_VERSION = "2023-06-01"
 INTERLEAVED_BETA = "interleaved-thinking-2025-05-14"
-#: Budget for manual thinking when the session names none (the API's minimum).
+#: Budget for manual thinking when the brief names none (the API's minimum).
 DEFAULT_BUDGET = 1024
 
 _STOPS: Mapping[str, Stop] = {
@@ -107,7 +107,7 @@ class AnthropicCodec(WireCodec):
         return not _token(block)
 
     def request(self, history: Sequence[Message]) -> WireRequest:
-        system, conversation = split_system(self.session, history)
+        system, conversation = split_system(self.brief, history)
         no_inner_system(conversation)
         kept = [Message(role=m.role, blocks=self._sendable(m)) for m in conversation]
         merged = merge_turns([m for m in kept if m.blocks or m.role == "assistant"])
@@ -138,7 +138,7 @@ class AnthropicCodec(WireCodec):
 
     def _final_shape(self, message: Message, latest: bool) -> Message:
         repair = (
-            self.session.thinking.mode == "manual"
+            self.brief.thinking.mode == "manual"
             and _has_call(message)
             and (latest or self.guards.on("leading-thinking-every-tool-turn"))
         )
@@ -175,26 +175,26 @@ class AnthropicCodec(WireCodec):
         return kept
 
     def _body(self, system: str | None, messages: Sequence[Message]) -> dict[str, Any]:
-        session = self.session
+        brief = self.brief
         body: dict[str, Any] = {
-            "model": session.model,
-            "max_tokens": session.max_tokens,
+            "model": brief.model,
+            "max_tokens": brief.max_tokens,
             "stream": True,
         }
         if system is not None:
             body["system"] = system
-        if session.tools:
+        if brief.tools:
             body["tools"] = [
                 {"name": t.name, "description": t.description, "input_schema": dict(t.parameters)}
-                for t in session.tools
+                for t in brief.tools
             ]
         if self._thinking_type() == "enabled":
-            budget = session.thinking.budget_tokens or DEFAULT_BUDGET
+            budget = brief.thinking.budget_tokens or DEFAULT_BUDGET
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
         elif self._thinking_type() == "adaptive":
             body["thinking"] = {"type": "adaptive"}
-        if session.tool_choice is not None and session.tools:
-            body["tool_choice"] = self._tool_choice(session.tool_choice)
+        if brief.tool_choice is not None and brief.tools:
+            body["tool_choice"] = self._tool_choice(brief.tool_choice)
         body["messages"] = [
             {"role": m.role, "content": [_render(b) for b in m.blocks]} for m in messages
         ]
@@ -203,7 +203,7 @@ class AnthropicCodec(WireCodec):
     def _prefill(self, messages: Sequence[Message]) -> str | None:
         """The assistant prefill that ends a turn's first request (the request ends on the
         user's prompt): none while thinking is on, never ending in whitespace (rule 10)."""
-        text, last = self.session.prefill, messages[-1] if messages else None
+        text, last = self.brief.prefill, messages[-1] if messages else None
         if text is None or last is None or last.role != "user":
             return None
         if any(isinstance(b, ToolResult) for b in last.blocks):
@@ -215,7 +215,7 @@ class AnthropicCodec(WireCodec):
         return text or None
 
     def _tool_choice(self, choice: ToolChoice) -> dict[str, str]:
-        """The session's tool choice; with manual thinking a forced one (``any``, a named
+        """The brief's tool choice; with manual thinking a forced one (``any``, a named
         tool) becomes ``auto``, the only forcing-free choice that keeps both the thinking
         configuration of the loop (rule 12) and the tools (rule 11)."""
         forced = choice.mode in ("any", "tool") and self._thinking_type() == "enabled"
@@ -226,17 +226,17 @@ class AnthropicCodec(WireCodec):
         return {"type": choice.mode}
 
     def _thinking_type(self) -> str | None:
-        """The ``thinking.type`` this model takes for the session's mode: a manual budget
+        """The ``thinking.type`` this model takes for the brief's mode: a manual budget
         becomes adaptive on the models that refuse ``enabled`` (rule 12b)."""
-        mode = self.session.thinking.mode
-        refused = mode == "manual" and _adaptive_only(self.session.model)
+        mode = self.brief.thinking.mode
+        refused = mode == "manual" and _adaptive_only(self.brief.model)
         if refused and self.guards.on("adaptive-thinking-on-new-models"):
             return "adaptive"
         return {"manual": "enabled", "adaptive": "adaptive"}.get(mode)
 
     def _headers(self) -> dict[str, str]:
         headers = {"content-type": "application/json", "anthropic-version": API_VERSION}
-        betas = self.session.betas if self.guards.on("configured-betas-every-request") else ()
+        betas = self.brief.betas if self.guards.on("configured-betas-every-request") else ()
         if self._thinking_type() == "adaptive":  # rule 12d: not for adaptive models
             betas = tuple(beta for beta in betas if beta != INTERLEAVED_BETA)
         if betas:

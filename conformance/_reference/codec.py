@@ -53,8 +53,8 @@ class WireCodec(ABC):
     #: (a Responses reasoning item, rule 26), so that item is kept even when blank.
     reasoning_needs_follower: ClassVar[bool] = False
 
-    def __init__(self, session: CaseBrief, guards: Guards) -> None:
-        self.session = session
+    def __init__(self, brief: CaseBrief, guards: Guards) -> None:
+        self.brief = brief
         self.guards = guards
 
     @abstractmethod

@@ -58,7 +58,7 @@ from conformance.vocabulary import (
     ToolResult,
 )
 
-#: Budget for manual thinking when the session names none.
+#: Budget for manual thinking when the brief names none.
 DEFAULT_BUDGET = 1024
 #: The one key every text and thought part shares: the wire marks no block boundary.
 PARTS = 0
@@ -81,8 +81,8 @@ class GeminiCodec(WireCodec):
     wire = "gemini"
     signs_text = True
 
-    def __init__(self, session: CaseBrief, guards: Guards) -> None:
-        super().__init__(session, guards)
+    def __init__(self, brief: CaseBrief, guards: Guards) -> None:
+        super().__init__(brief, guards)
         self._unnamed = 0  # calls received without an id, numbered across the session
 
     # ------------------------------------------------------------ decoding
@@ -114,7 +114,7 @@ class GeminiCodec(WireCodec):
     # ------------------------------------------------------------ requests
 
     def request(self, history: Sequence[Message]) -> WireRequest:
-        system, conversation = split_system(self.session, history)
+        system, conversation = split_system(self.brief, history)
         no_inner_system(conversation)
         names = {c.id: c.name for m in conversation for c in calls_of(m.blocks)}
         kept = [Message(role=m.role, blocks=sendable(self, m)) for m in conversation]
@@ -128,7 +128,7 @@ class GeminiCodec(WireCodec):
             else:
                 parts = [_user_part(b, names) for b in message.blocks]
                 contents.append({"role": "user", "parts": parts})
-        model = self.session.model
+        model = self.brief.model
         path = f"/v1beta/models/{model}:streamGenerateContent?alt=sse"
         return WireRequest(body=self._body(system, contents), path=path)
 
@@ -152,23 +152,23 @@ class GeminiCodec(WireCodec):
         raise UnsupportedBlock(f"a model content cannot carry a {block.kind} block")
 
     def _body(self, system: str | None, contents: list[dict[str, Any]]) -> dict[str, Any]:
-        session = self.session
+        brief = self.brief
         body: dict[str, Any] = {"contents": contents}
         if system is not None:
             body["systemInstruction"] = {"parts": [{"text": system}]}
-        if session.tools:
+        if brief.tools:
             declarations = [
                 {"name": t.name, "description": t.description, "parameters": dict(t.parameters)}
-                for t in session.tools
+                for t in brief.tools
             ]
             body["tools"] = [{"functionDeclarations": declarations}]
-            if session.tool_choice is not None:
-                body["toolConfig"] = _tool_config(session.tool_choice)
-        config: dict[str, Any] = {"maxOutputTokens": session.max_tokens}
-        if session.thinking.mode == "manual":
-            budget = session.thinking.budget_tokens or DEFAULT_BUDGET
+            if brief.tool_choice is not None:
+                body["toolConfig"] = _tool_config(brief.tool_choice)
+        config: dict[str, Any] = {"maxOutputTokens": brief.max_tokens}
+        if brief.thinking.mode == "manual":
+            budget = brief.thinking.budget_tokens or DEFAULT_BUDGET
             config["thinkingConfig"] = {"includeThoughts": True, "thinkingBudget": budget}
-        elif session.thinking.mode == "adaptive":
+        elif brief.thinking.mode == "adaptive":
             config["thinkingConfig"] = {"includeThoughts": True}
         body["generationConfig"] = config
         return body

@@ -1,7 +1,7 @@
 """The OpenAI Chat Completions wire for the reference adapter, with its dialects.
 
 One codec serves plain Chat, ``deepseek``, ``kimi``, ``openrouter``, ``gemini`` and
-``ollama``; the session's dialect picks where reasoning lives:
+``ollama``; the brief's dialect picks where reasoning lives:
 
 * plain, ``gemini``, ``ollama`` — nowhere: reasoning is neither read nor sent;
 * ``deepseek``, ``kimi`` — ``delta.reasoning_content``, accumulated; sent back on every
@@ -87,8 +87,8 @@ class OpenAIChatCodec(WireCodec):
 
     wire = "openai-chat"
 
-    def __init__(self, session: CaseBrief, guards: Guards) -> None:
-        super().__init__(session, guards)
+    def __init__(self, brief: CaseBrief, guards: Guards) -> None:
+        super().__init__(brief, guards)
         #: The ``format`` of each OpenRouter reasoning token this session received.
         self._formats: dict[str, str] = {}
 
@@ -97,7 +97,7 @@ class OpenAIChatCodec(WireCodec):
     def decode(self, response: WireResponse) -> Decoded:
         if not 200 <= response.status < 300:
             raise ProviderError(response.status, response.body.decode(errors="replace"))
-        chunks = _Chunks(self.session.dialect, self._formats, self.guards)
+        chunks = _Chunks(self.brief.dialect, self._formats, self.guards)
         if not response.streaming:
             choice = _first_choice(response.json())
             message = choice.get("message") or {}
@@ -133,15 +133,15 @@ class OpenAIChatCodec(WireCodec):
         signed and goes back as it came (rule 37: the whole array, unmodified).  An
         encrypted detail needs its data; a summary needs nothing; the other dialects
         send no tokens at all."""
-        if self.session.dialect != OPENROUTER:
+        if self.brief.dialect != OPENROUTER:
             return False
         if block.redacted:
             return not block.data
-        google_upstream = self.session.model.startswith("google/")
+        google_upstream = self.brief.model.startswith("google/")
         return not block.signature and not block.summary and not google_upstream
 
     def request(self, history: Sequence[Message]) -> WireRequest:
-        system, conversation = split_system(self.session, history)
+        system, conversation = split_system(self.brief, history)
         messages: list[dict[str, Any]] = []
         if system is not None:
             messages.append({"role": "system", "content": system})
@@ -170,12 +170,12 @@ class OpenAIChatCodec(WireCodec):
         if calls:
             message["tool_calls"] = [_tool_call(c) for c in calls]
         reasoning = [b for b in blocks if isinstance(b, Reasoning)]
-        if calls and self.session.dialect == GEMINI:
+        if calls and self.brief.dialect == GEMINI:
             message["tool_calls"] = [self._gemini_call(c) for c in calls]
-        if self.session.dialect in REASONING_CONTENT:
+        if self.brief.dialect in REASONING_CONTENT:
             if calls and self.guards.on("reasoning-content-on-tool-turns"):
                 message["reasoning_content"] = "".join(r.text for r in reasoning)
-        elif self.session.dialect == OPENROUTER and reasoning:
+        elif self.brief.dialect == OPENROUTER and reasoning:
             message["reasoning_details"] = [
                 self._detail(r, index) for index, r in enumerate(reasoning)
             ]
@@ -208,9 +208,9 @@ class OpenAIChatCodec(WireCodec):
         return detail
 
     def _body(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        session = self.session
-        body: dict[str, Any] = {"model": session.model, "messages": messages}
-        if session.tools:
+        brief = self.brief
+        body: dict[str, Any] = {"model": brief.model, "messages": messages}
+        if brief.tools:
             body["tools"] = [
                 {
                     "type": "function",
@@ -220,23 +220,23 @@ class OpenAIChatCodec(WireCodec):
                         "parameters": dict(t.parameters),
                     },
                 }
-                for t in session.tools
+                for t in brief.tools
             ]
-        if session.dialect is None:
-            body["max_completion_tokens"] = session.max_tokens
+        if brief.dialect is None:
+            body["max_completion_tokens"] = brief.max_tokens
         else:
-            body["max_tokens"] = session.max_tokens
-        thinking = session.thinking
-        if session.dialect in REASONING_CONTENT and thinking.mode != "off":
+            body["max_tokens"] = brief.max_tokens
+        thinking = brief.thinking
+        if brief.dialect in REASONING_CONTENT and thinking.mode != "off":
             body["thinking"] = {"type": "enabled"}
-        elif session.dialect == GEMINI and thinking.mode != "off":
+        elif brief.dialect == GEMINI and thinking.mode != "off":
             body["reasoning_effort"] = "high"
-        elif session.dialect == OPENROUTER and thinking.mode == "manual":
+        elif brief.dialect == OPENROUTER and thinking.mode == "manual":
             body["reasoning"] = {"max_tokens": thinking.budget_tokens or DEFAULT_BUDGET}
-        elif session.dialect == OPENROUTER and thinking.mode == "adaptive":
+        elif brief.dialect == OPENROUTER and thinking.mode == "adaptive":
             body["reasoning"] = {"enabled": True}
-        if session.tool_choice is not None and session.tools:
-            body["tool_choice"] = _tool_choice(session.tool_choice)
+        if brief.tool_choice is not None and brief.tools:
+            body["tool_choice"] = _tool_choice(brief.tool_choice)
         body["stream"] = True
         return body
 

@@ -70,8 +70,8 @@ class OpenAIResponsesCodec(WireCodec):
     wire = "openai-responses"
     reasoning_needs_follower = True
 
-    def __init__(self, session: CaseBrief, guards: Guards) -> None:
-        super().__init__(session, guards)
+    def __init__(self, brief: CaseBrief, guards: Guards) -> None:
+        super().__init__(brief, guards)
         #: Encrypted reasoning the provider said it cannot verify (rule 30).
         self._unverifiable: set[str] = set()
 
@@ -121,7 +121,7 @@ class OpenAIResponsesCodec(WireCodec):
         said it cannot verify is as good as none (rule 30)."""
         if block.signature is not None and block.signature in self._unverifiable:
             return True
-        return block.id is None or (self.session.store is False and not block.signature)
+        return block.id is None or (self.brief.store is False and not block.signature)
 
     def repairs(self, response: WireResponse, history: Sequence[Message]) -> bool:
         """Rule 30: ``invalid_encrypted_content`` -> leave out every reasoning item sent so
@@ -141,7 +141,7 @@ class OpenAIResponsesCodec(WireCodec):
         return True
 
     def request(self, history: Sequence[Message]) -> WireRequest:
-        system, conversation = split_system(self.session, history)
+        system, conversation = split_system(self.brief, history)
         items: list[dict[str, Any]] = []
         for message in conversation:
             blocks = sendable(self, message)
@@ -158,12 +158,12 @@ class OpenAIResponsesCodec(WireCodec):
         return WireRequest(body=self._body(system, items), path="/v1/responses")
 
     def _body(self, system: str | None, items: list[dict[str, Any]]) -> dict[str, Any]:
-        session = self.session
-        body: dict[str, Any] = {"model": session.model}
+        brief = self.brief
+        body: dict[str, Any] = {"model": brief.model}
         if system is not None:
             body["instructions"] = system
         body["input"] = items
-        if session.tools:
+        if brief.tools:
             body["tools"] = [
                 {
                     "type": "function",
@@ -171,24 +171,24 @@ class OpenAIResponsesCodec(WireCodec):
                     "description": t.description,
                     "parameters": dict(t.parameters),
                 }
-                for t in session.tools
+                for t in brief.tools
             ]
-        if session.thinking.mode != "off":
+        if brief.thinking.mode != "off":
             body["reasoning"] = {"effort": "medium", "summary": "auto"}
-        body["max_output_tokens"] = session.max_tokens
-        if session.store is not None:
-            body["store"] = session.store
-        include = list(session.include or ())
+        body["max_output_tokens"] = brief.max_tokens
+        if brief.store is not None:
+            body["store"] = brief.store
+        include = list(brief.include or ())
         if (
-            session.store is False
+            brief.store is False
             and ENCRYPTED_CONTENT not in include
             and self.guards.on("include-encrypted-content")
         ):
             include.append(ENCRYPTED_CONTENT)
         if include:
             body["include"] = include
-        if session.tool_choice is not None and session.tools:
-            body["tool_choice"] = _tool_choice(session.tool_choice)
+        if brief.tool_choice is not None and brief.tools:
+            body["tool_choice"] = _tool_choice(brief.tool_choice)
         body["stream"] = True
         return body
 

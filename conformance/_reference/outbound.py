@@ -89,12 +89,10 @@ def merge_turns(messages: Sequence[Message]) -> list[Message]:
     return merged
 
 
-def split_system(
-    session: CaseBrief, history: Sequence[Message]
-) -> tuple[str | None, list[Message]]:
-    """The top-level system prompt — the session's, then the leading system messages of
+def split_system(brief: CaseBrief, history: Sequence[Message]) -> tuple[str | None, list[Message]]:
+    """The top-level system prompt — the brief's, then the leading system messages of
     a saved history — and the rest of the conversation."""
-    parts = [session.system] if session.system else []
+    parts = [brief.system] if brief.system else []
     start = 0
     while start < len(history) and history[start].role == "system":
         parts.extend(b.text for b in history[start].blocks if isinstance(b, Text))

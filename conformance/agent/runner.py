@@ -69,7 +69,7 @@ class ErrorAnswer(AgentError):
         self.response = response
 
 
-def session_from_contract(document: Mapping[str, Any]) -> CaseBrief:
+def brief_from_contract(document: Mapping[str, Any]) -> CaseBrief:
     """The ``CaseBrief`` a ``CONFORMANCE_CASE`` document describes, with its saved history
     (v2); a history that does not load stops with its reserved exit code."""
     if document.get("version") not in CONTRACT_VERSIONS:
@@ -154,11 +154,11 @@ def _streaming(body: bytes) -> bool:
 Send = Callable[[WireRequest], WireResponse]
 
 
-def hold(conversation: AdapterSession, session: CaseBrief, send: Send) -> None:
+def hold(conversation: AdapterSession, brief: CaseBrief, send: Send) -> None:
     """Send the prompts in order, each after the previous tool loop ended, answering
     every call the adapter runs with the tool's scripted result: the loop of
     ``conformance._targets.adapter.drive_adapter``, over HTTP."""
-    for prompt in session.prompts:
+    for prompt in brief.prompts:
         conversation.add_user(prompt)
         for _ in range(MAX_REQUESTS_PER_TURN):
             try:
@@ -170,7 +170,7 @@ def hold(conversation: AdapterSession, session: CaseBrief, send: Send) -> None:
             calls = conversation.receive(response)
             if not calls and not conversation.continues():
                 break
-            conversation.add_tool_results([session.result_of(call.id, call.name) for call in calls])
+            conversation.add_tool_results([brief.result_of(call.id, call.name) for call in calls])
         else:
             raise AgentError(f"more than {MAX_REQUESTS_PER_TURN} requests in one user turn", 1)
 
@@ -181,13 +181,13 @@ class Poster(Protocol):
     def post(self, url: str, *, content: bytes, headers: Mapping[str, str]) -> Any: ...
 
 
-def http_sender(client: Poster, session: CaseBrief, environ: Mapping[str, str]) -> Send:
+def http_sender(client: Poster, brief: CaseBrief, environ: Mapping[str, str]) -> Send:
     """Posts each request on the wire's real path; an HTTP error status stops the run."""
     endpoints = client_environments()
-    endpoint = endpoints.get(session.wire)
+    endpoint = endpoints.get(brief.wire)
     if endpoint is None:
         known = ", ".join(endpoints)
-        raise AgentError(f"wire {session.wire!r} is not one of {known}", EXIT_WIRE_UNSUPPORTED)
+        raise AgentError(f"wire {brief.wire!r} is not one of {known}", EXIT_WIRE_UNSUPPORTED)
     key_headers = endpoint.key_headers(environ.get(endpoint.key_variable, "conformance-key"))
 
     def send(request: WireRequest) -> WireResponse:
@@ -195,7 +195,7 @@ def http_sender(client: Poster, session: CaseBrief, environ: Mapping[str, str]) 
         if request.path is not None:
             url = environ["CONFORMANCE_BASE_URL"] + request.path
         else:
-            url = environ[endpoint.base_variable] + endpoint.path(session.model, _streaming(body))
+            url = environ[endpoint.base_variable] + endpoint.path(brief.model, _streaming(body))
         headers = httpx.Headers({"content-type": "application/json", **key_headers})
         headers.update(request.headers)  # the adapter's own headers win, by any case
         answer = client.post(url, content=body, headers=dict(headers.items()))
@@ -218,10 +218,10 @@ def write_output(conversation: AdapterSession, path: Path) -> None:
     path.write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
 
 
-def _speaks(adapter: Adapter, session: CaseBrief) -> bool:
+def _speaks(adapter: Adapter, brief: CaseBrief) -> bool:
     wires = adapter.wires
-    column = f"{session.wire}:{session.dialect}" if session.dialect else session.wire
-    return not wires or session.wire in wires or column in wires
+    column = f"{brief.wire}:{brief.dialect}" if brief.dialect else brief.wire
+    return not wires or brief.wire in wires or column in wires
 
 
 @functools.cache
@@ -237,13 +237,13 @@ def run(spec: str, environ: Mapping[str, str], adapter: Adapter | None = None) -
     adapter, already loaded by a session)."""
     adapter = adapter or load_adapter(spec)
     document = json.loads(Path(environ["CONFORMANCE_CASE"]).read_text(encoding="utf-8"))
-    session = session_from_contract(document)
-    if not _speaks(adapter, session):
-        raise AgentError(f"{spec} does not speak {session.wire}", EXIT_WIRE_UNSUPPORTED)
-    conversation = adapter.open(session)
+    brief = brief_from_contract(document)
+    if not _speaks(adapter, brief):
+        raise AgentError(f"{spec} does not speak {brief.wire}", EXIT_WIRE_UNSUPPORTED)
+    conversation = adapter.open(brief)
     # trust_env=False: the provider is on loopback; no proxy from the environment.
     with httpx.Client(timeout=60.0, trust_env=False, verify=_tls()) as client:
-        hold(conversation, session, http_sender(client, session, environ))
+        hold(conversation, brief, http_sender(client, brief, environ))
     if OUTPUT_VARIABLE in environ:
         write_output(conversation, Path(environ[OUTPUT_VARIABLE]))
 
@@ -283,6 +283,17 @@ def serve_cells(spec: str) -> int:
         print(error, file=sys.stderr)
         return error.code
     return serve(lambda: held(spec, os.environ, adapter))
+
+
+def __getattr__(name: str) -> Any:
+    """``session_from_contract`` is ``brief_from_contract`` now (the document describes a
+    case brief, not a session); the old name works one release, with a warning."""
+    if name == "session_from_contract":
+        from conformance._renamed import warn_renamed
+
+        warn_renamed(f"{__name__}.session_from_contract", f"{__name__}.brief_from_contract")
+        return brief_from_contract
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from harness.accepted._rewrite import Rewriting
 
 class EmptyStringContentCodec(Rewriting, OpenAIChatCodec):
     def rewrite(self, body: dict[str, Any]) -> dict[str, Any]:
-        if self.session.dialect is not None:
+        if self.brief.dialect is not None:
             return body
         for message in body.get("messages") or ():
             empty = message.get("content") is None and not message.get("tool_calls")
@@ -36,9 +36,9 @@ class EmptyAssistantKeptAdapter(ReferenceAdapter):
     wires: ClassVar[frozenset[str]] = frozenset({"openai-chat"})
     codecs: ClassVar[Mapping[str, type[WireCodec]]] = {"openai-chat": EmptyStringContentCodec}
 
-    def open(self, session: CaseBrief) -> ReferenceSession:
-        if session.dialect is not None:
-            return super().open(session)
+    def open(self, brief: CaseBrief) -> ReferenceSession:
+        if brief.dialect is not None:
+            return super().open(brief)
         guards = Guards({*self.guards.disabled, "skip-empty-assistant"})
-        codec = self.codecs[session.wire]
-        return self.session_class(session, guards, codec(session, guards))
+        codec = self.codecs[brief.wire]
+        return self.session_class(brief, guards, codec(brief, guards))

@@ -15,7 +15,7 @@ from harness.accepted._rewrite import Rewriting
 
 class EmptyReasoningContentCodec(Rewriting, OpenAIChatCodec):
     def rewrite(self, body: dict[str, Any]) -> dict[str, Any]:
-        if self.session.dialect != DEEPSEEK:
+        if self.brief.dialect != DEEPSEEK:
             return body
         for message in body.get("messages") or ():
             if message.get("role") == "assistant":

@@ -103,11 +103,11 @@ class _NaiveReaderClient(ReferenceOverHttpx):
         return _client()
 
     def run(self, conversation: Conversation) -> None:
-        session = conversation.brief
-        environ = contract_environment(conversation.base_url, session.wire, "")
+        brief = conversation.brief
+        environ = contract_environment(conversation.base_url, brief.wire, "")
         with self.http() as client:
             poster = _StreamingPoster(client, self.read)
-            hold(ReferenceAdapter().open(session), session, http_sender(poster, session, environ))
+            hold(ReferenceAdapter().open(brief), brief, http_sender(poster, brief, environ))
 
 
 @contextmanager

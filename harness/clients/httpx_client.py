@@ -16,19 +16,19 @@ from conformance._targets.api import CaseBrief, Client, Conversation, ToolResult
 Post = Callable[[str, bytes, Mapping[str, str]], tuple[int, bytes]]
 
 
-def request_body(session: CaseBrief, messages: list[dict[str, Any]]) -> dict[str, Any]:
+def request_body(brief: CaseBrief, messages: list[dict[str, Any]]) -> dict[str, Any]:
     """A non-streaming Messages request for ``session`` with this history."""
-    body: dict[str, Any] = {"model": session.model, "max_tokens": session.max_tokens}
-    if session.system is not None:
-        body["system"] = session.system
-    if session.tools:
+    body: dict[str, Any] = {"model": brief.model, "max_tokens": brief.max_tokens}
+    if brief.system is not None:
+        body["system"] = brief.system
+    if brief.tools:
         body["tools"] = [
             {"name": t.name, "description": t.description, "input_schema": dict(t.parameters)}
-            for t in session.tools
+            for t in brief.tools
         ]
-    if session.thinking.mode == "manual":
-        body["thinking"] = {"type": "enabled", "budget_tokens": session.thinking.budget_tokens}
-    elif session.thinking.mode == "adaptive":
+    if brief.thinking.mode == "manual":
+        body["thinking"] = {"type": "enabled", "budget_tokens": brief.thinking.budget_tokens}
+    elif brief.thinking.mode == "adaptive":
         body["thinking"] = {"type": "adaptive"}
     body["messages"] = messages
     return body
@@ -36,7 +36,7 @@ def request_body(session: CaseBrief, messages: list[dict[str, Any]]) -> dict[str
 
 def hold_anthropic(conversation: Conversation, post: Post) -> None:
     """Send each prompt, run every tool loop to its end, replay content as received."""
-    session = conversation.brief
+    brief = conversation.brief
     url = f"{conversation.base_url}/v1/messages"
     headers = {
         "content-type": "application/json",
@@ -44,10 +44,10 @@ def hold_anthropic(conversation: Conversation, post: Post) -> None:
         "anthropic-version": "2023-06-01",
     }
     messages: list[dict[str, Any]] = []
-    for prompt in session.prompts:
+    for prompt in brief.prompts:
         messages.append({"role": "user", "content": prompt})
         while True:
-            status, raw = post(url, json.dumps(request_body(session, messages)).encode(), headers)
+            status, raw = post(url, json.dumps(request_body(brief, messages)).encode(), headers)
             if status >= 400:
                 raise RuntimeError(f"HTTP {status} from POST {url}: {raw.decode(errors='replace')}")
             reply = json.loads(raw)
@@ -60,7 +60,7 @@ def hold_anthropic(conversation: Conversation, post: Post) -> None:
                 {
                     "role": "user",
                     "content": [
-                        _tool_result(session.result_of(call["id"], call["name"])) for call in calls
+                        _tool_result(brief.result_of(call["id"], call["name"])) for call in calls
                     ],
                 }
             )

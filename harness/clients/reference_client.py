@@ -25,11 +25,11 @@ class _ReferenceClient(Client):
         return _httpx()
 
     def run(self, conversation: Conversation) -> None:
-        session = conversation.brief
-        environ = contract_environment(conversation.base_url, session.wire, "")
+        brief = conversation.brief
+        environ = contract_environment(conversation.base_url, brief.wire, "")
         with self.http() as client:
             poster: Poster = client
-            hold(ReferenceAdapter().open(session), session, http_sender(poster, session, environ))
+            hold(ReferenceAdapter().open(brief), brief, http_sender(poster, brief, environ))
 
 
 # verify=_tls(): the command helper's one TLS context per process.  A client built

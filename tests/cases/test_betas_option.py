@@ -17,7 +17,7 @@ from conformance._cases.schema import Given
 from conformance._reference.adapter import ReferenceAdapter
 from conformance._runner import plan, session_for
 from conformance._targets.resolve import target_from_object
-from conformance.agent.runner import session_from_contract
+from conformance.agent.runner import brief_from_contract
 from tests.support import library_case, run_cell
 
 CASE = "anthropic-budget-over-max-tokens-needs-interleaved-beta"
@@ -49,7 +49,7 @@ def test_the_contract_document_carries_the_betas_and_the_runner_reads_them_back(
     session = session_for(library_case(CASE), A, None)
     document = session.contract(2)
     assert document["betas"] == [BETA]
-    assert session_from_contract(document).betas == (BETA,)
+    assert brief_from_contract(document).betas == (BETA,)
     plain = session_for(library_case("thinking-config-held-across-tool-loop"), A, None)
     assert "betas" not in plain.contract(2)
 

@@ -14,7 +14,7 @@ from conformance._cases.schema import Given
 from conformance._reference.adapter import ReferenceAdapter
 from conformance._runner import plan, session_for
 from conformance._targets.resolve import target_from_object
-from conformance.agent.runner import session_from_contract
+from conformance.agent.runner import brief_from_contract
 from conformance.vocabulary import ToolChoice
 from harness.broken.drift_request_options import DriftRequestOptionsAdapter
 from tests.support import library_case, run_cell
@@ -65,7 +65,7 @@ def test_the_contract_document_carries_the_choice_and_the_runner_reads_it_back()
     session = session_for(library_case(FORCED), A, None)
     document = session.contract(2)
     assert document["tool_choice"] == {"mode": "any"}
-    assert session_from_contract(document).tool_choice == ToolChoice(mode="any")
+    assert brief_from_contract(document).tool_choice == ToolChoice(mode="any")
     plain = session_for(library_case("per-call-results-failing-tool-keeps-its-own-result"), A, None)
     assert "tool_choice" not in plain.contract(2)
 

@@ -31,7 +31,7 @@ from conformance._targets.api import (
 )
 from conformance._targets.client import run_client
 from conformance._targets.command import CommandResult, CommandTarget
-from conformance.agent.runner import http_sender, session_from_contract
+from conformance.agent.runner import brief_from_contract, http_sender
 from conformance.http import HttpRequest, HttpResponse, json_response
 from conformance.wires._registry import client_environments
 from harness.clients.httpx2_client import Httpx2AnthropicClient
@@ -45,15 +45,15 @@ NODE_AGENT = ROOT / "conformance" / "examples" / "anthropic_min.mjs"
 class ReplaySession(AdapterSession):
     """A plain Anthropic adapter: replays each assistant turn as received."""
 
-    def __init__(self, session: CaseBrief) -> None:
-        self.session = session
+    def __init__(self, brief: CaseBrief) -> None:
+        self.brief = brief
         self.messages: list[dict[str, Any]] = []
 
     def add_user(self, text: str) -> None:
         self.messages.append({"role": "user", "content": text})
 
     def next_request(self) -> Mapping[str, Any]:
-        return request_body(self.session, self.messages)
+        return request_body(self.brief, self.messages)
 
     def receive(self, response: WireResponse) -> Sequence[CallToRun]:
         reply = response.json()
@@ -78,8 +78,8 @@ class ReplayAdapter(Adapter):
     name = "replay"
     wires = frozenset({"anthropic-messages"})
 
-    def open(self, session: CaseBrief) -> AdapterSession:
-        return ReplaySession(session)
+    def open(self, brief: CaseBrief) -> AdapterSession:
+        return ReplaySession(brief)
 
 
 def agent(spec: str) -> str:
@@ -162,7 +162,7 @@ def test_a_bad_adapter_spec_exits_2(spec: str, message: str) -> None:
 
 
 def test_the_contract_document_rebuilds_the_session() -> None:
-    assert session_from_contract(SESSION.contract()) == SESSION
+    assert brief_from_contract(SESSION.contract()) == SESSION
     responses = CaseBrief(
         case="c",
         wire="openai-responses",
@@ -176,10 +176,10 @@ def test_the_contract_document_rebuilds_the_session() -> None:
         store=False,
         include=("reasoning.encrypted_content",),
     )
-    assert session_from_contract(json.loads(responses.contract_json())) == responses
+    assert brief_from_contract(json.loads(responses.contract_json())) == responses
     # v2 is spoken since issue 7 (history, output file); an unknown version is not.
     with pytest.raises(ValueError, match="contract version 3"):
-        session_from_contract({**SESSION.contract(), "version": 3})
+        brief_from_contract({**SESSION.contract(), "version": 3})
 
 
 class Recorder:
@@ -220,10 +220,10 @@ def test_each_wire_is_sent_to_its_real_path_with_its_key(
         "OPENAI_API_KEY": "ok",
         "GEMINI_API_KEY": "gk",
     }
-    session = CaseBrief("c", wire, None, "m-1", None, ("p",), (), SESSION.thinking, 8)
+    brief = CaseBrief("c", wire, None, "m-1", None, ("p",), (), SESSION.thinking, 8)
     recorder = Recorder()
     with intercept(recorder, base), httpx.Client() as client:
-        send = http_sender(client, session, environ)
+        send = http_sender(client, brief, environ)
         send(WireRequest(body=body, headers={"x-extra": "1"}))
         send(WireRequest(body=body, path="/v1beta/models/m-1:streamGenerateContent?alt=sse"))
     first, second = recorder.requests

@@ -16,7 +16,7 @@ from conformance._reference.anthropic import AnthropicCodec
 from conformance._reference.guards import Guards
 from conformance._runner import plan, session_for
 from conformance._targets.resolve import target_from_object
-from conformance.agent.runner import session_from_contract
+from conformance.agent.runner import brief_from_contract
 from conformance.vocabulary import Message, Options, Text, ThinkingConfig, ToolResult
 from tests.support import library_case, run_cell
 
@@ -70,7 +70,7 @@ def test_a_target_without_the_capability_gets_na_and_the_contract_carries_it() -
     assert job.skip.startswith("needs capability prefill, which the target does not declare")
     document = session_for(case, A, None).contract(2)
     assert document["prefill"] == "Here are the steps:\n\n1. "
-    assert session_from_contract(document).prefill == document["prefill"]
+    assert brief_from_contract(document).prefill == document["prefill"]
 
 
 def test_each_half_of_the_rule_fails_its_case_without_its_guard() -> None:
