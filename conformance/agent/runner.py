@@ -225,10 +225,11 @@ def _speaks(adapter: Adapter, brief: CaseBrief) -> bool:
 
 
 @functools.cache
-def _tls() -> ssl.SSLContext:
-    """One TLS context per process: building one loads a CA bundle (about 10 ms, far more
-    on a loaded machine), which a session would pay on every cell; the provider is
-    plain HTTP on loopback and never uses it."""
+def tls_context() -> ssl.SSLContext:
+    """One TLS context per process, for every HTTP client that holds a cell (this
+    runner's, and a ``Client`` target that drives an adapter through ``hold``): building
+    one loads a CA bundle (about 10 ms, far more on a loaded machine), which a session
+    would pay on every cell; the provider is plain HTTP on loopback and never uses it."""
     return ssl.create_default_context()
 
 
@@ -242,7 +243,7 @@ def run(spec: str, environ: Mapping[str, str], adapter: Adapter | None = None) -
         raise AgentError(f"{spec} does not speak {brief.wire}", EXIT_WIRE_UNSUPPORTED)
     conversation = adapter.open(brief)
     # trust_env=False: the provider is on loopback; no proxy from the environment.
-    with httpx.Client(timeout=60.0, trust_env=False, verify=_tls()) as client:
+    with httpx.Client(timeout=60.0, trust_env=False, verify=tls_context()) as client:
         hold(conversation, brief, http_sender(client, brief, environ))
     if OUTPUT_VARIABLE in environ:
         write_output(conversation, Path(environ[OUTPUT_VARIABLE]))

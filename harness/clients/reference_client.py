@@ -13,7 +13,7 @@ import httpx2
 from conformance._reference.adapter import ReferenceAdapter
 from conformance._targets.api import Client, Conversation
 from conformance._targets.command import contract_environment
-from conformance.agent.runner import Poster, _tls, hold, http_sender
+from conformance.agent.runner import Poster, hold, http_sender, tls_context
 
 
 class _ReferenceClient(Client):
@@ -32,18 +32,18 @@ class _ReferenceClient(Client):
             hold(ReferenceAdapter().open(brief), brief, http_sender(poster, brief, environ))
 
 
-# verify=_tls(): the command helper's one TLS context per process.  A client built
+# verify=tls_context(): the agent runner's one TLS context per process.  A client built
 # without one loads the CA bundle each time (40 ms a cell, two thirds of a cell's cost
 # when the kinds-agree tests hold the whole library as a client); the provider is
 # plain HTTP and never uses it.
 
 
 def _httpx() -> httpx.Client:
-    return httpx.Client(timeout=30.0, trust_env=False, verify=_tls())
+    return httpx.Client(timeout=30.0, trust_env=False, verify=tls_context())
 
 
 def _httpx2() -> httpx2.Client:
-    return httpx2.Client(timeout=30.0, trust_env=False, verify=_tls())
+    return httpx2.Client(timeout=30.0, trust_env=False, verify=tls_context())
 
 
 class ReferenceOverHttpx(_ReferenceClient):
