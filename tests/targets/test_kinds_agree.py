@@ -11,7 +11,6 @@ from dataclasses import replace
 
 import pytest
 
-from conformance._reference.adapter import ReferenceAdapter
 from conformance._runner import Job, RunOptions, plan, run_jobs_parallel
 from conformance._targets.resolve import resolve_target
 from conformance.verdict import Result
@@ -20,7 +19,7 @@ from harness.clients.reference_client import (
     ReferenceOverHttpx2,
     ReferenceOverLoopback,
 )
-from tests.support import library, run_library
+from tests.support import library, reference_run, run_library
 
 #: The module's tests share the in-process run (a module fixture) on one worker; with
 #: ``--dist loadgroup`` a group of tests is dealt before single tests, so the longest
@@ -37,7 +36,7 @@ def verdicts(results: Mapping[tuple[str, str], Result]) -> dict[tuple[str, str],
 
 @pytest.fixture(scope="module")
 def in_process() -> dict[tuple[str, str], str]:
-    return verdicts(run_library(ReferenceAdapter(), strict=True))
+    return verdicts(reference_run(strict=True))
 
 
 @pytest.mark.parametrize(
