@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from types import MappingProxyType
 
 from conformance._cases.library import load_library
 from conformance._cases.loader import CaseSet
@@ -28,7 +30,16 @@ def run_library(
     return {r.key: r for r in run_jobs(resolved, jobs, options)}
 
 
-def failing(results: dict[tuple[str, str], Result]) -> set[tuple[str, str]]:
+@cache
+def reference_run(strict: bool) -> Mapping[tuple[str, str], Result]:
+    """``run_library`` of the reference adapter, run once per process and read by every
+    test that needs it (results are frozen, the mapping read-only)."""
+    from conformance._reference.adapter import ReferenceAdapter
+
+    return MappingProxyType(run_library(ReferenceAdapter(), strict=strict))
+
+
+def failing(results: Mapping[tuple[str, str], Result]) -> set[tuple[str, str]]:
     return {key for key, r in results.items() if r.verdict in ("fail", "error")}
 
 

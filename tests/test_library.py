@@ -6,9 +6,8 @@ from collections import Counter
 
 from conformance._cases.library import bundled_cases_dir, read_features
 from conformance._cases.lint import lint
-from conformance._reference.adapter import ReferenceAdapter
 from conformance.wires._registry import split_column, wire_names
-from tests.support import library, run_library
+from tests.support import library, reference_run
 
 FAMILIES = (
     "interleaved-episodes",
@@ -45,7 +44,7 @@ def test_case_counts_per_wire() -> None:
 
 
 def test_the_reference_passes_every_case_strictly() -> None:
-    results = run_library(ReferenceAdapter(), strict=True)
+    results = reference_run(strict=True)
     bad = {
         k: (r.verdict, r.reason, [v.message for v in r.violations])
         for k, r in results.items()

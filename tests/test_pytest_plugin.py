@@ -321,22 +321,26 @@ def test_stale_snapshots_are_reported_then_deleted_only_by_a_whole_update(
 def test_updating_under_xdist_writes_new_snapshots_and_deletes_stale_ones_once(
     pytester: pytest.Pytester,
 ) -> None:
+    """One update run under xdist meets every kind of snapshot at once: missing ones
+    (written), a changed one (updated, counted once), stale ones (deleted once, by one
+    worker) and another class's (kept); a check run under xdist then finds them all
+    current.  (Each ``-n 2`` run starts two pytest processes: one update run, not one
+    per kind.)"""
     suite(pytester)
     other = add_snapshots(pytester)
+    changed = Path(SNAPS, "anthropic-messages", "xml-unknown-tool-left-untouched.json")
+    (pytester.path / changed).write_text("[]\n")
     result = pytester.runpytest_inprocess("-n", "2", "--snapshot-update", *NO_WARNINGS)
     result.assert_outcomes(passed=17)
     out = result.stdout.str()
+    assert out.count("1 snapshot updated.") == 1
     assert out.count("2 unused snapshots deleted.") == 1
     assert out.count(f"Deleted {SNAPS / STALE[0]}") == 1
     after = written(pytester.path / "snaps")
     assert len(after) == 17 + 1
+    assert after[changed.relative_to("snaps")] != b"[]\n"
     assert other.exists()
     assert not any((pytester.path / SNAPS / stale).exists() for stale in STALE)
-    changed = next(p for p in after if p.parent.name == "anthropic-messages")
-    (pytester.path / "snaps" / changed).write_text("[]\n")
-    updated = pytester.runpytest_inprocess("-n", "2", "--snapshot-update", *NO_WARNINGS)
-    updated.assert_outcomes(passed=17)
-    assert "1 snapshot updated." in updated.stdout.str()
     again = pytester.runpytest_inprocess("-n", "2", *NO_WARNINGS)
     again.assert_outcomes(passed=17)
     assert "unused" not in again.stdout.str()

@@ -18,7 +18,7 @@ from conformance._reference.adapter import ReferenceSession
 from conformance._runner import plan
 from conformance._targets.resolve import target_from_object
 from conformance.vocabulary import Text, ToolCall
-from tests.support import failing, library, library_case, run_cell, run_library
+from tests.support import failing, library, library_case, reference_run, run_cell, run_library
 
 NUDGE = "<system>Please return text or call a tool.</system>"
 GOES_ON = (
@@ -76,7 +76,7 @@ def test_going_on_after_every_cut_or_empty_response_passes_the_library() -> None
     """Found by a client that asks again after every cut or empty response: 82 cells of
     36 cases failed it ("beyond the script", or an output judged only for ending the
     turn); the lint now makes every such response carry its continuation."""
-    ending = failing(run_library(ReferenceAdapter(), strict=False))
+    ending = failing(reference_run(strict=False))
     going_on = failing(run_library(_NudgingAdapter(), strict=False))
     assert going_on - ending == OWN_FAULTS
 

@@ -28,7 +28,7 @@ from harness.accepted import (
     UrlSafeSignatureAdapter,
     VerbatimOrderAdapter,
 )
-from tests.support import failing, library_case, run_cell, run_library
+from tests.support import failing, library_case, reference_run, run_cell, run_library
 
 #: Whether each variant runs strict: its class must not even warn.  The error flag stays
 #: a ``should`` (a warning), and the verbatim order rests on design evidence (a warning
@@ -66,7 +66,7 @@ def test_the_no_error_flag_variant_is_warned_about_where_the_flag_is_owed() -> N
 
 
 def test_the_reference_passes_strict() -> None:
-    assert failing(run_library(ReferenceAdapter(), strict=True)) == set()
+    assert failing(reference_run(strict=True)) == set()
 
 
 def test_the_verbatim_order_fails_only_when_design_evidence_counts() -> None:

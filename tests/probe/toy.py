@@ -5,6 +5,7 @@ mutate a user's file by path."""
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -58,6 +59,14 @@ probes:
 """
 
 SPEC = "toyadapter.adapter:ToyAdapter"
+
+
+def hold(marker: str) -> None:
+    """A mutant's body: it says it is live by creating ``marker`` and holds its cell until
+    the process ends (in short sleeps: an abandoned thread stops at its next bytecode)."""
+    Path(marker).touch()
+    while True:
+        time.sleep(0.05)
 
 
 def write_toy(root: Path) -> Path:

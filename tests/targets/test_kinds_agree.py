@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 
 import pytest
 
-from conformance._reference.adapter import ReferenceAdapter
 from conformance._runner import Job, RunOptions, plan, run_jobs_parallel
 from conformance._targets.resolve import resolve_target
 from conformance.verdict import Result
@@ -19,7 +19,7 @@ from harness.clients.reference_client import (
     ReferenceOverHttpx2,
     ReferenceOverLoopback,
 )
-from tests.support import library, run_library
+from tests.support import library, reference_run, run_library
 
 #: The module's tests share the in-process run (a module fixture) on one worker; with
 #: ``--dist loadgroup`` a group of tests is dealt before single tests, so the longest
@@ -36,7 +36,7 @@ def verdicts(results: Mapping[tuple[str, str], Result]) -> dict[tuple[str, str],
 
 @pytest.fixture(scope="module")
 def in_process() -> dict[tuple[str, str], str]:
-    return verdicts(run_library(ReferenceAdapter(), strict=True))
+    return verdicts(reference_run(strict=True))
 
 
 @pytest.mark.parametrize(
@@ -80,9 +80,39 @@ def test_the_reference_as_a_command_agrees_on_every_cell(
     assert got == in_process
 
 
-#: One cell in this many of the library runs once per cell (a process each, about a
-#: second apiece); the session above runs them all.
-PROCESS_SLICE = 12
+def contract_traits(job: Job) -> set[tuple[str, str]]:
+    """What a cell asks of the command contract beyond the conversation code, which is
+    the same in every mode: its column (the variables that point the wire's SDKs at the
+    provider, the dialect), each capability it needs (a saved history to load, an output
+    file to write, options in the case document), and the saved history per wire (each
+    wire parses its own)."""
+    traits = {("column", job.column)} | {("needs", need) for need in job.case.needs}
+    if job.case.given.history:
+        traits.add(("history", job.wire))
+    return traits
+
+
+def one_cell_per_trait(jobs: list[Job]) -> list[Job]:
+    """The first cell, in plan order, to show each trait some cell of ``jobs`` has."""
+    sample: list[Job] = []
+    shown: set[tuple[str, str]] = set()
+    for job in jobs:
+        if not contract_traits(job) <= shown:
+            sample.append(job)
+            shown |= contract_traits(job)
+    return sample
+
+
+def test_the_sample_shows_every_trait_once_in_plan_order() -> None:
+    jobs = plan((c.case for c in library().cases), resolve_target("reference-command"))
+    sample = one_cell_per_trait(jobs)
+    assert set().union(*map(contract_traits, sample)) == set().union(*map(contract_traits, jobs))
+    assert [j for j in jobs if j in sample] == sample
+    history = next(j for j in jobs if j.case.given.history)
+    given = history.case.given.model_copy(update={"history": ()})
+    plain = replace(history, case=history.case.model_copy(update={"given": given}))
+    assert one_cell_per_trait([plain, history]) == [plain, history]
+    assert one_cell_per_trait([history, plain]) == [history]
 
 
 @pytest.mark.slow
@@ -90,13 +120,15 @@ def test_the_reference_command_run_once_per_cell_agrees_with_the_session(
     in_process: dict[tuple[str, str], str], session_run: tuple[list[Job], list[Result]]
 ) -> None:
     """``--target reference-command-process`` (the same command, no session) reaches the
-    in-process verdict, so the session's verdicts on a representative slice: every
-    ``PROCESS_SLICE``-th cell, across every wire (the whole library was compared by hand
-    when session mode came, issue 26).  The session's side is its whole-library run."""
+    in-process verdict, so the session's verdicts, on one cell per trait of the contract
+    (``contract_traits``: every column, every capability, a saved history on every wire),
+    about one cell in twenty; a process each, about a second apiece.  The session's side
+    is its whole-library run (the whole library was compared by hand when session mode
+    came, issue 26)."""
     process = resolve_target("reference-command-process")
     jobs = plan((c.case for c in library().cases), process)
-    sample = jobs[::PROCESS_SLICE]
-    assert {j.wire for j in sample} == {j.wire for j in jobs}
+    sample = one_cell_per_trait(jobs)
+    assert {j.column for j in sample} == {j.column for j in jobs}
     options = RunOptions(strict=True, timeout=60)
     once = verdicts({r.key: r for r in run_jobs_parallel(process, sample, options, WORKERS)})
     sessions = verdicts({r.key: r for r in session_run[1]})
@@ -110,12 +142,15 @@ def test_a_plain_command_runs_the_cells_it_needs_no_capability_for(
     in_process: dict[tuple[str, str], str],
 ) -> None:
     """A ``cmd:`` target (contract v1, no declarations) is ``n/a`` where a case needs a
-    capability, and agrees elsewhere (sampled: the manifest run above covers all)."""
+    capability, and agrees elsewhere (sampled: one cell per column, the only trait of the
+    contract its runnable cells differ in; the manifest run above covers all)."""
     target = resolve_target(COMMAND)
     jobs = plan((c.case for c in library().cases), target)
     runnable = [j for j in jobs if j.skip is None]
     assert any(j.skip for j in jobs)
-    sample = runnable[:: max(1, len(runnable) // 12)]
+    sample = one_cell_per_trait(runnable)
+    assert {j.column for j in sample} == {j.column for j in jobs}
+    assert all(contract_traits(j) == {("column", j.column)} for j in sample)
     results = run_jobs_parallel(target, sample, RunOptions(strict=True, timeout=60), WORKERS)
     got = verdicts({r.key: r for r in results})
     assert got
