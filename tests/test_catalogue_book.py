@@ -57,6 +57,40 @@ def test_checks_run_in_registration_order() -> None:
     assert [v.message for v in found] == ["b", "a", "c"]
 
 
+def test_a_predicate_registered_on_kinds_is_asked_only_about_those() -> None:
+    """``on`` names the only kinds of subject a predicate finds anything in: ``run``
+    skips it for any other (a subclass counts as its kind), keeps the registration
+    order, and sees a predicate registered or a book included after a run."""
+    book: RuleBook[Predicate[object]] = RuleBook("fake", __name__)
+    asked: list[str] = []
+
+    @book.checks(A, on=(int,))
+    def numbers(subject: object) -> Iterator[Violation]:
+        asked.append(f"numbers {subject!r}")
+        yield A.violation("number")
+
+    @book.checks(B)
+    def anything(subject: object) -> Iterator[Violation]:
+        asked.append(f"anything {subject!r}")
+        yield B.violation("anything")
+
+    assert [v.message for v in book.run("x")] == ["anything"]
+    assert [v.message for v in book.run(1)] == ["number", "anything"]
+    assert [v.message for v in book.run(True)] == ["number", "anything"]
+    assert asked == ["anything 'x'", "numbers 1", "anything 1", "numbers True", "anything True"]
+
+    @book.checks(C, on=(str,))
+    def words(subject: object) -> Iterator[Violation]:
+        yield C.violation("word")
+
+    assert [v.message for v in book.run("x")] == ["anything", "word"]
+    other: RuleBook[Predicate[object]] = RuleBook("other", __name__)
+    other.checks(A, on=(str,))(lambda subject: [A.violation("included")])
+    book.include(other)
+    assert [v.message for v in book.run("x")] == ["anything", "word", "included"]
+    assert [v.message for v in book.run(2)] == ["number", "anything"]
+
+
 def test_a_predicate_reporting_a_check_it_did_not_register_is_an_error() -> None:
     book: RuleBook[Predicate[str]] = RuleBook("fake", __name__)
 

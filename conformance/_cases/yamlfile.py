@@ -4,11 +4,14 @@ PyYAML's libyaml composer builds the node tree; a small walk turns it into JSON-
 data, rejects duplicate keys, and remembers the line of every mapping key and sequence
 item, so a schema error can name the line of the field it is about.  A loader that needs
 no positions (most files validate) takes the data straight from libyaml's events instead:
-building the nodes and their marks was most of a cold load.
+building the nodes and their marks was most of a cold load.  Those events are read
+through light stand-ins for PyYAML's event classes (``_quick``): building each as an
+object with its attributes was half of what was left.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
@@ -191,53 +194,118 @@ def _plain_scalar(text: str) -> Any:
     return value
 
 
+class _Event:
+    """What a light stand-in returns for an event that is not a scalar's value."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+_MAPPING, _SEQUENCE, _END = _Event("mapping"), _Event("sequence"), _Event("end")
+_DOCUMENT_END, _STREAM_END, _OTHER = _Event("document end"), _Event("stream end"), _Event("other")
+#: An anchor, a tag or an alias: what only the located walk may judge.
+_MARKED = _Event("marked")
+
+
+def _scalar_event(
+    anchor: Any, tag: Any, implicit: tuple[bool, bool], value: str, start: Any, end: Any, style: Any
+) -> Any:
+    """A scalar's value, as the located walk gives it: a plain one's from its text.  (The
+    arguments are named as libyaml passes them, so no tuple is built for the rest.)"""
+    if anchor is not None or tag is not None:
+        return _MARKED
+    if implicit[0]:  # plain: its tag is implied by its text
+        found = _PLAIN.get(value, _UNKNOWN)
+        return _plain_scalar(value) if found is _UNKNOWN else found
+    return value
+
+
+def _collection_event(marker: _Event) -> Any:
+    def started(anchor: Any, tag: Any, implicit: Any, start: Any, end: Any, style: Any) -> _Event:
+        return marker if anchor is None and tag is None else _MARKED
+
+    return started
+
+
+def _ended_event(start: Any, end: Any) -> _Event:
+    return _END
+
+
+def _constant_event(marker: _Event) -> Any:
+    return lambda *_: marker
+
+
+#: Light stand-ins for the event classes libyaml's ``get_event`` builds (it looks them up
+#: in its module by name on every event): building each event as a Python object with
+#: its attributes was half of a quick parse.  The stand-ins return a scalar's value
+#: itself, or a marker, and are what ``_quick`` reads.
+_LIGHT_EVENTS: dict[str, Any] = {
+    "ScalarEvent": _scalar_event,
+    "MappingStartEvent": _collection_event(_MAPPING),
+    "SequenceStartEvent": _collection_event(_SEQUENCE),
+    "MappingEndEvent": _ended_event,
+    "SequenceEndEvent": _ended_event,
+    "AliasEvent": _constant_event(_MARKED),
+    "StreamStartEvent": _constant_event(_OTHER),
+    "DocumentStartEvent": _constant_event(_OTHER),
+    "DocumentEndEvent": _constant_event(_DOCUMENT_END),
+    "StreamEndEvent": _constant_event(_STREAM_END),
+}
+_LIGHT_LOCK = threading.Lock()
+
+
 def _quick(text: str) -> Any:
     """The located walk's data without its positions, built straight from libyaml's
     events: no nodes, no marks kept, no walk.  What a file that validates needs (most
     do), at a fraction of the cost; anything the located walk might judge otherwise is
-    ``_Unusual``."""
-    events = _libyaml
-    scalar, mapping = events.ScalarEvent, events.MappingStartEvent
-    sequence = events.SequenceStartEvent
-    ends = (events.MappingEndEvent, events.SequenceEndEvent)
-    get = events.CParser(text).get_event
+    ``_Unusual``.
+
+    libyaml's events are read through light stand-ins (``_LIGHT_EVENTS``), put in
+    libyaml's module for this parse only and under a lock, so another thread's quick
+    parse waits; the module's own classes are back before the lock is released, even
+    when the parse fails.  Nothing else in the suite reads libyaml's events (the
+    located walk's composer builds nodes in C, without them)."""
+    namespace = vars(_libyaml)
+    with _LIGHT_LOCK:
+        own = {name: namespace[name] for name in _LIGHT_EVENTS}
+        namespace.update(_LIGHT_EVENTS)
+        try:
+            return _read_events(_libyaml.CParser(text).get_event)
+        finally:
+            namespace.update(own)
+
+
+def _read_events(get: Any) -> Any:
+    """The document the light events of ``get`` make (see ``_quick``)."""
     get()  # the stream's start
-    if get().__class__ is events.StreamEndEvent:
+    if get() is _STREAM_END:
         return None  # no document
-    # Anchors and tags need these characters: without them, no event is asked for its own.
-    marked = "&" in text or "!" in text
-    plain = _PLAIN
     parents: list[Any] = []  # the collections enclosing ``parent``
     parent: Any = None  # the innermost open collection
     key: str | None = None  # in a mapping: the key awaiting its value
     count = 0  # events so far: at least the values, which the located walk budgets
     while True:
         event = get()
-        kind = event.__class__
         count += 1
-        if kind is scalar:
-            if marked and (event.anchor is not None or event.tag is not None):
-                raise _Unusual
-            value = event.value
-            if event.implicit[0]:  # plain: its tag is implied by its text
-                value = plain.get(value, _UNKNOWN)
-                if value is _UNKNOWN:
-                    value = _plain_scalar(event.value)
+        if event.__class__ is not _Event:  # a scalar's value
             if key is not None:
-                parent[key] = value
+                parent[key] = event
                 key = None
             elif parent.__class__ is dict:
-                key = value if value.__class__ is str else str(value)
+                key = event if event.__class__ is str else str(event)
                 if key in parent:
                     raise _Unusual
             elif parent is None:
-                return _ended(get, value)  # a lone scalar
+                return _ended(get, event)  # a lone scalar
             else:
-                parent.append(value)
-        elif kind is mapping or kind is sequence:
-            if marked and (event.anchor is not None or event.tag is not None):
-                raise _Unusual
-            value = {} if kind is mapping else []
+                parent.append(event)
+        elif event is _MAPPING or event is _SEQUENCE:
+            value: Any = {} if event is _MAPPING else []
             if parent is not None:
                 if key is not None:
                     parent[key] = value
@@ -250,7 +318,7 @@ def _quick(text: str) -> Any:
                 if len(parents) >= MAX_DEPTH:
                     raise _Unusual
             parent = value
-        elif kind in ends:
+        elif event is _END:
             if parents:
                 parent = parents.pop()
             elif count > NODE_BUDGET:
@@ -258,14 +326,12 @@ def _quick(text: str) -> Any:
             else:
                 return _ended(get, parent)
         else:
-            raise _Unusual  # an alias
+            raise _Unusual  # an alias, an anchor or a tag
 
 
 def _ended(get: Any, document: Any) -> Any:
     """``document`` if the stream ends after it (one document, as the composer wants)."""
-    if get().__class__ is not _libyaml.DocumentEndEvent:
-        raise _Unusual
-    if get().__class__ is not _libyaml.StreamEndEvent:
+    if get() is not _DOCUMENT_END or get() is not _STREAM_END:
         raise _Unusual
     return document
 

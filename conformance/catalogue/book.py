@@ -58,6 +58,9 @@ class Registered(Generic[P]):
 
     predicate: P
     listed: Callable[[], tuple[Rule, ...]]
+    #: The kinds of subject (the first thing a predicate is asked about: a realism
+    #: predicate's block) in which alone it can find anything; empty: any subject.
+    on: tuple[type[Any], ...] = ()
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -71,17 +74,21 @@ class RuleBook(Generic[P]):
         self.name = name
         self.module = module
         self._entries: list[Registered[P]] = []
+        #: The entries ``run`` calls for a subject of each class (see ``_for_subject``).
+        self._by_subject: dict[type[Any] | None, tuple[Registered[P], ...]] = {}
 
     def rule(self, check_id: str) -> Rule:
         """The catalogue's check ``check_id``: the handle a predicate reports it with."""
         return rule(check_id, self.module)
 
-    def checks(self, *rules: Rule) -> Callable[[G], G]:
+    def checks(self, *rules: Rule, on: tuple[type[Any], ...] = ()) -> Callable[[G], G]:
         """Register the decorated predicate as the one that judges ``rules`` (in this
-        order in ``rules``)."""
+        order in ``rules``).  ``on``: the only kinds of subject it finds anything in (a
+        realism predicate that starts with ``isinstance(block, Reasoning)``), so ``run``
+        does not call it about any other."""
         if not rules:
             raise RuleBookError(f"{self.name}: a predicate must name the checks it judges")
-        return self._register(lambda: rules)
+        return self._register(lambda: rules, on)
 
     def checks_lazily(self, rules: Callable[[], Iterable[Rule]]) -> Callable[[G], G]:
         """Register the decorated predicate as the judge of ``rules()``, read only when
@@ -91,10 +98,14 @@ class RuleBook(Generic[P]):
     def include(self, other: RuleBook[P]) -> None:
         """Append ``other``'s registrations (a wire's book made of two modules)."""
         self._entries += other._entries
+        self._by_subject.clear()
 
-    def _register(self, listed: Callable[[], tuple[Rule, ...]]) -> Callable[[G], G]:
+    def _register(
+        self, listed: Callable[[], tuple[Rule, ...]], on: tuple[type[Any], ...] = ()
+    ) -> Callable[[G], G]:
         def register(predicate: G) -> G:
-            self._entries.append(Registered(predicate, listed))  # type: ignore[arg-type]
+            self._entries.append(Registered(predicate, listed, on))  # type: ignore[arg-type]
+            self._by_subject.clear()
             return predicate
 
         return register
@@ -117,7 +128,7 @@ class RuleBook(Generic[P]):
         order; a predicate that reports a check it was not registered with is a bug, not
         a verdict."""
         found: list[Violation] = []
-        for entry in self._entries:
+        for entry in self._for_subject(type(asked[0]) if asked else None):
             for violation in entry.predicate(*asked, **named):
                 if violation.check not in {r.id for r in entry.rules}:
                     name = getattr(entry.predicate, "__name__", entry.predicate)
@@ -126,3 +137,19 @@ class RuleBook(Generic[P]):
                     )
                 found.append(violation)
         return found
+
+    def _for_subject(self, subject: type[Any] | None) -> tuple[Registered[P], ...]:
+        """The entries, in registration order, whose predicates can find something in a
+        subject of class ``subject``: the others (registered ``on`` other kinds) would
+        find nothing, so skipping them changes no finding.  Remembered per class (the
+        realism lint asks about a dozen predicates per block, most of them about one
+        kind), and forgotten when a predicate is registered or a book included."""
+        entries = self._by_subject.get(subject)
+        if entries is None:
+            entries = tuple(
+                entry
+                for entry in self._entries
+                if not entry.on or (subject is not None and issubclass(subject, entry.on))
+            )
+            self._by_subject[subject] = entries
+        return entries

@@ -31,7 +31,7 @@ def signed_answer(book: RuleBook[BlockPredicate], check: Rule) -> None:
     """Text or a tool call carrying a signature, on a wire that signs only reasoning
     (filled in with the block's ``kind``)."""
 
-    @book.checks(check)
+    @book.checks(check, on=(Text, ToolCall))
     def _signed_answer(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         if isinstance(block, Text | ToolCall) and block.signature is not None:
             yield check.violated(kind=block.kind)
@@ -40,7 +40,7 @@ def signed_answer(book: RuleBook[BlockPredicate], check: Rule) -> None:
 def served_media(book: RuleBook[BlockPredicate], check: Rule) -> None:
     """A media block in a served response, from a provider that answers with none."""
 
-    @book.checks(check)
+    @book.checks(check, on=(Media,))
     def _media(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         if isinstance(block, Media) and spot.scripted:
             yield check.violated()
@@ -57,7 +57,7 @@ def unparsed_arguments(
     ``cut`` short (the only place a provider leaves a call unfinished); by default a
     provider that never does."""
 
-    @book.checks(check)
+    @book.checks(check, on=(ToolCall,))
     def _unparsed_arguments(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         unparsed = isinstance(block, ToolCall) and isinstance(block.arguments, str)
         if unparsed and spot.scripted and not cut(spot):
@@ -67,7 +67,7 @@ def unparsed_arguments(
 def responses_reasoning(book: RuleBook[BlockPredicate], check: Rule) -> None:
     """Reasoning with a Responses item's id or summary, on a wire that has neither."""
 
-    @book.checks(check)
+    @book.checks(check, on=(Reasoning,))
     def _responses_reasoning(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         if isinstance(block, Reasoning) and (block.id is not None or block.summary is not None):
             yield check.violated()
@@ -77,7 +77,7 @@ def served_claude_stream(book: RuleBook[BlockPredicate]) -> None:
     """Claude's empty thinking fragment in a served response of a wire that never
     streams Claude's thinking (``wire_only.claude_stream``, the shared check)."""
 
-    @book.checks(CLAUDE_STREAM)
+    @book.checks(CLAUDE_STREAM, on=(Reasoning,))
     def _claude_stream(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         if spot.scripted:
             yield from claude_stream(block)

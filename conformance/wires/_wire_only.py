@@ -67,7 +67,7 @@ def _interleaved_calls(response: ScriptedResponse, dialect: str | None) -> Itera
         yield INTERLEAVED_CALLS.violated()
 
 
-@ANTHROPIC_ONLY.checks(SERVER_TOOL_BLOCK)
+@ANTHROPIC_ONLY.checks(SERVER_TOOL_BLOCK, on=(ServerToolUse, ServerToolResult))
 def _server_tool_block(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if isinstance(block, ServerToolUse | ServerToolResult):
         yield SERVER_TOOL_BLOCK.violated(kind=block.kind)

@@ -402,6 +402,28 @@ def test_the_quick_parse_keeps_the_value_budget_without_aliases(
     assert parse(shorter, located=False)[0] == parse(shorter)[0] == [0] * 49
 
 
+def test_the_quick_parse_puts_libyaml_event_classes_back() -> None:
+    """The quick parse reads libyaml's events through light stand-ins put in libyaml's
+    module for its own parse only: after a document it read, one it refused and one
+    libyaml could not parse, the module holds its own classes again, and PyYAML's event
+    API still builds real events."""
+    import yaml
+    from yaml import _yaml as libyaml
+
+    from conformance.errors import YamlError
+
+    names = [name for name in vars(libyaml) if name.endswith("Event")]
+    own = {name: getattr(libyaml, name) for name in names}
+    assert len(own) == 10
+    assert parse("a: [1, {b: c}]\n", located=False)[0] == {"a": [1, {"b": "c"}]}
+    assert parse("a: &x 1\nb: *x\n", located=False)[0] == {"a": 1, "b": 1}
+    with pytest.raises(YamlError):
+        parse("a: [1, 2\nb: 3\n", located=False)
+    assert {name: getattr(libyaml, name) for name in names} == own
+    events = list(yaml.parse("a: 1\n", Loader=yaml.CSafeLoader))
+    assert [type(e).__name__ for e in events][3] == "ScalarEvent"
+
+
 class NoComposing:
     """Stands in for the composer: the quick parse must never need the node graph."""
 

@@ -6,10 +6,25 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import get_args
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conformance._cases.realism import realism_problems
+from conformance.catalogue.book import RuleBook
+from conformance.generate.blocks import content_blocks
 from conformance.verdict import Rule, Violation
-from conformance.vocabulary import Block, ScriptedResponse
+from conformance.vocabulary import (
+    Block,
+    Media,
+    ScriptedResponse,
+    ServerToolResult,
+    ServerToolUse,
+    Stop,
+    ToolResult,
+)
+from conformance.wires._registry import dialects_by_wire, get_wire
 from conformance.wires.roles import BlockSpot, Realism
 from tests.wires.kit import end, realism_case
 
@@ -103,3 +118,44 @@ def test_an_import_of_the_cases_layer_is_seen() -> None:
     assert not imports_cases(
         "from conformance.vocabulary import Block\nimport conformance.casework\n"
     )
+
+
+#: Blocks of the kinds the generator does not draw, odd enough to break what checks them.
+_OTHER_KINDS: tuple[Block, ...] = (
+    Media(mime="image/png", data="not base64 ~"),
+    ServerToolUse(id="call_1", name="web_search"),
+    ServerToolResult(call_id="nowhere", type="tool_result"),
+    ToolResult(call_id="call_1", content="done"),
+)
+
+
+@settings(max_examples=60, derandomize=True, database=None, deadline=None)
+@given(
+    drawn=st.lists(content_blocks(["lookup"]), min_size=1, max_size=3),
+    data=st.data(),
+)
+def test_a_realism_predicate_finds_nothing_outside_the_kinds_it_is_registered_on(
+    drawn: list[Block], data: st.DataObject
+) -> None:
+    """The realism lint skips a predicate about a block of a kind it is not registered
+    ``on`` (``RuleBook.run``): asked directly about every such block where it may sit
+    (served or saved, any stop, dialect and neighbours), it finds nothing, so the skip
+    hides no finding."""
+    blocks = (*drawn, *_OTHER_KINDS)
+    blocks = tuple(data.draw(st.permutations(blocks)))
+    stop = data.draw(st.sampled_from([None, *get_args(Stop)]))
+    model = data.draw(st.sampled_from(["", "anthropic/claude-sonnet-4", "gemini-2.5-pro"]))
+    for name, dialects in dialects_by_wire().items():
+        book = getattr(get_wire(name).realism.block, "__self__", None)
+        assert isinstance(book, RuleBook), name
+        for entry in book.registered:
+            if not entry.on:
+                continue
+            for dialect in (None, *dialects):
+                for scripted in (True, False):
+                    for index, block in enumerate(blocks):
+                        if isinstance(block, entry.on):
+                            continue
+                        spot = BlockSpot(scripted, index, blocks, stop, dialect, model)
+                        found = list(entry.predicate(block, spot))
+                        assert not found, (name, dialect, entry.predicate, block, found)

@@ -94,7 +94,7 @@ served_media(BLOCK, MEDIA)
 unparsed_arguments(BLOCK, UNPARSED_ARGUMENTS, cut=_truncated)
 
 
-@BLOCK.checks(TOOL_USE_ID)
+@BLOCK.checks(TOOL_USE_ID, on=(ToolCall,))
 def _tool_use_id(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     # A saved history may hold calls another provider minted; only what Anthropic serves
     # must carry its own prefix.
@@ -106,7 +106,12 @@ def _tool_use_id(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield TOOL_USE_ID.violated(id=block.id)
 
 
-@BLOCK.checks(SERVER_TOOL_USE_ID, SERVER_RESULT_TYPE, SERVER_RESULT_UNPAIRED)
+@BLOCK.checks(
+    SERVER_TOOL_USE_ID,
+    SERVER_RESULT_TYPE,
+    SERVER_RESULT_UNPAIRED,
+    on=(ServerToolUse, ServerToolResult),
+)
 def _server_blocks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     """Server-tool blocks (rule 14): a use has a ``srvtoolu_`` id, and a result follows
     its use in the same message, with a ``*_tool_result`` type."""
@@ -120,7 +125,7 @@ def _server_blocks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield SERVER_RESULT_UNPAIRED.violated(type=block.type, call_id=block.call_id)
 
 
-@BLOCK.checks(THINKING_AFTER_ANSWER)
+@BLOCK.checks(THINKING_AFTER_ANSWER, on=(Reasoning,))
 def _thinking_after_answer(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     # Blank text after it leaves it last in substance: Claude follows its thinking with
     # an answer or calls, and a blank text is neither (a client drops it, rule 15).
@@ -134,7 +139,7 @@ def _thinking_after_answer(block: Block, spot: BlockSpot) -> Iterator[Violation]
         yield THINKING_AFTER_ANSWER.violated()
 
 
-@BLOCK.checks(NOT_BASE64)
+@BLOCK.checks(NOT_BASE64, on=(Reasoning,))
 def _not_base64(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if not isinstance(block, Reasoning):
         return
@@ -146,7 +151,7 @@ def _not_base64(block: Block, spot: BlockSpot) -> Iterator[Violation]:
 responses_reasoning(BLOCK, RESPONSES_REASONING)
 
 
-@BLOCK.checks(REDACTED_WITHOUT_DATA, REDACTED_WITH_TEXT)
+@BLOCK.checks(REDACTED_WITHOUT_DATA, REDACTED_WITH_TEXT, on=(Reasoning,))
 def _redacted(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if not isinstance(block, Reasoning) or not block.redacted:
         return
@@ -163,21 +168,21 @@ def _served_thinking(block: Block, spot: BlockSpot) -> Reasoning | None:
     return None
 
 
-@BLOCK.checks(SIGNATURE_CHUNKS)
+@BLOCK.checks(SIGNATURE_CHUNKS, on=(Reasoning,))
 def _signature_chunks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     thinking = _served_thinking(block, spot)
     if thinking and thinking.signature_chunks is not None and len(thinking.signature_chunks) > 1:
         yield SIGNATURE_CHUNKS.violated()
 
 
-@BLOCK.checks(EMPTY_CHUNK_UNSIGNED)
+@BLOCK.checks(EMPTY_CHUNK_UNSIGNED, on=(Reasoning,))
 def _empty_chunk(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     thinking = _served_thinking(block, spot)
     if thinking is not None:
         yield from empty_chunk(thinking)
 
 
-@BLOCK.checks(UNSIGNED)
+@BLOCK.checks(UNSIGNED, on=(Reasoning,))
 def _unsigned(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     thinking = _served_thinking(block, spot)
     if thinking and thinking.signature is None and not (_truncated(spot) and spot.last):

@@ -50,7 +50,7 @@ RESPONSE.include(CHAT_ONLY)
 BLOCK.include(ANTHROPIC_ONLY)
 
 
-@BLOCK.checks(REDACTED)
+@BLOCK.checks(REDACTED, on=(Reasoning,))
 def _redacted(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if isinstance(block, Reasoning) and (block.redacted or block.data is not None):
         yield REDACTED.violated()
@@ -62,7 +62,7 @@ responses_reasoning(BLOCK, RESPONSES_REASONING)
 served_claude_stream(BLOCK)
 
 
-@BLOCK.checks(SIGNATURE_CHUNKS)
+@BLOCK.checks(SIGNATURE_CHUNKS, on=(Reasoning,))
 def _signature_chunks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if isinstance(block, Reasoning) and spot.scripted and block.signature_chunks is not None:
         yield SIGNATURE_CHUNKS.violated()
@@ -71,7 +71,7 @@ def _signature_chunks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
 unparsed_arguments(BLOCK, UNPARSED_ARGUMENTS)
 
 
-@BLOCK.checks(ARGUMENT_CHUNKS)
+@BLOCK.checks(ARGUMENT_CHUNKS, on=(ToolCall,))
 def _argument_chunks(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if isinstance(block, ToolCall) and spot.scripted and block.chunks is not None:
         yield ARGUMENT_CHUNKS.violated()
@@ -84,7 +84,7 @@ def _not_base64(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield NOT_BASE64.violated()
 
 
-@BLOCK.checks(PARALLEL_SIGNATURE)
+@BLOCK.checks(PARALLEL_SIGNATURE, on=(ToolCall,))
 def _parallel_signature(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     earlier_call = any(isinstance(b, ToolCall) for b in spot.before)
     if isinstance(block, ToolCall) and earlier_call and block.signature is not None:

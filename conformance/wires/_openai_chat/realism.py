@@ -77,13 +77,13 @@ def _interleaved_calls(response: ScriptedResponse, dialect: str | None) -> Itera
         yield INTERLEAVED_CALLS.violated()
 
 
-@BLOCK.checks(SIGNED_TEXT)
+@BLOCK.checks(SIGNED_TEXT, on=(Text,))
 def _signed_text(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if isinstance(block, Text) and block.signature is not None:
         yield SIGNED_TEXT.violated()
 
 
-@BLOCK.checks(SIGNED_CALL)
+@BLOCK.checks(SIGNED_CALL, on=(ToolCall,))
 def _signed_call(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if isinstance(block, ToolCall) and block.signature is not None and spot.dialect != GEMINI:
         yield SIGNED_CALL.violated()
@@ -105,20 +105,20 @@ def _relays_claude(spot: BlockSpot) -> bool:
     return spot.dialect == OPENROUTER and upstream(spot.model) == "anthropic"
 
 
-@BLOCK.checks(CLAUDE_STREAM, EMPTY_CHUNK_UNSIGNED)
+@BLOCK.checks(CLAUDE_STREAM, EMPTY_CHUNK_UNSIGNED, on=(Reasoning,))
 def _empty_chunk(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if not isinstance(block, Reasoning) or not spot.scripted:
         return
     yield from (empty_chunk(block) if _relays_claude(spot) else claude_stream(block))
 
 
-@BLOCK.checks(REASONING_ID)
+@BLOCK.checks(REASONING_ID, on=(Reasoning,))
 def _reasoning_id(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if isinstance(block, Reasoning) and block.id is not None:
         yield REASONING_ID.violated()
 
 
-@BLOCK.checks(PLAIN_REASONING, EMPTY_EPISODE)
+@BLOCK.checks(PLAIN_REASONING, EMPTY_EPISODE, on=(Reasoning,))
 def _reasoning_content(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     """DeepSeek's and Kimi's ``reasoning_content``: plain streamed text."""
     if not isinstance(block, Reasoning) or spot.dialect not in REASONING_CONTENT:
@@ -129,7 +129,7 @@ def _reasoning_content(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield EMPTY_EPISODE.violated()
 
 
-@BLOCK.checks(NO_REASONING)
+@BLOCK.checks(NO_REASONING, on=(Reasoning,))
 def _no_reasoning(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     dialect = spot.dialect
     if isinstance(block, Reasoning) and dialect not in (*REASONING_CONTENT, OPENROUTER):
@@ -144,7 +144,7 @@ def _openrouter_reasoning(block: Block, spot: BlockSpot) -> Reasoning | None:
     return None
 
 
-@BLOCK.checks(ENCRYPTED_WITHOUT_DATA, ENCRYPTED_WITH_TEXT)
+@BLOCK.checks(ENCRYPTED_WITHOUT_DATA, ENCRYPTED_WITH_TEXT, on=(Reasoning,))
 def _encrypted_detail(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     reasoning = _openrouter_reasoning(block, spot)
     if reasoning is None or not reasoning.redacted:
@@ -155,7 +155,7 @@ def _encrypted_detail(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield ENCRYPTED_WITH_TEXT.violated()
 
 
-@BLOCK.checks(SIGNATURE_DETAILS)
+@BLOCK.checks(SIGNATURE_DETAILS, on=(Reasoning,))
 def _signature_details(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     reasoning = _openrouter_reasoning(block, spot)
     if reasoning is None or reasoning.redacted or not spot.scripted:
@@ -164,7 +164,7 @@ def _signature_details(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield SIGNATURE_DETAILS.violated()
 
 
-@BLOCK.checks(UNSIGNED)
+@BLOCK.checks(UNSIGNED, on=(Reasoning,))
 def _unsigned(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     reasoning = _openrouter_reasoning(block, spot)
     if reasoning is None or reasoning.redacted or not spot.scripted:
@@ -178,7 +178,7 @@ def _unsigned(block: Block, spot: BlockSpot) -> Iterator[Violation]:
 BLOCK.include(ANTHROPIC_ONLY)
 
 
-@BLOCK.checks(LATER_EPISODE)
+@BLOCK.checks(LATER_EPISODE, on=(Reasoning,))
 def _later_episode(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     episode = spot.dialect in REASONING_CONTENT and isinstance(block, Reasoning)
     if episode and spot.scripted and spot.index > 0:
@@ -192,14 +192,14 @@ def _whole_call(block: Block, spot: BlockSpot) -> ToolCall | None:
     return block if isinstance(block, ToolCall) and spot.dialect in _WHOLE_CALLS else None
 
 
-@BLOCK.checks(CALL_FRAGMENTS)
+@BLOCK.checks(CALL_FRAGMENTS, on=(ToolCall,))
 def _call_fragments(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     call = _whole_call(block, spot)
     if call and spot.scripted and (call.chunks is not None or isinstance(call.arguments, str)):
         yield CALL_FRAGMENTS.violated(dialect=spot.dialect)
 
 
-@BLOCK.checks(NOT_BASE64, PARALLEL_SIGNATURE)
+@BLOCK.checks(NOT_BASE64, PARALLEL_SIGNATURE, on=(ToolCall,))
 def _call_signature(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     call = _whole_call(block, spot)
     if call is None or call.signature is None:

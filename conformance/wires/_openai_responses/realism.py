@@ -93,7 +93,7 @@ served_media(BLOCK, MEDIA)
 unparsed_arguments(BLOCK, UNPARSED_ARGUMENTS, cut=_cut_at_last)
 
 
-@BLOCK.checks(REDACTED, REASONING_TEXT, REASONING_ID)
+@BLOCK.checks(REDACTED, REASONING_TEXT, REASONING_ID, on=(Reasoning,))
 def _reasoning_shape(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if not isinstance(block, Reasoning):
         return
@@ -108,14 +108,14 @@ def _reasoning_shape(block: Block, spot: BlockSpot) -> Iterator[Violation]:
 served_claude_stream(BLOCK)
 
 
-@BLOCK.checks(ENCRYPTED_PIECES)
+@BLOCK.checks(ENCRYPTED_PIECES, on=(Reasoning,))
 def _encrypted_pieces(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     pieces = block.signature_chunks if isinstance(block, Reasoning) else None
     if spot.scripted and pieces is not None and len(pieces) > 2:
         yield ENCRYPTED_PIECES.violated()
 
 
-@BLOCK.checks(UNENCRYPTED)
+@BLOCK.checks(UNENCRYPTED, on=(Reasoning,))
 def _unencrypted(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     if not isinstance(block, Reasoning) or not spot.scripted:
         return
@@ -123,7 +123,7 @@ def _unencrypted(block: Block, spot: BlockSpot) -> Iterator[Violation]:
         yield UNENCRYPTED.violated()
 
 
-@BLOCK.checks(UNFOLLOWED)
+@BLOCK.checks(UNFOLLOWED, on=(Reasoning,))
 def _unfollowed(block: Block, spot: BlockSpot) -> Iterator[Violation]:
     scripted_reasoning = isinstance(block, Reasoning) and spot.scripted
     if scripted_reasoning and spot.after is None and not _truncated(spot):
