@@ -9,13 +9,13 @@ bundled library and before the directories a user adds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 from conformance._cases.load_problem import LoadProblem
-from conformance._cases.loader import CaseSet, load_dirs
+from conformance._cases.loader import CaseSet, LoadedCase, each_case, load_dirs
 from conformance._cases.parse_cache import ParseCache
 from conformance._cases.validate import Vocabulary
 from conformance._plugins import CASES, Plugin, load_each
@@ -110,3 +110,14 @@ def load_library(extra: Sequence[Path] = (), cache: ParseCache | None = None) ->
     if not unreadable:
         return found
     return CaseSet(found.cases, (*unreadable, *found.errors))
+
+
+def each_library_case(
+    extra: Sequence[Path] = (), cache: ParseCache | None = None
+) -> Generator[LoadedCase | LoadProblem, None, None]:
+    """What ``load_library`` loads, one case or error at a time (``loader.each_case``),
+    an unreadable ``FEATURES.txt`` first as there: for a consumer that keeps what it
+    needs of each case and not the library."""
+    words, unreadable = _vocabulary(extra)
+    yield from unreadable
+    yield from each_case(case_dirs(extra), words, cache)
