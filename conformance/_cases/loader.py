@@ -41,6 +41,32 @@ class LoadedCase:
 
 
 @dataclass(frozen=True)
+class CaseOutline:
+    """What planning a run reads of a case (its id, its columns, the capabilities it
+    needs) and where the whole case lies, read back when a cell of it runs: a plan of
+    a large library holds these, not its cases, so a run's memory follows the cells in
+    flight."""
+
+    id: str
+    wires: tuple[str, ...]
+    needs: frozenset[str]
+    record: CaseRecord = field(compare=False, repr=False)
+
+    @classmethod
+    def of(cls, loaded: LoadedCase) -> CaseOutline:
+        case = loaded.case
+        record = loaded.record or CaseRecord.held(case)
+        return cls(case.id, tuple(case.wires), case.needs, record)
+
+    def case(self) -> Case:
+        """The case, read back from its record (anew at each call)."""
+        case = self.record.case()
+        if case is None:  # the store is read through a descriptor opened at load time
+            raise RuntimeError(f"case {self.id}: its proven copy can no longer be read")
+        return case
+
+
+@dataclass(frozen=True)
 class CaseSet:
     """The cases that loaded, sorted by id, and the errors of those that did not."""
 

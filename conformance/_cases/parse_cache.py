@@ -169,14 +169,31 @@ class _Records:
             os.close(self.descriptor)
 
 
+class _Held:
+    """Records kept in memory, for a holder of cases when there is no store to read
+    them back from (``ParseCache(None)``): still a tenth of the models' size."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def read(self, offset: int, length: int) -> bytes:
+        return self.data[offset : offset + length]
+
+
 @dataclass(frozen=True)
 class CaseRecord:
     """Where one proven case lies: read and rebuilt by ``case``, each time anew, so a
     holder of many keeps a few dozen bytes each, not their models."""
 
-    records: _Records
+    records: _Records | _Held
     offset: int
     length: int
+
+    @classmethod
+    def held(cls, case: Case) -> CaseRecord:
+        """A record of ``case`` kept in memory (when the parse cache has none)."""
+        record = case_record(case)
+        return cls(_Held(record), 0, len(record))
 
     def case(self) -> Case | None:
         """The case, or ``None`` when its record no longer reads as one."""
