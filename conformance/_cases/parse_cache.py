@@ -120,10 +120,10 @@ def schema_fingerprint() -> str:
 
 @cache
 def _shared() -> dict[int, Any]:
-    """What every record refers to by number instead of by name: ``_model`` and the
-    case schema's model classes.  A record of its own would otherwise name each class
-    it uses, and looking a name up (an import and a ``getattr``) took a quarter of a
-    warm load; the numbering is fixed by the schema, which the key covers."""
+    """What every record refers to by number (``_shared_object``) instead of by name:
+    ``_model`` and the case schema's model classes.  A record of its own would otherwise
+    name each class it uses, and looking a name up (an import and a ``getattr``) took a
+    quarter of a warm load; the numbering is fixed by the schema, which the key covers."""
     classes = {*_model_classes(Case.__pydantic_core_schema__)}
     ordered = sorted(classes, key=lambda cls: (cls.__module__, cls.__qualname__))
     return dict(enumerate([_model, *ordered]))
@@ -132,6 +132,11 @@ def _shared() -> dict[int, Any]:
 @cache
 def _shared_numbers() -> dict[int, int]:
     return {id(shared): number for number, shared in _shared().items()}
+
+
+def _shared_object(number: int) -> Any:
+    """A record's reference to one of the ``_shared`` objects, back."""
+    return _shared()[number]
 
 
 def case_record(case: Case) -> bytes:
@@ -145,9 +150,7 @@ def case_from(record: bytes) -> Case | None:
     """The case a record holds; ``None`` when it is not one (a corrupt or foreign
     record is a miss, never a crash).  The one place a stored case becomes a model."""
     try:
-        unpickler = pickle.Unpickler(io.BytesIO(record))
-        unpickler.persistent_load = _shared().__getitem__  # type: ignore[method-assign]
-        case = unpickler.load()
+        case = pickle.loads(record)
     except Exception:
         return None
     return case if isinstance(case, Case) else None
@@ -445,12 +448,14 @@ def _model(
 
 class _ModelPickler(pickle.Pickler):
     """Stores pydantic models as a call of ``_model`` with pydantic's own pickled state
-    (the fields set as sorted names), and ``_shared`` objects by number."""
-
-    def persistent_id(self, obj: Any) -> int | None:
-        return _shared_numbers().get(id(obj))
+    (the fields set as sorted names), and ``_shared`` objects by number.  (Not as
+    persistent ids: ``persistent_id`` is called for every object pickled, strings and
+    numbers too, and took a sixth of a cold load; this method sees only the others.)"""
 
     def reducer_override(self, obj: Any) -> Any:
+        number = _shared_numbers().get(id(obj))
+        if number is not None:
+            return _shared_object, (number,)
         if not isinstance(obj, pydantic.BaseModel):
             return NotImplemented
         state = obj.__getstate__()
