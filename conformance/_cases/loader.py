@@ -40,7 +40,7 @@ class LoadedCase:
     record: CaseRecord | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CaseOutline:
     """What planning a run reads of a case (its id, its columns, the capabilities it
     needs) and where the whole case lies, read back when a cell of it runs: a plan of

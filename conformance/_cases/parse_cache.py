@@ -183,7 +183,7 @@ class _Held:
         return self.data[offset : offset + length]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CaseRecord:
     """Where one proven case lies: read and rebuilt by ``case``, each time anew, so a
     holder of many keeps a few dozen bytes each, not their models."""
