@@ -272,12 +272,18 @@ class ParseCache:
         return DirectoryCache(self, directory, f"{schema_fingerprint()}:{vocabulary_key}")
 
 
+#: How old (seconds) a store left half written is when the next writer removes it: a
+#: process killed mid-load cannot remove its own, and no load lasts a day.
+ABANDONED_SECONDS = 24 * 3600
+
+
 class _Writer:
     """The store a load is writing beside the old one: records appended as they are
     proven, put in place by ``finish``; never seen by others before."""
 
     def __init__(self, target: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
+        _remove_abandoned(target.parent)
         descriptor, self.path = tempfile.mkstemp(dir=target.parent, suffix=".tmp")  # 0600
         self.records = _Records(descriptor)
         self.target = target
@@ -285,7 +291,8 @@ class _Writer:
 
     def append(self, record: bytes) -> tuple[int, int]:
         offset = self.size
-        os.pwrite(self.records.descriptor, record, offset)
+        if os.pwrite(self.records.descriptor, record, offset) != len(record):
+            raise OSError("a short write")  # a full disk: the store is given up
         self.size += len(record)
         return offset, len(record)
 
@@ -298,6 +305,16 @@ class _Writer:
     def discard(self) -> None:
         with contextlib.suppress(OSError):
             os.unlink(self.path)
+
+
+def _remove_abandoned(root: Path) -> None:
+    """Remove the stores half written by loads that were killed (``ABANDONED_SECONDS``
+    old: another process's load in progress is younger)."""
+    old = time.time_ns() - ABANDONED_SECONDS * 1_000_000_000
+    for leftover in root.glob("*.tmp"):
+        with contextlib.suppress(OSError):
+            if leftover.stat().st_mtime_ns < old:
+                leftover.unlink()
 
 
 class DirectoryCache:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import os
+import time
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -201,3 +202,17 @@ def test_linting_holds_no_case_it_has_linted(tmp_path: Path) -> None:
 
     assert max(alive_before_each(None)) <= 1
     assert alive_before_each([]) == [0, 1, 2, 3]  # a consumer that keeps them is seen
+
+
+def test_a_store_half_written_by_a_killed_load_is_removed_once_old(tmp_path: Path) -> None:
+    cache = ParseCache(tmp_path / "cache")
+    (tmp_path / "cache").mkdir()
+    old = tmp_path / "cache" / "killed.tmp"
+    recent = tmp_path / "cache" / "in-progress.tmp"
+    for leftover in (old, recent):
+        leftover.write_bytes(b"half a store")
+    aged = time.time() - parse_cache.ABANDONED_SECONDS - 60
+    os.utime(old, (aged, aged))
+    load_dirs([_library(tmp_path, "one")], VOCABULARY, cache)  # writes a store
+    assert not old.exists()
+    assert recent.exists()  # perhaps another process's load
