@@ -43,10 +43,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pydantic
 
@@ -183,10 +182,10 @@ class _Held:
         return self.data[offset : offset + length]
 
 
-@dataclass(frozen=True, slots=True)
-class CaseRecord:
+class CaseRecord(NamedTuple):
     """Where one proven case lies: read and rebuilt by ``case``, each time anew, so a
-    holder of many keeps a few dozen bytes each, not their models."""
+    holder of many keeps a few dozen bytes each, not their models.  (A named tuple:
+    one is made per case a load takes from the store, and a tuple is made fastest.)"""
 
     records: _Records | _Held
     offset: int
@@ -206,8 +205,7 @@ class CaseRecord:
             return None
 
 
-@dataclass(frozen=True)
-class Cached:
+class Cached(NamedTuple):
     """A case the cache held for the exact bytes and key asked about, and its record."""
 
     case: Case
@@ -342,9 +340,12 @@ class DirectoryCache:
 
     def _cached(self, entry: Entry) -> Cached | None:
         assert self._records is not None  # an entry comes from an open store
-        record = CaseRecord(self._records, entry[2], entry[3])
-        case = record.case()
-        return None if case is None else Cached(case, record)
+        records, offset, length = self._records, entry[2], entry[3]
+        try:
+            case = case_from(records.read(offset, length))
+        except OSError:
+            return None
+        return None if case is None else Cached(case, CaseRecord(records, offset, length))
 
     def unchanged(self, name: str, status: os.stat_result) -> Cached | None:
         """The stored case of file ``name`` if ``status`` proves its bytes are the ones
