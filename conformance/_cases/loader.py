@@ -209,7 +209,7 @@ def _load_file(
         digest = hashlib.sha256(raw).hexdigest()
         hit = documents.hit(name, digest)
         case = hit.case if hit is not None else _validated(raw, file, vocabulary)
-        record = documents.remember(name, status, digest, case)
+        record = documents.remember(name, status, digest, case, hit.record if hit else None)
     problem = file_checks.misnamed(path, case, None)
     if problem is not None:  # located like a schema error: on the line of the id
         located = _parse(_decode(_read(path)[0], file), file)[1]

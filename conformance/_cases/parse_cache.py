@@ -365,16 +365,21 @@ class DirectoryCache:
         return self._cached(entry) if entry is not None and entry[1] == digest else None
 
     def remember(
-        self, name: str, status: os.stat_result, digest: str, case: Case
+        self,
+        name: str,
+        status: os.stat_result,
+        digest: str,
+        case: Case,
+        stored: CaseRecord | None = None,
     ) -> CaseRecord | None:
-        """Keep the validated case of file ``name`` (loaded, or taken from the cache),
-        read from bytes of this ``status`` and digest: a case the store holds for these
-        bytes keeps its record, any other is written to the new store now.  Returns
+        """Keep the validated case of file ``name``, read from bytes of this ``status``
+        and digest: taken from the store (``stored``, its record there, as ``hit`` gave
+        it), it keeps that record; any other is written to the new store now (also when
+        the stored record of these bytes did not read back: it is replaced).  Returns
         where its record lies (``None`` when nothing can be stored)."""
-        entry = self._entry(name)
-        if entry is not None and entry[1] == digest and self._records is not None:
-            self._seen[name] = (signature(status), digest, False, entry[2], entry[3])
-            return CaseRecord(self._records, entry[2], entry[3])
+        if stored is not None:
+            self._seen[name] = (signature(status), digest, False, stored.offset, stored.length)
+            return stored
         writer = self._writing()
         if writer is None:
             return None

@@ -102,8 +102,14 @@ def test_a_corrupt_record_is_a_miss_and_its_neighbours_still_hit(
         handle.seek(offset)
         handle.write(b"\xff" * length)
     counting = _counting(monkeypatch)
-    assert load_dirs([source], VOCABULARY, cache) == cold
+    warm = load_dirs([source], VOCABULARY, cache)
+    assert warm == cold
     assert counting.calls == 1  # the corrupt record's file, parsed again
+    for loaded in warm.cases:  # and a record that reads back is what it carries
+        assert loaded.record is not None
+        assert loaded.record.case() == loaded.case
+    assert load_dirs([source], VOCABULARY, cache) == cold
+    assert counting.calls == 1  # the corrupt record was replaced in the store
 
 
 def test_a_record_that_is_not_a_case_is_none() -> None:
