@@ -42,6 +42,8 @@ from conformance.wires._registry import get_wire, split_column
 from conformance.wires.roles import Wire
 
 if TYPE_CHECKING:
+    from conformance._cases.loader import CaseOutline
+
     # Only a parameter's type: the store (and syrupy, pytest under it) is imported by
     # the caller that builds one, so a run without --snapshots never pays for them.
     from conformance._snapshots import SnapshotStore
@@ -51,13 +53,32 @@ if TYPE_CHECKING:
 class Job:
     """One cell of the matrix: a case on a column (``wire`` or ``wire:dialect``);
     ``skip`` is the reason it is ``n/a``, ``cause`` that reason as data, and ``missing``
-    the capabilities it needs that the target lacks."""
+    the capabilities it needs that the target lacks.
 
-    case: Case
+    ``held`` is the case, or its outline (``CaseOutline``): a plan of outlines holds no
+    case, and a cell reads its case back when it runs (``loaded``), so a run's memory
+    follows the cells in flight, not the library."""
+
+    held: Case | CaseOutline
     column: str
     skip: str | None = None
     cause: NotApplicable | None = None
     missing: tuple[str, ...] = ()
+
+    @property
+    def case(self) -> Case:
+        """The case; read back anew at each use when the job holds an outline (a cell
+        takes ``loaded`` once)."""
+        held = self.held
+        return held if isinstance(held, Case) else held.case()
+
+    @property
+    def case_id(self) -> str:
+        return self.held.id
+
+    def loaded(self) -> Job:
+        """This job holding its case itself, for the time its cell runs."""
+        return self if isinstance(self.held, Case) else replace(self, held=self.case)
 
     @property
     def wire(self) -> str:
@@ -84,7 +105,7 @@ class RunOptions:
 
 
 def plan(
-    cases: Iterable[Case],
+    cases: Iterable[Case | CaseOutline],
     target: ResolvedTarget,
     wires: Collection[str] = (),
     patterns: Collection[str] = (),
@@ -127,11 +148,11 @@ def shard(
     if not seconds:
         return [job for n, job in enumerate(jobs) if n % count == index - 1]
     durations = seconds
-    known = [durations[key] for job in jobs if (key := (job.case.id, job.column)) in durations]
+    known = [durations[key] for job in jobs if (key := (job.case_id, job.column)) in durations]
     typical = sum(known) / len(known) if known else 1.0
 
     def cost(job: Job) -> float:
-        return 0.0 if job.skip else durations.get((job.case.id, job.column), typical)
+        return 0.0 if job.skip else durations.get((job.case_id, job.column), typical)
 
     totals = [0.0] * count
     mine: set[int] = set()
@@ -148,7 +169,7 @@ def plan_digest(jobs: Sequence[Job], settings: Iterable[str] = ()) -> str:
     that change results: shards of one run share it, so reports of another selection,
     library or setting are never merged as one."""
     digest = hashlib.sha256()
-    for line in (*settings, "", *(f"{job.case.id}@{job.column}" for job in jobs)):
+    for line in (*settings, "", *(f"{job.case_id}@{job.column}" for job in jobs)):
         digest.update(line.encode() + b"\n")
     return digest.hexdigest()
 
@@ -245,6 +266,7 @@ def run_job(
     """Run one cell and judge it; the result names the case's title and file, and the
     wall time it took (a timing field: see ``Result.seconds``)."""
     started = time.perf_counter()
+    job = job.loaded()
     result, transcript = _judge_job(target, job, options)
     where: dict[str, object] = {"title": job.case.title, "file": options.files.get(job.case.id)}
     if len(result.violations) > MAX_KEPT_VIOLATIONS:
@@ -295,7 +317,7 @@ def _judge_job(
         return _not_applicable(job, job.skip, job.cause or "undeclared-wire"), None
     wire = get_wire(job.wire)
     names = target.tool_names
-    played = job if names is None else replace(job, case=names.apply(job.case))
+    played = job if names is None else replace(job, held=names.apply(job.case))
     provider = options.provider(played.case, wire, job.dialect)
     transcript = Transcript(job.case, job.column, job.dialect)
     outcome = target.kind.hold(_stage(played, provider, wire, target.timeout or options.timeout))
@@ -330,7 +352,7 @@ def run_jobs(
     that streams them to its reports holds none of the cells it finished)."""
     results: list[Result] = []
     for job in jobs:
-        result, _ = run_job(target, job, options)
+        result = run_job(target, job, options)[0]  # its transcript (and case) let go now
         if keep:
             results.append(result)
         if on_result is not None:
@@ -377,7 +399,7 @@ def run_jobs_parallel(
                 submit_next()
             try:
                 while ahead:
-                    result, _ = ahead.popleft().result()
+                    result = ahead.popleft().result()[0]
                     submit_next()
                     if keep:
                         results.append(result)

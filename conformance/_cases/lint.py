@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from conformance._cases.authoring import (
@@ -19,6 +20,7 @@ from conformance._cases.authoring import (
     reference_problems,
     user_message_problems,
 )
+from conformance._cases.load_problem import LoadProblem
 from conformance._cases.loader import CaseSet, LoadedCase
 from conformance._cases.realism import realism_problems
 from conformance._cases.schema import (
@@ -144,12 +146,36 @@ def lint_case(case: Case, file: str) -> list[str]:
     return problems
 
 
+@dataclass(frozen=True)
+class LintedLibrary:
+    """What linting a library found: how many cases loaded, the load errors in the
+    order they were met, and every lint problem in case-id order."""
+
+    cases: int
+    errors: tuple[LoadProblem, ...]
+    problems: tuple[LintProblem, ...]
+
+
+def lint_each(items: Iterable[LoadedCase | LoadProblem]) -> LintedLibrary:
+    """Lint cases as they load (``loader.each_case``), keeping of each only its
+    problems, never the case: memory stays flat however large the library.  The
+    problems come out in case-id order, as ``lint`` gives them."""
+    found: dict[str, list[LintProblem]] = {}
+    errors: list[LoadProblem] = []
+    count = 0
+    for item in items:
+        if isinstance(item, LoadProblem):
+            errors.append(item)
+            continue
+        count += 1
+        case, file = item.case, item.file
+        problems = [LintProblem(file, case.id, p) for p in lint_case(case, file)]
+        if problems:
+            found[case.id] = problems
+    ordered = tuple(problem for key in sorted(found) for problem in found[key])
+    return LintedLibrary(count, tuple(errors), ordered)
+
+
 def lint(cases: CaseSet) -> list[LintProblem]:
     """Every lint problem of a loaded library, in case order."""
-    found: list[LintProblem] = []
-    loaded: LoadedCase
-    for loaded in cases.cases:
-        found += [
-            LintProblem(loaded.file, loaded.case.id, p) for p in lint_case(loaded.case, loaded.file)
-        ]
-    return found
+    return list(lint_each(cases.cases).problems)

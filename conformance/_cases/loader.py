@@ -12,16 +12,16 @@ import gc
 import hashlib
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from conformance._cases import file_checks
 from conformance._cases.discover import case_files
 from conformance._cases.load_problem import LoadProblem
-from conformance._cases.parse_cache import DirectoryCache, ParseCache
+from conformance._cases.parse_cache import CaseRecord, DirectoryCache, ParseCache
 from conformance._cases.schema import Case
 from conformance._cases.validate import Vocabulary, validate
 from conformance._cases.yamlfile import MAX_CASE_BYTES, Positions, parse
@@ -35,6 +35,35 @@ class LoadedCase:
     #: ``file`` relative to its library root, under the root's name (``cases/x/y.yaml``):
     #: what reports show, with no machine path.
     shown: str = ""
+    #: Where the parse cache holds this case (``None`` when it does not): what a holder
+    #: of many cases may keep instead of the case (``CaseRecord.case`` reads it back).
+    record: CaseRecord | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseOutline:
+    """What planning a run reads of a case (its id, its columns, the capabilities it
+    needs) and where the whole case lies, read back when a cell of it runs: a plan of
+    a large library holds these, not its cases, so a run's memory follows the cells in
+    flight."""
+
+    id: str
+    wires: tuple[str, ...]
+    needs: frozenset[str]
+    record: CaseRecord = field(compare=False, repr=False)
+
+    @classmethod
+    def of(cls, loaded: LoadedCase) -> CaseOutline:
+        case = loaded.case
+        record = loaded.record or CaseRecord.held(case)
+        return cls(case.id, tuple(case.wires), case.needs, record)
+
+    def case(self) -> Case:
+        """The case, read back from its record (anew at each call)."""
+        case = self.record.case()
+        if case is None:  # the store is read through a descriptor opened at load time
+            raise RuntimeError(f"case {self.id}: its proven copy can no longer be read")
+        return case
 
 
 @dataclass(frozen=True)
@@ -76,9 +105,15 @@ def load_dirs(
 
     ``cache`` defaults to the user's parse cache (``ParseCache.default_root``).
     """
-    cache = cache if cache is not None else ParseCache(ParseCache.default_root())
+    loaded: dict[str, LoadedCase] = {}
+    errors: list[LoadProblem] = []
     with _collector_paused():
-        return _load_dirs(directories, vocabulary, cache)
+        for item in each_case(directories, vocabulary, cache):
+            if isinstance(item, LoadProblem):
+                errors.append(item)
+            else:
+                loaded[item.case.id] = item
+    return CaseSet(tuple(loaded[key] for key in sorted(loaded)), tuple(errors))
 
 
 @contextmanager
@@ -106,26 +141,37 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _load_dirs(
-    directories: Iterable[Path], vocabulary: Vocabulary | None, cache: ParseCache
-) -> CaseSet:
-    loaded: dict[str, LoadedCase] = {}
-    errors: list[LoadProblem] = []
+def each_case(
+    directories: Iterable[Path],
+    vocabulary: Vocabulary | None,
+    cache: ParseCache | None = None,
+) -> Generator[LoadedCase | LoadProblem, None, None]:
+    """What ``load_dirs`` loads, one case or error at a time, in file order (a case
+    whose id an earlier file took is that file's error, as in ``load_dirs``): a consumer
+    that keeps what it needs of each case, and not the case, holds no library.  A
+    loaded case carries where its record lies in the parse cache (``record``), when it
+    has one, to be read again later instead of kept.  Closing it before its end (or
+    dropping it) discards the store it was writing."""
+    cache = cache if cache is not None else ParseCache(ParseCache.default_root())
+    files: dict[str, str] = {}  # id -> the file that took it
     for directory in directories:
         documents = cache.directory(directory, vocabulary.key() if vocabulary else "any")
-        found = case_files(directory)
-        errors.extend(found.errors)
-        root = f"{directory.name or directory.resolve().name}/"
-        for path in found.files:
-            name = _relative(path, directory)
-            try:
-                case = _load_file(path, name, documents, vocabulary, loaded)
-            except _Rejected as rejected:
-                errors.extend(rejected.errors)
-                continue
-            loaded[case.id] = LoadedCase(case, str(path), root + name.replace(os.sep, "/"))
-        documents.save()
-    return CaseSet(tuple(loaded[key] for key in sorted(loaded)), tuple(errors))
+        try:
+            found = case_files(directory)
+            yield from found.errors
+            root = f"{directory.name or directory.resolve().name}/"
+            for path in found.files:
+                name = _relative(path, directory)
+                try:
+                    case, record = _load_file(path, name, documents, vocabulary, files)
+                except _Rejected as rejected:
+                    yield from rejected.errors
+                    continue
+                files[case.id] = str(path)
+                yield LoadedCase(case, str(path), root + name.replace(os.sep, "/"), record)
+            documents.save()
+        finally:
+            documents.close()
 
 
 def _relative(path: Path, directory: Path) -> str:
@@ -142,8 +188,8 @@ def _load_file(
     name: str,
     documents: DirectoryCache,
     vocabulary: Vocabulary | None,
-    loaded: dict[str, LoadedCase],
-) -> Case:
+    files: dict[str, str],
+) -> tuple[Case, CaseRecord | None]:
     """One file through every step; raises ``_Rejected`` at the first step that fails.
 
     A file whose ``stat`` proves it unchanged since its case was proven is not even
@@ -155,23 +201,23 @@ def _load_file(
         cached = documents.unchanged(name, os.stat(path))
     except OSError:
         cached = None  # reading it says why
+    record: CaseRecord | None
     if cached is not None:
-        case = cached.case
+        case, record = cached.case, cached.record
     else:
         raw, status = _read(path)
         digest = hashlib.sha256(raw).hexdigest()
         hit = documents.hit(name, digest)
         case = hit.case if hit is not None else _validated(raw, file, vocabulary)
-        documents.remember(name, status, digest, case)
-    first = loaded.get(case.id)
+        record = documents.remember(name, status, digest, case, hit.record if hit else None)
     problem = file_checks.misnamed(path, case, None)
     if problem is not None:  # located like a schema error: on the line of the id
         located = _parse(_decode(_read(path)[0], file), file)[1]
         problem = file_checks.misnamed(path, case, located)
-    problem = problem or file_checks.duplicate(path, case, first.file if first else None)
+    problem = problem or file_checks.duplicate(path, case, files.get(case.id))
     if problem is not None:
         raise _Rejected(problem)
-    return case
+    return case, record
 
 
 def _validated(raw: bytes, file: str, vocabulary: Vocabulary | None) -> Case:

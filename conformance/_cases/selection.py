@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 
 from conformance._cases.discover import SUFFIX, case_files
+from conformance._cases.loader import CaseOutline
 from conformance._cases.schema import Case
 
 
@@ -58,7 +59,7 @@ def unspoken_selection(
 
 
 def empty_plan(
-    cases: Sequence[Case],
+    cases: Sequence[Case | CaseOutline],
     wires: Collection[str],
     patterns: Collection[str],
     wire_option: str = "--wire",

@@ -53,6 +53,8 @@ def _cases(args: argparse.Namespace, console: Console) -> int:
         schema["title"] = "wire-conformance case"
         sys.stdout.write(json.dumps(schema, indent=2, sort_keys=True) + "\n")
         return EXIT_OK
+    if args.lint and not args.json:
+        return _lint(args, console)
     library = load_library(args.cases)
     for error in library.errors:
         console.print(f"error: {error}", markup=False, highlight=False)
@@ -71,18 +73,6 @@ def _cases(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         console.print("error: --json goes with --coverage", markup=False)
         return EXIT_USAGE
-    if args.lint:
-        from conformance._cases.lint import lint
-
-        problems = lint(library)
-        for problem in problems:
-            console.print(f"lint: {problem}", markup=False, highlight=False)
-        console.print(
-            f"{len(library.cases)} cases, {len(library.errors)} errors, "
-            f"{len(problems)} lint problems",
-            markup=False,
-        )
-        return EXIT_FAILED if problems or library.errors else EXIT_OK
     for loaded in library.cases:
         case = loaded.case
         status = "" if case.status == "normative" else f" [{case.status}]"
@@ -93,6 +83,25 @@ def _cases(args: argparse.Namespace, console: Console) -> int:
             highlight=False,
         )
     return EXIT_FAILED if library.errors else EXIT_OK
+
+
+def _lint(args: argparse.Namespace, console: Console) -> int:
+    """``cases --lint``: each case linted as it loads and then let go (``lint_each``), so
+    a library of any size lints in the memory of a few cases; the load errors first,
+    then the problems in case-id order, as a loaded library prints them."""
+    from conformance._cases.library import each_library_case
+    from conformance._cases.lint import lint_each
+
+    linted = lint_each(each_library_case(args.cases))
+    for error in linted.errors:
+        console.print(f"error: {error}", markup=False, highlight=False)
+    for problem in linted.problems:
+        console.print(f"lint: {problem}", markup=False, highlight=False)
+    console.print(
+        f"{linted.cases} cases, {len(linted.errors)} errors, {len(linted.problems)} lint problems",
+        markup=False,
+    )
+    return EXIT_FAILED if linted.problems or linted.errors else EXIT_OK
 
 
 def _coverage(library: CaseSet, as_json: bool, console: Console) -> int:

@@ -25,9 +25,9 @@ from conformance._interrupt import Interrupted, ending_signals_raise
 from conformance._settings import add_arguments as add_settings
 
 if TYPE_CHECKING:
+    from conformance._cases.library import OutlinedLibrary
     from conformance._cases.load_problem import LoadProblem
-    from conformance._cases.loader import CaseSet
-    from conformance._cases.schema import Case
+    from conformance._cases.loader import CaseOutline
     from conformance._report.progress import Mode as ProgressMode
     from conformance._report.report_schema import Report
     from conformance._report.spool import ReportSpool
@@ -73,7 +73,7 @@ def _resolve(args: argparse.Namespace) -> ResolvedTarget:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    from conformance._cases.library import load_library
+    from conformance._cases.library import outline_library
     from conformance._report.paths import prepare_outputs
     from conformance._runner import RunOptions, plan
     from conformance.errors import OutputPathError
@@ -84,8 +84,10 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     except (_UsageError, OutputPathError) as error:
         console.print(f"wire-conformance: {error}", markup=False)
         return EXIT_USAGE
-    library = load_library(args.cases)
-    cases = [loaded.case for loaded in library.cases]
+    # Each case is loaded, outlined and let go: the plan holds outlines, and a cell
+    # reads its case back when it runs (``Job.loaded``).
+    library = outline_library(args.cases)
+    cases = list(library.cases)
     jobs = plan(cases, target, args.wire, args.case)
     problem = _selection_problem(args, target, library.errors, cases, jobs)
     if problem is None:
@@ -109,7 +111,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         snapshots=store,
         evidence=args.evidence,
         save_exchanges=args.html_exchanges,
-        files={loaded.case.id: loaded.shown for loaded in library.cases},
+        files=library.files,
     )
     # Each finished cell is written out at once (conformance._report.spool): the run
     # holds the cells in flight, not the library's results.
@@ -123,8 +125,8 @@ def _run_cells(
     jobs: Sequence[Job],
     options: RunOptions,
     spool: ReportSpool,
-    library: CaseSet,
-    cases: list[Case],
+    library: OutlinedLibrary,
+    cases: list[CaseOutline],
     store: SnapshotStore | None,
     console: Console,
 ) -> int:
@@ -240,7 +242,7 @@ def _print_rounds(rounds: int, differences: Sequence[str], console: Console) -> 
 def _run_baseline(
     args: argparse.Namespace,
     target: ResolvedTarget,
-    cases: Sequence[Case],
+    cases: Sequence[CaseOutline],
     results: Sequence[Result],
     options: RunOptions,
     console: Console,
@@ -277,7 +279,7 @@ def _selection_problem(
     args: argparse.Namespace,
     target: ResolvedTarget,
     load_errors: Sequence[LoadProblem],
-    cases: Sequence[Case],
+    cases: Sequence[CaseOutline],
     jobs: Sequence[Job],
 ) -> str | None:
     """Why the selection cannot run anything: a green run that tested nothing is a
@@ -305,7 +307,10 @@ def _selection_problem(
 
 
 def _empty_selection(
-    args: argparse.Namespace, target: ResolvedTarget, cases: Sequence[Case], jobs: Sequence[Job]
+    args: argparse.Namespace,
+    target: ResolvedTarget,
+    cases: Sequence[CaseOutline],
+    jobs: Sequence[Job],
 ) -> str | None:
     """Why a selection whose filters each matched something still runs no cell: the
     ``--wire`` filter left none of the chosen cases, or every cell is ``n/a``."""
@@ -372,10 +377,10 @@ def _sharded(args: argparse.Namespace, jobs: list[Job]) -> list[Job]:
     return part
 
 
-def _pin_problem(target: ResolvedTarget, library: CaseSet) -> str | None:
+def _pin_problem(target: ResolvedTarget, library: OutlinedLibrary) -> str | None:
     """A pin for a case that does not exist (a typo, a renamed case): say so before the
     run.  A pin for a case that did not load is not "unknown": the load error says why."""
-    unknown = target.unknown_pins({loaded.case.id for loaded in library.cases})
+    unknown = target.unknown_pins({case.id for case in library.cases})
     if not unknown or library.errors:
         return None
     return f"{target.spec}: pins name no case: {', '.join(unknown)}"
@@ -477,12 +482,14 @@ def _print_summary(
         _print_unused(unused, args.update_snapshots, args.quiet, console)
 
 
-def _sweep(store: SnapshotStore, target: ResolvedTarget, cases: list[Case]) -> tuple[str, ...]:
+def _sweep(
+    store: SnapshotStore, target: ResolvedTarget, cases: list[CaseOutline]
+) -> tuple[str, ...]:
     """The stale snapshots of the target (deleted when updating), relative to the
     snapshots directory."""
     from conformance._runner import plan
 
-    planned = ((job.column, job.case.id) for job in plan(cases, target) if job.skip is None)
+    planned = ((job.column, job.case_id) for job in plan(cases, target) if job.skip is None)
     return tuple(path.relative_to(store.root).as_posix() for path in store.sweep(planned))
 
 

@@ -243,7 +243,7 @@ def test_the_default_parse_cache_is_under_xdg_cache_home(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.delenv("WIRE_CONFORMANCE_NO_CACHE", raising=False)
-    assert ParseCache.default_root() == tmp_path / "wire-conformance" / "parsed-v3"
+    assert ParseCache.default_root() == tmp_path / "wire-conformance" / "parsed-v4"
     monkeypatch.setenv("WIRE_CONFORMANCE_NO_CACHE", "1")
     assert ParseCache.default_root() is None
 
