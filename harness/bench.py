@@ -27,7 +27,6 @@ import gc
 import http.client
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -115,6 +114,21 @@ def bench_loading(seconds: float, scale: int, lint_scale: int) -> None:
         bench_lint(lint_scale)
 
 
+def measured(command: list[str], environment: dict[str, str]) -> tuple[str, float, float, float]:
+    """A command's standard output, wall seconds, CPU seconds and peak memory (MB), all
+    of that one process: ``RUSAGE_CHILDREN``'s peak is the largest of every child so far,
+    so a run measured after the lint would report the lint's peak as its own."""
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as out:
+        process = subprocess.Popen(command, env=environment, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)  # reaped: not waited again
+        wall = time.perf_counter() - start
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    return text, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
 def bench_memory(scale: int) -> None:
     """Peak memory of ``run -q`` writing the JSON and JUnit reports, on the library copied
     ``scale`` times (70: about 20 000 cases), in a process of its own as a user runs it
@@ -125,17 +139,9 @@ def bench_memory(scale: int) -> None:
         environment.pop("WIRE_CONFORMANCE_NO_CACHE", None)
         command = [sys.executable, "-m", "conformance", "run", "-q", "--cases", str(library)]
         command += ["--json", str(Path(tmp) / "r.json"), "--junit", str(Path(tmp) / "r.xml")]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        done = subprocess.run(command, env=environment, capture_output=True, text=True)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-        summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "?"
-    print(
-        f"run -q --json --junit ({summary}): peak {after.ru_maxrss / 1024:,.0f} MB, "
-        f"{wall:.1f} s ({cpu:.1f} s CPU)"
-    )
+        out, wall, cpu, peak = measured(command, environment)
+        summary = out.strip().splitlines()[-1] if out.strip() else "?"
+    print(f"run -q --json --junit ({summary}): peak {peak:,.0f} MB, {wall:.1f} s ({cpu:.1f} s CPU)")
 
 
 def bench_lint(scale: int) -> None:
@@ -148,17 +154,12 @@ def bench_lint(scale: int) -> None:
         command = [sys.executable, "-m", "conformance", "cases", "--lint", "--cases", str(library)]
         figures = []
         for label in ("cold", "warm"):
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            start = time.perf_counter()
-            done = subprocess.run(command, env=environment, capture_output=True, text=True)
-            wall = time.perf_counter() - start
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            out, wall, cpu, peak = measured(command, environment)
             figures.append(
                 f"{label} {wall:.1f} s ({cpu:.1f} s CPU, {cpu / LINT_GOAL:.2f} of the "
-                f"{LINT_GOAL:.0f} s budget; peak {after.ru_maxrss / 1024:,.0f} MB)"
+                f"{LINT_GOAL:.0f} s budget; peak {peak:,.0f} MB)"
             )
-        counted = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "?"
+        counted = out.strip().splitlines()[-1] if out.strip() else "?"
     print(f"cases --lint ({counted}): {', '.join(figures)}")
 
 
