@@ -110,7 +110,7 @@ def test_the_sample_shows_every_trait_once_in_plan_order() -> None:
     assert [j for j in jobs if j in sample] == sample
     history = next(j for j in jobs if j.case.given.history)
     given = history.case.given.model_copy(update={"history": ()})
-    plain = replace(history, case=history.case.model_copy(update={"given": given}))
+    plain = replace(history, held=history.case.model_copy(update={"given": given}))
     assert one_cell_per_trait([plain, history]) == [plain, history]
     assert one_cell_per_trait([history, plain]) == [history]
 
