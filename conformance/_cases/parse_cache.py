@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pydantic
+from pydantic_core import PydanticUndefined
 
 from conformance._cases.schema import Case
 from conformance.version import __version__
@@ -131,6 +132,12 @@ def _shared() -> dict[int, Any]:
 @cache
 def _shared_numbers() -> dict[int, int]:
     return {id(shared): number for number, shared in _shared().items()}
+
+
+@cache
+def _case_models() -> frozenset[type]:
+    """The case schema's model classes (``_shared``), whose state is read directly."""
+    return frozenset(shared for shared in _shared().values() if isinstance(shared, type))
 
 
 def _shared_object(number: int) -> Any:
@@ -476,6 +483,14 @@ class _ModelPickler(pickle.Pickler):
     numbers too, and took a sixth of a cold load; this method sees only the others.)"""
 
     def reducer_override(self, obj: Any) -> Any:
+        cls = type(obj)
+        if cls in _case_models():  # read as pydantic's ``__getstate__`` gives it, without
+            # building its dict: this runs for every model of every case a cold load stores
+            private = obj.__pydantic_private__
+            if private:
+                private = {k: v for k, v in private.items() if v is not PydanticUndefined}
+            names = tuple(sorted(obj.__pydantic_fields_set__))
+            return _model, (cls, obj.__dict__, names, obj.__pydantic_extra__, private)
         number = _shared_numbers().get(id(obj))
         if number is not None:
             return _shared_object, (number,)
@@ -483,7 +498,7 @@ class _ModelPickler(pickle.Pickler):
             return NotImplemented
         state = obj.__getstate__()
         return _model, (
-            type(obj),
+            cls,
             state["__dict__"],
             tuple(sorted(state["__pydantic_fields_set__"])),
             state["__pydantic_extra__"],

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conformance._cases import parse_cache
+from conformance._cases.library import bundled_cases_dir
 from conformance._cases.lint import LintProblem, lint, lint_each
 from conformance._cases.load_problem import LoadProblem
 from conformance._cases.loader import LoadedCase, each_case, load_dirs
@@ -222,3 +223,18 @@ def test_a_store_half_written_by_a_killed_load_is_removed_once_old(tmp_path: Pat
     load_dirs([_library(tmp_path, "one")], VOCABULARY, cache)  # writes a store
     assert not old.exists()
     assert recent.exists()  # perhaps another process's load
+
+
+def test_a_models_state_read_directly_gives_the_bytes_its_getstate_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pickler reads a case model's slots itself (a cold load stores every model of
+    every case); the record must be the one pydantic's own ``__getstate__`` makes, and
+    read back to the same case."""
+    cases = [
+        loaded.case for loaded in load_dirs([bundled_cases_dir()], None, ParseCache(None)).cases
+    ]
+    fast = [case_record(case) for case in cases]
+    monkeypatch.setattr(parse_cache, "_case_models", lambda: frozenset())
+    assert [case_record(case) for case in cases] == fast
+    assert [case_from(record) for record in fast] == cases
