@@ -24,7 +24,7 @@ from conformance._report.reading import cell_verdicts as verdicts
 from conformance._report.reading import read_report
 from conformance._report.report_schema import REPORT_VERSION, build_report, untimed
 from conformance._report.terminal import details, problems
-from conformance._rounds import _result_differences
+from conformance._rounds import _result_differences, compared_fields
 from conformance._targets.command import CommandResult, command_outcome
 from conformance._targets.command_contract import (
     EXIT_CONVERSATION_STOPPED,
@@ -237,7 +237,7 @@ def test_a_mutant_times_out_by_the_cause_of_its_errors_not_their_words() -> None
 def test_rounds_count_a_changed_cause_as_a_difference() -> None:
     first = cell("error", Cause.CRASH, "same words")
     again = cell("error", Cause.TIMEOUT, "same words")
-    found = _result_differences(2, [first], [again])
+    found = _result_differences(2, {first.key: compared_fields(first)}, again)
     assert found == [f"round 2: c [{WIRE}]: cause differs (crash != timeout)"]
 
 

@@ -12,6 +12,7 @@ from conformance._reference.consolidate import TurnBlock
 from conformance._rounds import run_rounds
 from conformance._runner import RunOptions, plan
 from conformance._targets.resolve import target_from_object
+from conformance.verdict import Result
 from conformance.vocabulary import Text
 from tests.support import library
 
@@ -48,8 +49,10 @@ def _jobs(target: object, pattern: str) -> tuple[object, list[object]]:
 
 def test_identical_rounds_report_no_difference() -> None:
     resolved, jobs = _jobs(ReferenceAdapter(), "interleaved-two-episodes-one-response")
-    rounds = run_rounds(resolved, jobs, RunOptions(), 1, 3)  # type: ignore[arg-type]
-    assert [r.verdict for r in rounds.results] == ["pass"]
+    reported: list[Result] = []
+    rounds = run_rounds(resolved, jobs, RunOptions(), 1, 3, reported.append)  # type: ignore[arg-type]
+    assert [r.verdict for r in reported] == ["pass"]  # round 1 alone reaches the reports
+    assert rounds.cells == 1
     assert rounds.differences == []
 
 
