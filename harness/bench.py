@@ -114,19 +114,35 @@ def bench_loading(seconds: float, scale: int, lint_scale: int) -> None:
         bench_lint(lint_scale)
 
 
+#: A small process that starts the measured command and prints its resource usage (CPU
+#: seconds, peak KB): a child's peak starts at its parent's size, because Linux keeps
+#: the larger of the memory a process had before ``exec`` and after, so a command
+#: started straight from the bench (which has loaded libraries by then) would report at
+#: least the bench's own size.  This parent is a bare interpreter, a few MB.
+_MEASURING = """
+import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+print(usage.ru_utime + usage.ru_stime, usage.ru_maxrss, file=sys.stderr)
+sys.exit(os.waitstatus_to_exitcode(status) & 0xFF)
+"""
+
+
 def measured(command: list[str], environment: dict[str, str]) -> tuple[str, float, float, float]:
     """A command's standard output, wall seconds, CPU seconds and peak memory (MB), all
-    of that one process: ``RUSAGE_CHILDREN``'s peak is the largest of every child so far,
-    so a run measured after the lint would report the lint's peak as its own."""
+    of that one process (``_MEASURING``): ``RUSAGE_CHILDREN``'s peak is the largest of
+    every child so far, so a run measured after the lint reported the lint's peak."""
     start = time.perf_counter()
-    with tempfile.TemporaryFile() as out:
-        process = subprocess.Popen(command, env=environment, stdout=out, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)  # reaped: not waited again
-        wall = time.perf_counter() - start
-        out.seek(0)
-        text = out.read().decode("utf-8", "replace")
-    return text, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", _MEASURING, *command],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wall = time.perf_counter() - start
+    cpu, peak = done.stderr.split()[-2:]
+    return done.stdout, wall, float(cpu), int(peak) / 1024
 
 
 def bench_memory(scale: int) -> None:
