@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from conformance._cases.load_problem import LoadProblem
-from conformance._cases.loader import CaseOutline, CaseSet, LoadedCase, each_case, load_dirs
+from conformance._cases.loader import CaseOutline, CaseSet, LoadedCase, collect, each_case
 from conformance._cases.parse_cache import ParseCache
 from conformance._cases.validate import Vocabulary
 from conformance._plugins import CASES, Plugin, load_each
@@ -106,11 +106,7 @@ def case_dirs(extra: Sequence[Path] = ()) -> list[Path]:
 def load_library(extra: Sequence[Path] = (), cache: ParseCache | None = None) -> CaseSet:
     """Load the bundled cases and those of ``extra`` directories; an unreadable
     ``FEATURES.txt`` is one more load error, never a crash."""
-    words, unreadable = _vocabulary(extra)
-    found = load_dirs(case_dirs(extra), words, cache)
-    if not unreadable:
-        return found
-    return CaseSet(found.cases, (*unreadable, *found.errors))
+    return collect(each_library_case(extra, cache))
 
 
 def each_library_case(

@@ -105,10 +105,16 @@ def load_dirs(
 
     ``cache`` defaults to the user's parse cache (``ParseCache.default_root``).
     """
+    return collect(each_case(directories, vocabulary, cache))
+
+
+def collect(items: Iterable[LoadedCase | LoadProblem]) -> CaseSet:
+    """The cases and errors a load streams (``each_case``) kept as a ``CaseSet``: the
+    cases sorted by id, the errors in the order they were met."""
     loaded: dict[str, LoadedCase] = {}
     errors: list[LoadProblem] = []
     with _collector_paused():
-        for item in each_case(directories, vocabulary, cache):
+        for item in items:
             if isinstance(item, LoadProblem):
                 errors.append(item)
             else:
